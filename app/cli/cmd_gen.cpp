@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <iostream>
+
+#include "common.hpp"
+#include "table/table_store.hpp"
+
+namespace egtmin::cli {
+
+Command add_gen(CLI::App& app) {
+  struct Args {
+    Common common;
+    std::vector<std::string> balances;
+    int pieces = 0;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand("gen", "Generate exact win/draw/loss tables by retrograde analysis");
+  sub->footer(
+      "Missing dependencies (the balances captures and promotions lead to) are generated first.\n"
+      "Examples:\n  egtmin-cli gen KQvKR\n  egtmin-cli gen --pieces 4\n  egtmin-cli gen KQRvKR --json");
+  sub->add_option("balances", a->balances, "Balances such as KRvK, KQvKR, KRPvKR");
+  sub->add_option("--pieces", a->pieces, "Generate every balance with up to N pieces")->check(CLI::Range(2, 5));
+  add_common(sub, a->common);
+  return {sub, [a] {
+            auto requested = parse_balances(a->balances);
+            if (!requested) return fail(requested.error().message);
+            std::vector<Balance> todo = *requested;
+            if (a->pieces > 0)
+              for (const Balance& b : Balance::all_up_to(a->pieces))
+                if (std::find(todo.begin(), todo.end(), b) == todo.end()) todo.push_back(b);
+            if (todo.empty()) return fail("name at least one balance or give --pieces N (see gen --help)");
+            for (const Balance& b : todo)
+              if (b.pieces() > 5) return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; gen handles up to 5");
+            TableStore store(a->common.data_dir());
+            auto progress = make_progress(a->common);
+            nlohmann::json generated = nlohmann::json::array();
+            double total = 0;
+            auto on_generated = [&](const Balance& b, double secs) {
+              total += secs;
+              auto t = store.get(b);
+              auto c = (*t)->counts();
+              generated.push_back({{"balance", b.name()}, {"seconds", secs}, {"win", c.win}, {"draw", c.draw}, {"loss", c.loss}});
+              if (!a->common.json) {
+                end_progress(a->common);
+                std::printf("%-8s %8.2f s  %12llu win %12llu draw %12llu loss (canonical positions, White's view)\n",
+                            b.name().c_str(), secs, (unsigned long long)c.win, (unsigned long long)c.draw,
+                            (unsigned long long)c.loss);
+                std::fflush(stdout);
+              }
+            };
+            GenerateOptions opts;
+            opts.threads = a->common.threads;
+            int already = 0;
+            for (const Balance& b : todo) {
+              if (store.on_disk(b)) ++already;
+              auto r = store.ensure(b, opts, *progress, on_generated);
+              if (!r) {
+                end_progress(a->common);
+                return fail(r.error().message);
+              }
+              if (a->pieces == 0 || b.pieces() == 5) store.unload_all();
+            }
+            end_progress(a->common);
+            if (a->common.json)
+              print_json({{"generated", generated}, {"seconds", total}, {"already_present", already},
+                          {"data", store.data_dir().string()}});
+            else
+              std::printf("%zu generated in %.2f s, %d already present, under %s\n", generated.size(), total, already,
+                          (store.data_dir() / "tables").c_str());
+            return int(kOk);
+          }};
+}
+
+}  // namespace egtmin::cli

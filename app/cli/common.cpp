@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <mutex>
+
+namespace egtmin::cli {
+
+void add_common(CLI::App* sub, Common& c) {
+  sub->add_option("--data", c.data, "Data directory for tables and cover files (default: " +
+                                        default_data_dir().string() + ")");
+  sub->add_flag("--json", c.json, "Print the result as JSON on stdout");
+  sub->add_flag("-q,--quiet", c.quiet, "No progress output on stderr");
+  sub->add_option("-j,--threads", c.threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 1024));
+}
+
+std::unique_ptr<Progress> make_progress(const Common& c) {
+  if (c.quiet || !isatty(STDERR_FILENO)) return std::make_unique<Progress>();
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  auto mutex = std::make_shared<std::mutex>();
+  return std::make_unique<Progress>([last, mutex](std::string_view stage, double f) {
+    std::lock_guard lock(*mutex);
+    auto now = std::chrono::steady_clock::now();
+    if (now - *last < std::chrono::milliseconds(100) && f < 1.0 && f > 0.0) return;
+    *last = now;
+    int width = 30, filled = int(f * width + 0.5);
+    std::fprintf(stderr, "\r\033[K%-40.40s [%s%s] %3d%%", std::string(stage).c_str(), std::string(filled, '#').c_str(),
+                 std::string(width - std::min(width, filled), ' ').c_str(), int(f * 100 + 0.5));
+    std::fflush(stderr);
+  });
+}
+
+void end_progress(const Common& c) {
+  if (!c.quiet && isatty(STDERR_FILENO)) std::fprintf(stderr, "\r\033[K");
+}
+
+Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& names) {
+  std::vector<Balance> out;
+  for (const auto& n : names) {
+    auto b = Balance::parse(n);
+    if (!b) return b.error();
+    if (std::find(out.begin(), out.end(), b->canonical()) == out.end()) out.push_back(b->canonical());
+  }
+  return out;
+}
+
+int fail(const std::string& message) {
+  std::cerr << "egtmin-cli: error: " << message << "\n";
+  return kFailure;
+}
+
+void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
+
+}  // namespace egtmin::cli

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What every egtmin-cli subcommand shares: --data, --json, --threads, --quiet, the progress bar on
+// stderr, and the exit codes (0 ok, 1 failure, 2 usage).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "util/paths.hpp"
+#include "util/progress.hpp"
+
+namespace egtmin::cli {
+
+enum ExitCode { kOk = 0, kFailure = 1, kUsage = 2 };
+
+struct Common {
+  std::string data;
+  bool json = false;
+  bool quiet = false;
+  int threads = 0;
+  std::filesystem::path data_dir() const { return data.empty() ? default_data_dir() : std::filesystem::path(data); }
+};
+
+void add_common(CLI::App* sub, Common& c);
+
+// A one-line progress bar on stderr, drawn only when stderr is a terminal and not --quiet.
+std::unique_ptr<Progress> make_progress(const Common& c);
+void end_progress(const Common& c);
+
+// Balance names to canonical balances; errors name the bad argument.
+Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& names);
+
+// Prints an error line to stderr and returns kFailure.
+int fail(const std::string& message);
+void print_json(const nlohmann::json& j);
+
+// Subcommand registration: each returns the function that runs it once parsed.
+using Runner = std::function<int()>;
+struct Command {
+  CLI::App* sub;
+  Runner run;
+};
+Command add_gen(CLI::App& app);
+Command add_verify(CLI::App& app);
+Command add_probe(CLI::App& app);
+
+}  // namespace egtmin::cli

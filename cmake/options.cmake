@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# One interface target carries the project's warnings and flags; every target links it.
+add_library(egtmin_options INTERFACE)
+target_compile_options(egtmin_options INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+  $<$<CONFIG:Release>:-O3 -march=x86-64-v2>)
+if(EGTMIN_SANITIZE)
+  target_compile_options(egtmin_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(egtmin_options INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chess/position.hpp"
+
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+#include "chess/attacks.hpp"
+
+namespace egtmin {
+
+std::string uci(const Move& m) {
+  std::string s = square_name(m.from) + square_name(m.to);
+  if (m.promotion != NoPieceType) s += char(type_char(m.promotion) - 'A' + 'a');
+  return s;
+}
+
+void Position::put(Square s, Piece p) {
+  remove(s);
+  board_[s] = p;
+  by_color_[color_of(p)] |= bb(s);
+  by_piece_[p] |= bb(s);
+}
+
+void Position::remove(Square s) {
+  Piece p = board_[s];
+  if (p == NoPiece) return;
+  by_color_[color_of(p)] &= ~bb(s);
+  by_piece_[p] &= ~bb(s);
+  board_[s] = NoPiece;
+}
+
+void Position::clear() { *this = Position(); }
+
+bool Position::attacked_by(Square s, Color by) const {
+  Bitboard occ = pieces();
+  if (kKnightAttacks[s] & pieces(by, Knight)) return true;
+  if (kKingAttacks[s] & pieces(by, King)) return true;
+  if (pawn_attacks(~by, s) & pieces(by, Pawn)) return true;
+  Bitboard rq = pieces(by, Rook) | pieces(by, Queen), bq = pieces(by, Bishop) | pieces(by, Queen);
+  return (rq && (rook_attacks(s, occ) & rq)) || (bq && (bishop_attacks(s, occ) & bq));
+}
+
+namespace {
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t j = s.find(sep, i);
+    if (j == std::string_view::npos) j = s.size();
+    out.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Position> Position::from_fen(std::string_view fen) {
+  // Fields are separated by runs of spaces; leading/trailing blanks are ignored.
+  std::vector<std::string_view> fields;
+  for (size_t i = 0; i < fen.size();) {
+    while (i < fen.size() && (fen[i] == ' ' || fen[i] == '\t' || fen[i] == '\n' || fen[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < fen.size() && !(fen[j] == ' ' || fen[j] == '\t' || fen[j] == '\n' || fen[j] == '\r')) ++j;
+    if (j > i) fields.push_back(fen.substr(i, j - i));
+    i = j;
+  }
+  if (fields.size() < 2 || fields.size() > 6)
+    return Error{"FEN has " + std::to_string(fields.size()) +
+                 " fields; expected 2 to 6 (placement, side to move, castling, en passant, halfmove, fullmove)"};
+
+  Position pos;
+  auto ranks = split(fields[0], '/');
+  if (ranks.size() != 8)
+    return Error{"FEN placement has " + std::to_string(ranks.size()) + " ranks; expected 8"};
+  for (int row = 0; row < 8; ++row) {
+    int file = 0;
+    for (char c : ranks[row]) {
+      if (c >= '1' && c <= '8') {
+        file += c - '0';
+      } else {
+        Piece p = piece_from_char(c);
+        if (p == NoPiece)
+          return Error{std::string("FEN placement has an unknown piece letter '") + c + "' on rank " +
+                       std::to_string(8 - row)};
+        if (file < 8) pos.put(Square(row * 8 + file), p);
+        ++file;
+      }
+      if (file > 8) break;
+    }
+    if (file != 8)
+      return Error{"FEN rank " + std::to_string(8 - row) + " (\"" + std::string(ranks[row]) + "\") describes " +
+                   (file > 8 ? "more than 8" : std::to_string(file)) + " squares; expected 8"};
+  }
+
+  if (fields[1] == "w")
+    pos.stm_ = White;
+  else if (fields[1] == "b")
+    pos.stm_ = Black;
+  else
+    return Error{"FEN side to move is \"" + std::string(fields[1]) + "\"; expected 'w' or 'b'"};
+
+  if (fields.size() > 2 && fields[2] != "-") {
+    for (char c : fields[2])
+      if (std::string_view("KQkqABCDEFGHabcdefgh").find(c) == std::string_view::npos)
+        return Error{"FEN castling field \"" + std::string(fields[2]) + "\" is malformed"};
+    return Error{"FEN has castling rights (\"" + std::string(fields[2]) +
+                 "\"): endgame tables cover only positions without castling; use '-'"};
+  }
+
+  if (fields.size() > 3 && fields[3] != "-") {
+    Square ep = parse_square(fields[3]);
+    if (ep == NoSquare) return Error{"FEN en-passant field \"" + std::string(fields[3]) + "\" is not a square"};
+    pos.ep_ = ep;
+  }
+  for (size_t i = 4; i < fields.size(); ++i) {
+    int n = 0;
+    auto [p, ec] = std::from_chars(fields[i].data(), fields[i].data() + fields[i].size(), n);
+    if (ec != std::errc() || p != fields[i].data() + fields[i].size() || n < 0)
+      return Error{std::string(i == 4 ? "FEN halfmove clock" : "FEN fullmove number") + " \"" +
+                   std::string(fields[i]) + "\" is not a non-negative number"};
+  }
+
+  if (auto why = pos.illegal_reason()) return Error{"illegal position: " + *why};
+  return pos;
+}
+
+std::string Position::fen() const {
+  std::string s;
+  for (int row = 0; row < 8; ++row) {
+    int empty = 0;
+    for (int file = 0; file < 8; ++file) {
+      Piece p = board_[row * 8 + file];
+      if (p == NoPiece) {
+        ++empty;
+        continue;
+      }
+      if (empty) s += char('0' + empty);
+      empty = 0;
+      s += piece_char(p);
+    }
+    if (empty) s += char('0' + empty);
+    if (row < 7) s += '/';
+  }
+  s += stm_ == White ? " w - " : " b - ";
+  s += square_name(ep_);
+  s += " 0 1";
+  return s;
+}
+
+std::optional<std::string> Position::illegal_reason() const {
+  for (Color c : {White, Black}) {
+    int n = popcount(pieces(c, King));
+    if (n != 1)
+      return std::string(c == White ? "White" : "Black") + " has " + std::to_string(n) +
+             " kings; each side needs exactly one";
+  }
+  if (piece_count() > kMaxPieces)
+    return "more pieces than supported (" + std::to_string(piece_count()) + " > " + std::to_string(kMaxPieces) + ")";
+  if ((pieces(White, Pawn) | pieces(Black, Pawn)) & kPromotionRanks)
+    return "a pawn stands on " + square_name(lsb((pieces(White, Pawn) | pieces(Black, Pawn)) & kPromotionRanks)) +
+           "; pawns cannot be on rank 1 or 8";
+  if (in_check(~stm_))
+    return std::string(stm_ == White ? "Black" : "White") + " (not to move) is in check";
+  if (ep_ != NoSquare) {
+    // After a double push by the side not to move, the skipped square is empty and the pushed
+    // pawn stands just beyond it.
+    int want_rank = stm_ == White ? 5 : 2;  // rank 6 or rank 3, 0-based
+    Square pawn = Square(stm_ == White ? ep_ + 8 : ep_ - 8);
+    Square origin = Square(stm_ == White ? ep_ - 8 : ep_ + 8);
+    if (rank_of(ep_) != want_rank)
+      return "en-passant square " + square_name(ep_) + " must be on rank " + (stm_ == White ? "6" : "3") +
+             " with " + (stm_ == White ? "White" : "Black") + " to move";
+    if (board_[pawn] != make_piece(~stm_, Pawn))
+      return "en-passant square " + square_name(ep_) + " has no " + (stm_ == White ? "black" : "white") +
+             " pawn in front of it on " + square_name(pawn);
+    if (board_[ep_] != NoPiece || board_[origin] != NoPiece)
+      return "en-passant square " + square_name(ep_) + " is inconsistent: " + square_name(ep_) + " and " +
+             square_name(origin) + " must be empty after a double push";
+  }
+  return std::nullopt;
+}
+
+Position Position::after(const Move& m) const {
+  Position p = *this;
+  Piece moving = board_[m.from];
+  p.remove(m.from);
+  if (m.en_passant) p.remove(Square(stm_ == White ? m.to + 8 : m.to - 8));
+  p.put(m.to, m.promotion != NoPieceType ? make_piece(stm_, m.promotion) : moving);
+  p.ep_ = NoSquare;
+  if (type_of(moving) == Pawn && (m.from ^ m.to) == 16) p.ep_ = Square((m.from + m.to) / 2);
+  p.stm_ = ~stm_;
+  return p;
+}
+
+Position Position::color_flipped() const {
+  Position p;
+  for (int s = 0; s < 64; ++s)
+    if (board_[s] != NoPiece) p.put(Square(s ^ 56), make_piece(~color_of(board_[s]), type_of(board_[s])));
+  p.stm_ = ~stm_;
+  p.ep_ = ep_ == NoSquare ? NoSquare : Square(ep_ ^ 56);
+  return p;
+}
+
+MoveList legal_moves(const Position& pos) {
+  MoveList pseudo, legal;
+  Color us = pos.side_to_move();
+  Bitboard own = pos.pieces(us), occ = pos.pieces(), enemy = pos.pieces(~us);
+  for (Bitboard b = own; b;) {
+    Square from = pop_lsb(b);
+    PieceType t = type_of(pos.at(from));
+    if (t == Pawn) {
+      int fwd = us == White ? -8 : 8;
+      Square one = Square(from + fwd);
+      auto add = [&](Square to) {
+        if (bb(to) & kPromotionRanks)
+          for (PieceType pr : {Queen, Rook, Bishop, Knight}) pseudo.push({from, to, pr, false});
+        else
+          pseudo.push({from, to});
+      };
+      if (!(occ & bb(one))) {
+        add(one);
+        int start_row = us == White ? 6 : 1;
+        Square two = Square(from + 2 * fwd);
+        if (row_of(from) == start_row && !(occ & bb(two))) pseudo.push({from, two});
+      }
+      for (Bitboard a = pawn_attacks(us, from) & enemy; a;) add(pop_lsb(a));
+      if (pos.ep_square() != NoSquare && (pawn_attacks(us, from) & bb(pos.ep_square())))
+        pseudo.push({from, pos.ep_square(), NoPieceType, true});
+    } else {
+      for (Bitboard a = attacks(t, us, from, occ) & ~own; a;) pseudo.push({from, pop_lsb(a)});
+    }
+  }
+  for (const Move& m : pseudo)
+    if (!pos.after(m).in_check(us)) legal.push(m);
+  return legal;
+}
+
+}  // namespace egtmin

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A chess position without castling rights (endgame tables never have them): board, side to move
+// and en-passant square. Cheap to copy; moves are applied by copy-make.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "chess/move.hpp"
+#include "chess/types.hpp"
+#include "util/result.hpp"
+
+namespace egtmin {
+
+// Syzygy's largest tables have 7 pieces; positions beyond that cannot be probed by anything here.
+constexpr int kMaxPieces = 7;
+
+class Position {
+ public:
+  Position() { board_.fill(NoPiece); }
+
+  // Parses and validates a FEN; the error names the first problem found. The halfmove and fullmove
+  // fields are optional. Castling rights are refused: endgame tables have none.
+  static Result<Position> from_fen(std::string_view fen);
+  std::string fen() const;
+
+  Piece at(Square s) const { return board_[s]; }
+  Bitboard pieces() const { return by_color_[White] | by_color_[Black]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(Color c, PieceType t) const { return by_piece_[make_piece(c, t)]; }
+  Bitboard pieces(Piece p) const { return by_piece_[p]; }
+  Color side_to_move() const { return stm_; }
+  Square ep_square() const { return ep_; }
+  int piece_count() const { return popcount(pieces()); }
+  Square king(Color c) const {
+    Bitboard k = pieces(c, King);
+    return k ? lsb(k) : NoSquare;
+  }
+
+  // Editing, for the board editor and for building positions from table indices.
+  void put(Square s, Piece p);
+  void remove(Square s);
+  void clear();
+  void set_side_to_move(Color c) { stm_ = c; }
+  void set_ep_square(Square s) { ep_ = s; }
+
+  bool attacked_by(Square s, Color by) const;
+  bool in_check(Color c) const {
+    Square k = king(c);
+    return k != NoSquare && attacked_by(k, ~c);
+  }
+
+  // Why this position cannot occur in a game (or in a table), or nothing when it is legal:
+  // king counts, pawns on the first or last rank, the side not to move in check, an en-passant
+  // square that no double push could have left, too many pieces.
+  std::optional<std::string> illegal_reason() const;
+
+  // The position after a move from legal_moves(); no validation.
+  Position after(const Move& m) const;
+  bool is_capture(const Move& m) const { return m.en_passant || board_[m.to] != NoPiece; }
+
+  // The same position with colours swapped and the board mirrored rank-wise (a1 <-> a8); the side
+  // to move swaps too, so the value for the side to move is unchanged.
+  Position color_flipped() const;
+
+  friend bool operator==(const Position& a, const Position& b) {
+    return a.board_ == b.board_ && a.stm_ == b.stm_ && a.ep_ == b.ep_;
+  }
+
+ private:
+  std::array<Piece, 64> board_;
+  std::array<Bitboard, 2> by_color_{};
+  std::array<Bitboard, kPieces> by_piece_{};
+  Color stm_ = White;
+  Square ep_ = NoSquare;
+};
+
+MoveList legal_moves(const Position& pos);
+
+}  // namespace egtmin

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "probe/syzygy.hpp"
+
+#include <tbprobe.h>
+
+#include <memory>
+#include <mutex>
+
+namespace egtmin {
+
+namespace {
+std::mutex g_mutex;  // Fathom's init and root probes are not thread-safe
+std::unique_ptr<Syzygy> g_instance;
+
+// Fathom numbers squares from a1 = 0; ours start at a8 = 0.
+constexpr unsigned to_fathom(Square s) { return unsigned(s) ^ 56u; }
+
+struct Boards {
+  uint64_t white = 0, black = 0, kings = 0, queens = 0, rooks = 0, bishops = 0, knights = 0, pawns = 0;
+  void add(Piece p, Square s) {
+    uint64_t b = uint64_t{1} << to_fathom(s);
+    (color_of(p) == White ? white : black) |= b;
+    switch (type_of(p)) {
+      case King: kings |= b; break;
+      case Queen: queens |= b; break;
+      case Rook: rooks |= b; break;
+      case Bishop: bishops |= b; break;
+      case Knight: knights |= b; break;
+      case Pawn: pawns |= b; break;
+      default: break;
+    }
+  }
+};
+
+Boards boards_of(const Position& pos) {
+  Boards b;
+  for (int s = 0; s < 64; ++s)
+    if (pos.at(Square(s)) != NoPiece) b.add(pos.at(Square(s)), Square(s));
+  return b;
+}
+}  // namespace
+
+const char* syzygy_wdl_name(SyzygyWdl v) {
+  switch (v) {
+    case SyzygyWdl::Loss: return "loss";
+    case SyzygyWdl::BlessedLoss: return "blessed loss";
+    case SyzygyWdl::Draw: return "draw";
+    case SyzygyWdl::CursedWin: return "cursed win";
+    case SyzygyWdl::Win: return "win";
+  }
+  return "?";
+}
+
+Result<Syzygy*> Syzygy::open(const std::filesystem::path& dir) {
+  std::lock_guard lock(g_mutex);
+  if (g_instance && g_instance->dir_ == dir) return g_instance.get();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return Error{"Syzygy directory " + dir.string() + " does not exist"};
+  if (!tb_init(dir.c_str())) return Error{"Fathom could not initialise Syzygy tables from " + dir.string()};
+  if (TB_LARGEST == 0) return Error{"no Syzygy tables (*.rtbw) found in " + dir.string()};
+  g_instance.reset(new Syzygy(dir));
+  return g_instance.get();
+}
+
+int Syzygy::largest() const { return int(TB_LARGEST); }
+
+bool Syzygy::has_wdl(const Balance& b) const {
+  if (b.pieces() == 2) return true;  // KvK is a draw without a file
+  return std::filesystem::exists(dir_ / (b.canonical().name() + ".rtbw"));
+}
+
+bool Syzygy::has_dtz(const Balance& b) const {
+  if (b.pieces() == 2) return true;
+  return std::filesystem::exists(dir_ / (b.canonical().name() + ".rtbz"));
+}
+
+static std::optional<SyzygyWdl> probe(const Boards& b, unsigned ep, bool white_to_move) {
+  unsigned r = tb_probe_wdl(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns, 0, 0, ep,
+                            white_to_move);
+  if (r == TB_RESULT_FAILED) return std::nullopt;
+  return SyzygyWdl(r);
+}
+
+std::optional<SyzygyWdl> Syzygy::wdl(const Position& pos) const {
+  if (pos.piece_count() > largest()) return std::nullopt;
+  if (pos.piece_count() == 2) return SyzygyWdl::Draw;
+  unsigned ep = pos.ep_square() == NoSquare ? 0 : to_fathom(pos.ep_square());
+  return probe(boards_of(pos), ep, pos.side_to_move() == White);
+}
+
+std::optional<SyzygyWdl> Syzygy::wdl(const Encoding& enc, const Placement& p) const {
+  if (enc.pieces() == 2) return SyzygyWdl::Draw;
+  Boards b;
+  for (int i = 0; i < enc.pieces(); ++i) b.add(enc.piece(i), p.sq[i]);
+  return probe(b, 0, p.stm == White);
+}
+
+void Syzygy::warm_up(const Balance& b) const {
+  for (const Balance& side : {b, b.flipped()}) {
+    Encoding enc(side);
+    std::lock_guard lock(g_mutex);
+    // The first legal placement is enough to make Fathom map the file.
+    for (uint64_t idx = 0; idx < enc.size(); ++idx) {
+      Placement p = enc.decode(idx);
+      if (enc.is_legal(p)) {
+        (void)wdl(enc, p);
+        break;
+      }
+    }
+  }
+}
+
+std::optional<int> Syzygy::dtz(const Position& pos) const {
+  if (pos.piece_count() > largest() || !has_dtz(Balance::of(pos))) return std::nullopt;
+  if (pos.piece_count() == 2) return 0;
+  Boards b = boards_of(pos);
+  unsigned ep = pos.ep_square() == NoSquare ? 0 : to_fathom(pos.ep_square());
+  std::lock_guard lock(g_mutex);
+  unsigned r = tb_probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns, 0, 0, ep,
+                             pos.side_to_move() == White, nullptr);
+  if (r == TB_RESULT_FAILED) return std::nullopt;
+  if (r == TB_RESULT_CHECKMATE || r == TB_RESULT_STALEMATE) return 0;
+  int d = int(TB_GET_DTZ(r));
+  unsigned w = TB_GET_WDL(r);
+  return w < TB_DRAW ? -d : w > TB_DRAW ? d : 0;
+}
+
+}  // namespace egtmin

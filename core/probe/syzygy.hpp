@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one wrapper over Fathom, the Syzygy prober. Fathom keeps global state, so there is one
+// Syzygy directory per process; WDL probes are thread-safe, root (DTZ) probes are serialized here.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "chess/balance.hpp"
+#include "chess/position.hpp"
+#include "table/encoding.hpp"
+#include "util/result.hpp"
+
+namespace egtmin {
+
+// Syzygy's five values, from the side to move's point of view.
+enum class SyzygyWdl : uint8_t { Loss = 0, BlessedLoss = 1, Draw = 2, CursedWin = 3, Win = 4 };
+const char* syzygy_wdl_name(SyzygyWdl v);
+
+class Syzygy {
+ public:
+  // Opens the directory (once per process; reopening another directory replaces it). Fails when the
+  // directory does not exist or holds no Syzygy tables.
+  static Result<Syzygy*> open(const std::filesystem::path& dir);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  int largest() const;  // pieces of the largest table found
+  bool has_wdl(const Balance& b) const;
+  bool has_dtz(const Balance& b) const;
+
+  // Fathom maps a table on its first probe, and that first probe races when two threads make it at
+  // once (seen as crashes with pawn tables). Call this once per balance before probing from threads.
+  void warm_up(const Balance& b) const;
+
+  // WDL for the side to move; nothing when Fathom cannot answer (missing table, too many pieces).
+  std::optional<SyzygyWdl> wdl(const Position& pos) const;
+  // The same for a table placement (no en-passant square); the fast path for whole-table sweeps.
+  std::optional<SyzygyWdl> wdl(const Encoding& enc, const Placement& p) const;
+  // Distance to zeroing move, in plies, signed for the side to move (positive: winning);
+  // nothing when no DTZ table answers. Not for hot loops: Fathom's root probe is serialized.
+  std::optional<int> dtz(const Position& pos) const;
+
+ private:
+  explicit Syzygy(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  std::filesystem::path dir_;
+};
+
+}  // namespace egtmin

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Board symmetries of a balance and the canonical representative of each class: the left-right
+// mirror always (no castling), all 8 board symmetries when there are no pawns, and the order of
+// identical pieces. The representative is the member with the smallest index, so the white king
+// lands on files a-d (with pawns) or in the triangle a8-d8-d5 (without), and identical pieces
+// stand in ascending square order. Colour swap is not a board symmetry and is handled by callers.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "table/encoding.hpp"
+
+namespace egtmin {
+
+// The 8 elements of the square's symmetry group: bit 2 transposes (file <-> row), then bit 0
+// mirrors files and bit 1 mirrors rows. Transform 1 is the left-right mirror.
+inline constexpr auto kTransforms = [] {
+  std::array<std::array<Square, 64>, 8> t{};
+  for (int g = 0; g < 8; ++g)
+    for (int s = 0; s < 64; ++s) {
+      int f = s & 7, r = s >> 3;
+      if (g & 4) std::swap(f, r);
+      if (g & 1) f = 7 - f;
+      if (g & 2) r = 7 - r;
+      t[g][s] = Square(r * 8 + f);
+    }
+  return t;
+}();
+
+class Symmetry {
+ public:
+  Symmetry() = default;
+  explicit Symmetry(const Encoding& enc);
+
+  const Encoding& encoding() const { return enc_; }
+  int group_size() const { return group_; }
+
+  Placement canonical(const Placement& p) const;
+  bool is_canonical(const Placement& p) const;
+  uint64_t canonical_index(uint64_t idx) const { return enc_.encode(canonical(enc_.decode(idx))); }
+
+  // Dense numbering of the canonical white-king squares, for arrays indexed by canonical
+  // positions only: slot = ((stm * domain_kings + king_slot) << 6(k-1)) | other squares.
+  uint64_t domain_size() const { return uint64_t{2} * domain_kings_ << (6 * (enc_.pieces() - 1)); }
+  uint64_t slot(const Placement& canonical) const {
+    uint64_t s = uint64_t(canonical.stm) * domain_kings_ + king_slot_[canonical.sq[0]];
+    for (int i = 1; i < enc_.pieces(); ++i) s = (s << 6) | canonical.sq[i];
+    return s;
+  }
+  Placement from_slot(uint64_t slot) const;
+
+  // Sorts each run of identical pieces into ascending square order.
+  void sort_identical(Placement& p) const;
+
+ private:
+  Encoding enc_;
+  int group_ = 1;
+  int domain_kings_ = 0;
+  std::array<uint8_t, 64> candidates_{};  // transforms taking the white king to its orbit's minimum
+  std::array<uint8_t, 64> king_slot_{};
+  std::array<Square, 64> slot_king_{};
+  std::vector<std::pair<int, int>> runs_;  // [start, length) of identical pieces, length >= 2
+};
+
+}  // namespace egtmin

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "table/table_store.hpp"
+
+#include <chrono>
+#include <set>
+
+namespace egtmin {
+
+TableStore::TableStore(std::filesystem::path data_dir) : dir_(std::move(data_dir)) {}
+
+std::filesystem::path TableStore::path_for(const Balance& b) const {
+  return dir_ / "tables" / (b.canonical().name() + ".egtt");
+}
+
+bool TableStore::on_disk(const Balance& b) const { return std::filesystem::exists(path_for(b)); }
+
+Result<const Table*> TableStore::get(const Balance& b) {
+  Balance c = b.canonical();
+  std::lock_guard lock(mutex_);
+  if (auto it = loaded_.find(c); it != loaded_.end()) return static_cast<const Table*>(it->second.get());
+  if (!std::filesystem::exists(path_for(c)))
+    return Error{"no table for " + c.name() + " in " + (dir_ / "tables").string() + "; run: egtmin-cli gen " + c.name()};
+  auto t = Table::load(path_for(c));
+  if (!t) return t.error();
+  if (t->balance() != c) return Error{path_for(c).string() + " holds " + t->balance().name() + ", not " + c.name()};
+  auto& slot = loaded_[c];
+  slot = std::make_unique<Table>(std::move(*t));
+  return static_cast<const Table*>(slot.get());
+}
+
+Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions& opts, const Progress& progress,
+                                        const OnGenerated& on_generated) {
+  Balance c = b.canonical();
+  if (on_disk(c)) return get(c);
+  // Depth-first over dependencies: everything c leads to is generated before c.
+  for (const Balance& dep : successor_balances(c)) {
+    auto r = ensure(dep, opts, progress, on_generated);
+    if (!r) return r;
+  }
+  auto lookup = [&](const Balance& sub) -> const Table* {
+    auto r = get(sub);
+    return r ? *r : nullptr;
+  };
+  auto start = std::chrono::steady_clock::now();
+  auto t = generate(c, lookup, opts, progress);
+  if (!t) return t.error();
+  if (auto s = t->save(path_for(c)); !s) return s.error();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  {
+    std::lock_guard lock(mutex_);
+    loaded_[c] = std::make_unique<Table>(std::move(*t));
+  }
+  if (on_generated) on_generated(c, secs);
+  return get(c);
+}
+
+void TableStore::unload_all() {
+  std::lock_guard lock(mutex_);
+  loaded_.clear();
+}
+
+Result<Wdl> TableStore::probe_stm(const Position& pos) {
+  if (auto why = pos.illegal_reason()) return Error{"illegal position: " + *why};
+  Balance b = Balance::of(pos);
+  if (b.pieces() > 5) return Error{b.name() + " has more than 5 pieces; egtmin tables go up to 5"};
+  const bool flip = !b.is_canonical();
+  Position p = flip ? pos.color_flipped() : pos;
+  auto t = get(b);
+  if (!t) return t.error();
+  Wdl white = (*t)->value(p);
+  Wdl best = p.side_to_move() == White ? white : negate(white);
+  if (p.ep_square() != NoSquare) {
+    // The table has no en-passant rights: the capture is one more option for the side to move.
+    for (const Move& m : legal_moves(p)) {
+      if (!m.en_passant) continue;
+      auto v = probe_stm(p.after(m));
+      if (!v) return v.error();
+      Wdl mine = negate(*v);
+      if (mine == Wdl::Win || (mine == Wdl::Draw && best == Wdl::Loss)) best = mine;
+    }
+  }
+  return best;
+}
+
+}  // namespace egtmin

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The generated tables under a data directory (DATA/tables/NAME.egtt), loaded on demand and
+// generated with their dependencies when asked to.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "table/generator.hpp"
+#include "table/table.hpp"
+
+namespace egtmin {
+
+class TableStore {
+ public:
+  explicit TableStore(std::filesystem::path data_dir);
+
+  const std::filesystem::path& data_dir() const { return dir_; }
+  std::filesystem::path path_for(const Balance& b) const;
+  bool on_disk(const Balance& b) const;
+
+  // The table of b's canonical form, loaded once and kept.
+  Result<const Table*> get(const Balance& b);
+
+  // Makes sure b's table exists, generating it and every missing dependency first (smallest
+  // first). on_generated is called after each table is written.
+  using OnGenerated = std::function<void(const Balance&, double seconds)>;
+  Result<const Table*> ensure(const Balance& b, const GenerateOptions& opts = {},
+                              const Progress& progress = no_progress(), const OnGenerated& on_generated = {});
+
+  // Drops loaded tables that are not needed (memory for 5-piece work).
+  void unload_all();
+
+  // The value of a legal position for the side to move, from the tables: handles colour-flipped
+  // balances and resolves an en-passant square by also trying the capture.
+  Result<Wdl> probe_stm(const Position& pos);
+
+ private:
+  std::filesystem::path dir_;
+  std::mutex mutex_;
+  std::map<Balance, std::unique_ptr<Table>> loaded_;
+};
+
+}  // namespace egtmin

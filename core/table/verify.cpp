@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "table/verify.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace egtmin {
+
+VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, const VerifyOptions& opts,
+                                   const Progress& progress) {
+  const Encoding& enc = table.encoding();
+  const uint64_t n = enc.size();
+  const uint64_t stride = std::max<uint64_t>(1, opts.stride);
+  const int threads = opts.threads > 0 ? opts.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  syzygy.warm_up(table.balance());
+  VerifyReport total;
+  total.balance = table.balance().name();
+  std::mutex mutex;
+  std::atomic<uint64_t> next{0}, done{0};
+  const uint64_t chunk = uint64_t{1} << 16;
+  auto work = [&] {
+    VerifyReport r;
+    for (;;) {
+      uint64_t b = next.fetch_add(chunk);
+      if (b >= n || progress.cancelled()) break;
+      uint64_t e = std::min(n, b + chunk);
+      for (uint64_t idx = (b + stride - 1) / stride * stride; idx < e; idx += stride) {
+        Placement p = enc.decode(idx);
+        if (!enc.is_legal(p)) continue;
+        ++r.positions;
+        Wdl ours = table.value(p);
+        auto theirs = syzygy.wdl(enc, p);
+        Wdl want = Wdl::Illegal;
+        if (theirs) {
+          if (*theirs == SyzygyWdl::CursedWin) ++r.cursed_wins;
+          if (*theirs == SyzygyWdl::BlessedLoss) ++r.blessed_losses;
+          Wdl stm = *theirs > SyzygyWdl::Draw ? Wdl::Win : *theirs < SyzygyWdl::Draw ? Wdl::Loss : Wdl::Draw;
+          want = p.stm == White ? stm : negate(stm);
+        } else {
+          ++r.unanswered;
+        }
+        if (ours != want) {
+          ++r.mismatches;
+          if (r.examples.size() < 5)
+            r.examples.push_back(enc.position(p).fen() + " ours=" + wdl_name(ours) + " syzygy=" + wdl_name(want));
+        }
+      }
+      uint64_t d = done.fetch_add(e - b) + (e - b);
+      progress.report(total.balance + ": verify", double(d) / double(n));
+    }
+    std::lock_guard lock(mutex);
+    total.positions += r.positions;
+    total.mismatches += r.mismatches;
+    total.unanswered += r.unanswered;
+    total.cursed_wins += r.cursed_wins;
+    total.blessed_losses += r.blessed_losses;
+    for (auto& ex : r.examples)
+      if (total.examples.size() < 5) total.examples.push_back(ex);
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < threads; ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return total;
+}
+
+}  // namespace egtmin

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "support/env.hpp"
+
+#include <cstdlib>
+
+namespace egtmin::test {
+
+std::filesystem::path syzygy_dir() {
+  std::filesystem::path p;
+  if (const char* e = std::getenv("EGTMIN_SYZYGY"); e && *e)
+    p = e;
+  else
+    p = std::filesystem::path(EGTMIN_SOURCE_DIR) / ".." / "shared" / "syzygy";
+  std::error_code ec;
+  if (!std::filesystem::exists(p / "KQvK.rtbw", ec)) return {};
+  return std::filesystem::canonical(p, ec);
+}
+
+std::string syzygy_missing_message() {
+  return "Syzygy tables not found (looked in $EGTMIN_SYZYGY, then ../shared/syzygy beside the source tree): "
+         "comparisons with Syzygy are skipped";
+}
+
+TableStore& shared_store() {
+  // One directory per build tree, shared by every test process (ctest runs each test alone):
+  // tables are generated once and written atomically, so concurrent tests are safe.
+  static TableStore store(std::filesystem::path(EGTMIN_TEST_DATA));
+  return store;
+}
+
+}  // namespace egtmin::test

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shared test fixtures: where Syzygy is, and a data directory of generated tables that all tests
+// in one run share (generated once, lazily).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "table/table_store.hpp"
+
+namespace egtmin::test {
+
+// $EGTMIN_SYZYGY, else ../shared/syzygy beside the source tree; empty when absent.
+std::filesystem::path syzygy_dir();
+// The reason Syzygy tests are skipped, stated plainly.
+std::string syzygy_missing_message();
+
+// A TableStore over the build tree's test-data directory.
+TableStore& shared_store();
+
+}  // namespace egtmin::test
+
+#define EGTMIN_REQUIRE_SYZYGY()                                          \
+  do {                                                                   \
+    if (::egtmin::test::syzygy_dir().empty()) GTEST_SKIP() << ::egtmin::test::syzygy_missing_message(); \
+  } while (0)
