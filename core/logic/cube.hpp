@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A cube in positional cube notation (PCN), packed into one 64-bit word.
+//
+// Layout (fixed; cover files and the probe depend on it):
+//   bits 63..62  output: 01 = White wins, 10 = draw, 11 = White loses (00 = no output / empty)
+//   bits 61..0   inputs: input i (i = 0 is the side-to-move bit, then each piece's 6 square bits,
+//                most significant first, exactly the paper's string read left to right) owns the
+//                pair at bits (61 - 2i) and (60 - 2i). The higher bit of the pair says "the input
+//                may be 0", the lower "the input may be 1": 10 = 0, 01 = 1, 11 = don't care,
+//                00 = empty cube.
+// Inputs beyond the balance's width (n = 1 + 6k) are kept at 11, so 31 inputs (5 pieces) fit.
+// Intersection, containment, distance and merging are a few bitwise operations. Six pieces (37
+// inputs) need a wider word: code is written against these helpers, not the raw bits, so the
+// word type can grow without rewriting the passes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace egtmin::logic {
+
+using CubeWord = uint64_t;
+
+constexpr int kMaxInputs = 31;
+constexpr CubeWord kOutputMask = CubeWord{3} << 62;
+constexpr CubeWord kInputMask = ~kOutputMask;
+constexpr CubeWord kLowBits = 0x1555555555555555ull;  // the "may be 1" bit of every input pair
+constexpr CubeWord kHighBits = kLowBits << 1;           // the "may be 0" bit of every input pair
+
+enum class Output : uint8_t { None = 0, Win = 1, Draw = 2, Loss = 3 };  // White's point of view
+
+constexpr int pair_shift(int input) { return 60 - 2 * input; }
+constexpr CubeWord pair_mask(int input) { return CubeWord{3} << pair_shift(input); }
+
+constexpr Output output_of(CubeWord c) { return Output(c >> 62); }
+constexpr CubeWord with_output(CubeWord c, Output o) { return (c & kInputMask) | (CubeWord(o) << 62); }
+
+// The universal cube (every input don't care) with an output.
+constexpr CubeWord universe(Output o) { return with_output(kInputMask, o); }
+
+// The minterm of a table index of width n (bits()): input i is bit (n - 1 - i) of the index.
+constexpr CubeWord minterm(uint64_t index, int n, Output o = Output::None) {
+  CubeWord c = kInputMask;
+  for (int i = 0; i < n; ++i) {
+    bool bit = (index >> (n - 1 - i)) & 1;
+    c &= ~(CubeWord{bit ? 2u : 1u} << pair_shift(i));
+  }
+  return with_output(c, o);
+}
+
+// Does cube c contain minterm m (inputs only)?
+constexpr bool contains(CubeWord c, CubeWord m) { return ((c & m) & kInputMask) == (m & kInputMask); }
+// Inputs of a and b intersect (no input pair becomes 00)?
+constexpr bool intersects(CubeWord a, CubeWord b) {
+  CubeWord x = a & b & kInputMask;
+  return ((x | (x >> 1)) & kLowBits) == kLowBits;
+}
+// Number of inputs where a and b are disjoint.
+inline int distance(CubeWord a, CubeWord b) {
+  CubeWord x = a & b & kInputMask;
+  return __builtin_popcountll(~(x | (x >> 1)) & kLowBits);
+}
+// Literal count: inputs that are not don't care.
+inline int literals(CubeWord c) {
+  CubeWord x = c & kInputMask;
+  return __builtin_popcountll(~(x & (x >> 1)) & kLowBits);
+}
+
+// Paper-style text: inputs as 0/1/X (grouped 1 + 6 + 6 ...), then the output as 100/010/001.
+std::string to_text(CubeWord c, int n);
+
+}  // namespace egtmin::logic
