@@ -6,6 +6,7 @@
 
 namespace egtmin::cli {
 
+namespace {
 Command add_gen(CLI::App& app) {
   struct Args {
     Common common;
@@ -69,5 +70,8 @@ Command add_gen(CLI::App& app) {
             return int(kOk);
           }};
 }
+
+const CommandRegistration kRegistered(10, add_gen);
+}  // namespace
 
 }  // namespace egtmin::cli

@@ -7,6 +7,7 @@
 
 namespace egtmin::cli {
 
+namespace {
 Command add_probe(CLI::App& app) {
   struct Args {
     Common common;
@@ -51,5 +52,8 @@ Command add_probe(CLI::App& app) {
             return int(kOk);
           }};
 }
+
+const CommandRegistration kRegistered(50, add_probe);
+}  // namespace
 
 }  // namespace egtmin::cli

@@ -8,6 +8,7 @@
 
 namespace egtmin::cli {
 
+namespace {
 Command add_verify(CLI::App& app) {
   struct Args {
     Common common;
@@ -76,5 +77,8 @@ Command add_verify(CLI::App& app) {
             return mismatches == 0 ? int(kOk) : int(kFailure);
           }};
 }
+
+const CommandRegistration kRegistered(20, add_verify);
+}  // namespace
 
 }  // namespace egtmin::cli

@@ -8,6 +8,13 @@
 
 namespace egtmin::cli {
 
+std::vector<std::pair<int, AddCommand>>& registered_commands() {
+  static std::vector<std::pair<int, AddCommand>> commands;
+  return commands;
+}
+
+CommandRegistration::CommandRegistration(int order, AddCommand add) { registered_commands().push_back({order, add}); }
+
 void add_common(CLI::App* sub, Common& c) {
   sub->add_option("--data", c.data, "Data directory for tables and cover files (default: " +
                                         default_data_dir().string() + ")");

@@ -49,8 +49,12 @@ struct Command {
   CLI::App* sub;
   Runner run;
 };
-Command add_gen(CLI::App& app);
-Command add_verify(CLI::App& app);
-Command add_probe(CLI::App& app);
+using AddCommand = Command (*)(CLI::App&);
+
+// Each cmd_*.cpp registers its subcommand with a static CommandRegistration; `order` sorts --help.
+struct CommandRegistration {
+  CommandRegistration(int order, AddCommand add);
+};
+std::vector<std::pair<int, AddCommand>>& registered_commands();
 
 }  // namespace egtmin::cli

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli: every core feature from the command line. Thin: parse, call core, print.
+#include <algorithm>
 #include <iostream>
 
 #include "common.hpp"
@@ -12,7 +13,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("egtmin-cli ") + EGTMIN_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
-  const std::vector<Command> commands = {add_gen(app), add_verify(app), add_probe(app)};
+  auto registered = registered_commands();
+  std::sort(registered.begin(), registered.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  std::vector<Command> commands;
+  for (auto& [order, add] : registered) commands.push_back(add(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
