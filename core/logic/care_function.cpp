@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "logic/care_function.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace egtmin::logic {
+
+CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int threads, const Progress& progress) {
+  CareFunction f;
+  const Encoding& enc = t.encoding();
+  f.n_ = enc.bits();
+  f.scheme_ = scheme;
+  for (auto& b : f.on_) b = BitTree(f.n_);
+  CoverCanon canon(enc, scheme);
+  const uint64_t words = f.on_[0].words().size();
+  threads = std::max(1, threads);
+  // Workers own disjoint word ranges, so no two threads write the same 64-bit word.
+  constexpr uint64_t kChunk = 1024;
+  std::atomic<uint64_t> next{0};
+  auto work = [&] {
+    for (;;) {
+      uint64_t w0 = next.fetch_add(kChunk);
+      if (w0 >= words || progress.cancelled()) return;
+      uint64_t w1 = std::min(words, w0 + kChunk);
+      for (uint64_t w = w0; w < w1; ++w) {
+        uint64_t acc[kOutputs] = {0, 0, 0};
+        for (int b = 0; b < 64; ++b) {
+          uint64_t idx = (w << 6) | uint64_t(b);
+          if (idx >= enc.size()) break;
+          Placement p = enc.decode(idx);
+          if (!canon.is_representative(p)) continue;
+          Wdl v = t.value(p);
+          if (v == Wdl::Illegal) continue;
+          acc[int(v) - 1] |= uint64_t{1} << b;
+        }
+        for (int s = 0; s < kOutputs; ++s) f.on_[s].words()[w] = acc[s];
+      }
+      if ((w0 / kChunk) % 64 == 0) progress.report("care set", double(w1) / double(words));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  f.finish();
+  return f;
+}
+
+CareFunction CareFunction::from_values(int n, std::span<const uint8_t> values) {
+  CareFunction f;
+  f.n_ = n;
+  for (auto& b : f.on_) b = BitTree(n);
+  for (uint64_t i = 0; i < values.size() && i < (uint64_t{1} << n); ++i)
+    if (values[i] >= 1 && values[i] <= 3) f.on_[values[i] - 1].set(i);
+  f.finish();
+  return f;
+}
+
+void CareFunction::finish() {
+  for (auto& b : on_) b.finish();
+  const auto& w0 = on_[0].words();
+  care_words_.resize(w0.size());
+  rank_.resize(w0.size());
+  uint64_t total = 0;
+  for (size_t w = 0; w < w0.size(); ++w) {
+    care_words_[w] = on_[0].words()[w] | on_[1].words()[w] | on_[2].words()[w];
+    rank_[w] = total;
+    total += __builtin_popcountll(care_words_[w]);
+  }
+  care_total_ = total;
+}
+
+bool CareFunction::blocked(CubeWord c) const {
+  int s = output_slot(output_of(c));
+  const BitTree* others[kOutputs];
+  int k = 0;
+  for (int t = 0; t < kOutputs; ++t)
+    if (t != s) others[k++] = &on_[t];
+  return intersects_any(others, k, c);
+}
+
+}  // namespace egtmin::logic

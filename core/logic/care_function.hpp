@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The incompletely specified function a cover must implement: for each of the three outputs
+// (White wins / draw / White loses) the set of care minterms that have it, as BitTrees over the
+// 2^n index space. Everything else is a don't-care (illegal positions, and under a CanonScheme
+// the non-representatives). The OFF-set of an output is the ON-set of the other two, so neither
+// R nor D is ever listed minterm by minterm: expand's blocking test and irredundant's coverage
+// counts read these bitmaps directly (4 MB each at 4 pieces, 256 MB at 5).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "logic/bit_tree.hpp"
+#include "logic/cube.hpp"
+#include "table/cover_canon.hpp"
+#include "table/table.hpp"
+#include "util/progress.hpp"
+
+namespace egtmin::logic {
+
+constexpr int kOutputs = 3;
+constexpr int output_slot(Output o) { return int(o) - 1; }
+constexpr Output slot_output(int s) { return Output(s + 1); }
+
+class CareFunction {
+ public:
+  CareFunction() = default;
+
+  // From a table: care minterms are the legal positions that are representatives under scheme.
+  // Splits the index space over `threads` workers; honours progress.cancelled() (the result is
+  // then incomplete and the caller must discard it).
+  static CareFunction from_table(const Table& t, CanonScheme scheme, int threads = 1,
+                                 const Progress& progress = no_progress());
+  // From explicit values (tests, PLA import): values[i] is 0 for don't-care, else an Output.
+  static CareFunction from_values(int n, std::span<const uint8_t> values);
+
+  int inputs() const { return n_; }
+  CanonScheme scheme() const { return scheme_; }
+  const BitTree& on(Output o) const { return on_[output_slot(o)]; }
+  const BitTree& on_slot(int s) const { return on_[s]; }
+  uint64_t care_count() const { return care_total_; }
+
+  // Output of a care minterm, Output::None for a don't-care.
+  Output value(uint64_t index) const {
+    for (int s = 0; s < kOutputs; ++s)
+      if (on_[s].test(index)) return slot_output(s);
+    return Output::None;
+  }
+  // Does cube c (any output) contain a care minterm whose output differs from c's?
+  bool blocked(CubeWord c) const;
+  // Does cube c contain a care minterm of its own output?
+  bool useful(CubeWord c) const { return intersects(on(output_of(c)), c); }
+
+  // A dense number in [0, care_count()) for each care minterm, for per-minterm counters.
+  uint64_t rank(uint64_t index) const {
+    uint64_t w = index >> 6;
+    uint64_t bits = care_words_[w] & ((uint64_t{2} << (index & 63)) - 1);
+    return rank_[w] + uint64_t(__builtin_popcountll(bits)) - 1;
+  }
+
+ private:
+  void finish();
+
+  int n_ = 0;
+  CanonScheme scheme_ = CanonScheme::None;
+  std::array<BitTree, kOutputs> on_;
+  std::vector<uint64_t> care_words_;
+  std::vector<uint64_t> rank_;  // care minterms before each word
+  uint64_t care_total_ = 0;
+};
+
+}  // namespace egtmin::logic

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "logic/passes.hpp"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+namespace egtmin::logic {
+
+namespace {
+constexpr std::array<std::string_view, 7> kPassNames = {"canon",     "compact", "expand",  "irredundant",
+                                                         "reduce",    "essential", "espresso"};
+
+// Input owning the low bit at position p of a PCN word.
+constexpr int input_of_low_bit(int p) { return (60 - p) / 2; }
+
+// Inputs where c exceeds d... i.e. the low-bit positions of pairs where a has a value b lacks.
+inline uint64_t excess_pairs(CubeWord a, CubeWord b) {
+  CubeWord x = a & ~b & kInputMask;
+  return (x | (x >> 1)) & kLowBits;
+}
+inline bool cube_contains(CubeWord big, CubeWord small) { return excess_pairs(small, big) == 0; }
+
+const BitTree* const* blockers(const CareFunction& f, Output o, const BitTree* (&buf)[kOutputs], int& k) {
+  k = 0;
+  for (int s = 0; s < kOutputs; ++s)
+    if (s != output_slot(o)) buf[k++] = &f.on_slot(s);
+  return buf;
+}
+
+constexpr uint16_t kMany = 0xFFFF;
+}  // namespace
+
+std::string_view pass_name(Pass p) { return kPassNames[size_t(p)]; }
+
+Result<Pass> parse_pass(std::string_view name) {
+  for (size_t i = 0; i < kPassNames.size(); ++i)
+    if (kPassNames[i] == name) return Pass(i);
+  std::string valid;
+  for (auto n : kPassNames) valid += (valid.empty() ? "" : ", ") + std::string(n);
+  return Error{"unknown pass \"" + std::string(name) + "\" (valid passes: " + valid + ")"};
+}
+
+Result<std::vector<Pass>> parse_passes(std::string_view list) {
+  std::vector<Pass> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view item = list.substr(start, end - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) return Error{"empty pass name in \"" + std::string(list) + "\""};
+    auto p = parse_pass(item);
+    if (!p) return p.error();
+    out.push_back(*p);
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string passes_string(const std::vector<Pass>& passes) {
+  std::string s;
+  for (Pass p : passes) s += (s.empty() ? "" : ",") + std::string(pass_name(p));
+  return s;
+}
+
+CubeWord minterm_fast(uint64_t index, int n, Output o) {
+  // kGroup[v]: the 6 pairs of a 6-bit value, most significant bit first, packed in 12 bits.
+  static constexpr auto kGroup = [] {
+    std::array<uint16_t, 64> t{};
+    for (int v = 0; v < 64; ++v) {
+      uint16_t w = 0;
+      for (int b = 5; b >= 0; --b) w = uint16_t((w << 2) | (((v >> b) & 1) ? 1u : 2u));
+      t[v] = w;
+    }
+    return t;
+  }();
+  // Build the low n pairs, then shift so input 0 lands at bits 61..60.
+  CubeWord pairs = 0;
+  int done = 0;
+  while (done + 6 <= n) {
+    pairs |= CubeWord(kGroup[(index >> done) & 63]) << (2 * done);
+    done += 6;
+  }
+  for (; done < n; ++done) pairs |= CubeWord(((index >> done) & 1) ? 1u : 2u) << (2 * done);
+  int unused = kMaxInputs - n;  // inputs past the width stay 11
+  CubeWord c = (pairs << (2 * unused)) | ((CubeWord{1} << (2 * unused)) - 1);
+  return with_output(c & kInputMask, o);
+}
+
+void compact(Cover& f) {
+  if (f.size() < 2) return;
+  CubeWord active = 0;  // pairs that are not 11 in some cube: only those inputs can merge
+  for (CubeWord c : f) active |= ~c & kInputMask;
+  active = (active | (active >> 1)) & kLowBits;
+  std::vector<int> inputs;
+  for (int i = 0; i < kMaxInputs; ++i)
+    if (active & (CubeWord{1} << pair_shift(i))) inputs.push_back(i);
+  bool merged = true;
+  while (merged) {
+    merged = false;
+    for (int i : inputs) {
+      const CubeWord pm = pair_mask(i);
+      const int sh = pair_shift(i);
+      std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) {
+        CubeWord ka = a | pm, kb = b | pm;
+        return ka != kb ? ka < kb : a < b;
+      });
+      size_t w = 0;
+      for (size_t r = 0; r < f.size();) {
+        const CubeWord key = f[r] | pm;
+        bool has0 = false, has1 = false, hasx = false;
+        size_t s = r;
+        for (; s < f.size() && (f[s] | pm) == key; ++s) {
+          unsigned p = unsigned(f[s] >> sh) & 3;
+          has0 |= p == 2;
+          has1 |= p == 1;
+          hasx |= p == 3;
+        }
+        if (hasx || (has0 && has1)) {
+          if (!hasx) merged = true;
+          f[w++] = key;
+        } else if (has0) {
+          f[w++] = key & ~(CubeWord{1} << sh);
+        } else if (has1) {
+          f[w++] = key & ~(CubeWord{2} << sh);
+        }
+        r = s;
+      }
+      f.resize(w);
+    }
+  }
+}
+
+void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress) {
+  const int n = f.inputs();
+  const BitTree* buf[kOutputs];
+  int nb = 0;
+  const BitTree* const* block = blockers(f, o, buf, nb);
+
+  std::array<uint64_t, kMaxInputs> freq{};  // how often each input is free in the cover
+  for (CubeWord c : cover)
+    for (int i = 0; i < n; ++i)
+      if (((c >> pair_shift(i)) & 3) == 3) ++freq[i];
+
+  // Largest cubes first: they are the likeliest to swallow the rest.
+  std::sort(cover.begin(), cover.end(), [](CubeWord a, CubeWord b) {
+    int la = literals(a), lb = literals(b);
+    return la != lb ? la < lb : a < b;
+  });
+  Cover live = std::move(cover);  // unprocessed cubes still to expand, in order, from `head`
+  Cover out;
+  size_t head = 0;
+  const size_t total = live.size();
+  size_t done = 0;
+  while (head < live.size()) {
+    if (progress.cancelled()) {
+      out.insert(out.end(), live.begin() + long(head), live.end());
+      break;
+    }
+    CubeWord c = live[head++];
+    ++done;
+    // Score each literal by how many remaining cubes raising it alone would swallow.
+    std::array<uint32_t, kMaxInputs> score{};
+    for (size_t j = head; j < live.size(); ++j) {
+      uint64_t ex = excess_pairs(live[j], c);
+      if (ex && (ex & (ex - 1)) == 0) ++score[input_of_low_bit(__builtin_ctzll(ex))];
+    }
+    int order[kMaxInputs];
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+      if (((c >> pair_shift(i)) & 3) != 3) order[k++] = i;
+    std::sort(order, order + k, [&](int a, int b) {
+      if (score[a] != score[b]) return score[a] > score[b];
+      if (freq[a] != freq[b]) return freq[a] > freq[b];
+      return a < b;
+    });
+    for (int t = 0; t < k; ++t) {
+      const CubeWord pm = pair_mask(order[t]);
+      CubeWord other_half = (c & ~pm) | (~c & pm);  // the minterms the raise would add
+      if (!intersects_any(block, nb, other_half)) c |= pm;
+    }
+    out.push_back(c);
+    // Drop the remaining cubes c now contains.
+    size_t w = head;
+    for (size_t j = head; j < live.size(); ++j)
+      if (!cube_contains(c, live[j])) live[w++] = live[j];
+    live.resize(w);
+    if ((done & 255) == 0) progress.report("expand", double(total - (live.size() - head)) / double(total));
+  }
+  // Cubes expanded later may contain earlier ones.
+  std::sort(out.begin(), out.end(), [](CubeWord a, CubeWord b) {
+    int la = literals(a), lb = literals(b);
+    return la != lb ? la < lb : a < b;
+  });
+  Cover kept;
+  for (CubeWord c : out) {
+    bool inside = false;
+    for (CubeWord d : kept)
+      if (cube_contains(d, c)) {
+        inside = true;
+        break;
+      }
+    if (!inside) kept.push_back(c);
+  }
+  cover = std::move(kept);
+}
+
+namespace {
+// Adds +1 to the count of every care minterm of output o inside each cube.
+void add_counts(const Cover& cv, const CareFunction& f, Output o, Counts& counts) {
+  const BitTree& on = f.on(o);
+  for (CubeWord c : cv)
+    for_each_in(on, c, [&](uint64_t idx) {
+      uint16_t& v = counts[f.rank(idx)];
+      if (v != kMany) ++v;
+    });
+}
+void clear_counts(const CareFunction& f, Output o, Counts& counts) {
+  for_each_in(f.on(o), universe(o), [&](uint64_t idx) { counts[f.rank(idx)] = 0; });
+}
+void prepare_counts(const Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
+  if (counts.size() != f.care_count()) counts.assign(f.care_count(), 0);
+  clear_counts(f, o, counts);
+  add_counts(cover, f, o, counts);
+  add_counts(fixed, f, o, counts);
+}
+uint64_t on_size(const CareFunction& f, Output o, CubeWord c) {
+  uint64_t s = 0;
+  for_each_in(f.on(o), c, [&](uint64_t) { ++s; });
+  return s;
+}
+}  // namespace
+
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
+  prepare_counts(cover, fixed, f, o, counts);
+  std::vector<std::pair<uint64_t, CubeWord>> order;
+  order.reserve(cover.size());
+  for (CubeWord c : cover) order.push_back({on_size(f, o, c), c});
+  std::sort(order.begin(), order.end());
+  Cover kept;
+  const BitTree& on = f.on(o);
+  for (auto [size, c] : order) {
+    bool redundant = true;
+    for_each_in(on, c, [&](uint64_t idx) {
+      uint16_t v = counts[f.rank(idx)];
+      if (v < 2 || v == kMany) redundant = false;
+    });
+    if (!redundant) {
+      kept.push_back(c);
+      continue;
+    }
+    for_each_in(on, c, [&](uint64_t idx) { --counts[f.rank(idx)]; });
+  }
+  cover = std::move(kept);
+}
+
+void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
+  prepare_counts(cover, fixed, f, o, counts);
+  const int n = f.inputs();
+  std::vector<std::pair<uint64_t, CubeWord>> order;
+  order.reserve(cover.size());
+  for (CubeWord c : cover) order.push_back({on_size(f, o, c), c});
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const BitTree& on = f.on(o);
+  Cover kept;
+  for (auto [size, c] : order) {
+    // The supercube of the minterms only c covers (a saturated count counts as "only c" so that
+    // nothing is ever uncovered on a guess).
+    CubeWord s = 0;
+    for_each_in(on, c, [&](uint64_t idx) {
+      uint16_t v = counts[f.rank(idx)];
+      if (v == 1 || v == kMany) s |= minterm_fast(idx, n);
+    });
+    s &= kInputMask;
+    CubeWord reduced = s ? with_output(s, o) : 0;
+    for_each_in(on, c, [&](uint64_t idx) {
+      if (reduced && contains(reduced, minterm_fast(idx, n))) return;
+      uint16_t& v = counts[f.rank(idx)];
+      if (v != kMany) --v;
+    });
+    if (reduced) kept.push_back(reduced);
+  }
+  cover = std::move(kept);
+}
+
+void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
+  prepare_counts(cover, fixed, f, o, counts);
+  const BitTree& on = f.on(o);
+  Cover rest;
+  for (CubeWord c : cover) {
+    bool alone = false;
+    for_each_in(on, c, [&](uint64_t idx) { alone |= counts[f.rank(idx)] == 1; });
+    (alone ? fixed : rest).push_back(c);
+  }
+  cover = std::move(rest);
+}
+
+void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts,
+              const Progress& progress) {
+  auto cost = [](const Cover& c) { return std::pair<size_t, uint64_t>(c.size(), literal_count(c)); };
+  expand(cover, f, o, progress);
+  irredundant(cover, fixed, f, o, counts);
+  Cover best = cover;
+  for (int round = 0; round < 64 && !progress.cancelled(); ++round) {
+    reduce(cover, fixed, f, o, counts);
+    expand(cover, f, o, progress);
+    irredundant(cover, fixed, f, o, counts);
+    if (cost(cover) < cost(best))
+      best = cover;
+    else
+      break;
+  }
+  cover = std::move(best);
+}
+
+}  // namespace egtmin::logic

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The minimization passes, each on the ON-cover of one output (the three outputs of a table are
+// independent problems: a cube of output o only has to avoid the care minterms of the other two,
+// so they run in parallel). Every pass keeps the cover exact on the care set: each care minterm
+// of output o stays covered by some cube of output o, and no cube of output o contains a care
+// minterm of another output.
+//
+// `fixed` holds cubes the essential pass has set aside (ESPRESSO moves essentials into the
+// don't-care set): they count as coverage in irredundant and reduce but are never changed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logic/care_function.hpp"
+#include "logic/cover.hpp"
+#include "util/progress.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::logic {
+
+enum class Pass : uint8_t { Canon, Compact, Expand, Irredundant, Reduce, Essential, Espresso };
+std::string_view pass_name(Pass p);
+Result<Pass> parse_pass(std::string_view name);
+// "canon,compact,expand" -> passes; the error names the bad entry and lists the valid ones.
+Result<std::vector<Pass>> parse_passes(std::string_view list);
+std::string passes_string(const std::vector<Pass>& passes);
+
+// MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
+// cubes equal except at that input are adjacent, merge 0/1 pairs into X and drop cubes a
+// neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
+void compact(Cover& f);
+
+// Raises literals of each cube while it contains no care minterm of another output. Cubes go
+// largest first; a cube's literals are tried first where the raise would swallow another cube
+// whole (ESPRESSO's "cover the most cubes" rule), then by how often the input is free in the
+// cover. Cubes contained in an expanded cube are dropped. All cubes of `cover` have output o.
+void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress = no_progress());
+
+// Per-care-minterm coverage counts shared by irredundant/reduce/essential: uint16 with 65535 as
+// "many" (saturated counts are treated conservatively: never removable, never decremented).
+using Counts = std::vector<uint16_t>;
+
+// Removes cubes whose care minterms are all covered by other cubes (smallest first), leaving
+// every cube with a minterm only it covers.
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts);
+// Shrinks each cube (largest first) to the smallest cube holding the care minterms only it
+// covers; a cube with none is dropped.
+void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts);
+// Moves cubes that alone cover some care minterm (relatively essential) into `fixed`.
+void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o, Counts& counts);
+// expand + irredundant, then reduce-expand-irredundant until neither cubes nor literals improve.
+void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts,
+              const Progress& progress = no_progress());
+
+// Minterm word of an index, faster than cube.hpp's bit loop (hot in reduce).
+CubeWord minterm_fast(uint64_t index, int n, Output o = Output::None);
+
+}  // namespace egtmin::logic

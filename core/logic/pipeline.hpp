@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs a chosen sequence of passes over one balance's function and reports each: the cover starts
+// as one minterm per care position (F), and every pass leaves an exact cover of the care set.
+// `canon` switches the care set to a canonicalization scheme (non-representatives become
+// don't-cares) and drops cubes left with no care minterm; without it the scheme is none. When
+// canon comes first the minterms are built under the scheme directly, which is what keeps
+// 5-piece inputs in memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "logic/care_function.hpp"
+#include "logic/cover.hpp"
+#include "logic/passes.hpp"
+#include "table/table.hpp"
+#include "util/progress.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::logic {
+
+struct PassReport {
+  std::string pass;
+  uint64_t cubes = 0;     // ON-cover cubes after the pass (all outputs)
+  uint64_t literals = 0;
+  double seconds = 0;
+  uint64_t peak_bytes = 0;  // process peak resident set (VmHWM) after the pass
+};
+
+struct MinimizeOptions {
+  CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
+  int threads = 1;                        // workers inside passes (outputs run in parallel)
+};
+
+struct Minimized {
+  Cover cover;                 // final ON-cover, outputs W/D/L for White
+  CanonScheme scheme = CanonScheme::None;
+  uint64_t initial_cubes = 0;  // minterms of F before the first pass (under the scheme in force)
+  uint64_t care_positions = 0;
+  std::vector<PassReport> reports;
+};
+
+// Process peak resident set size in bytes (VmHWM), 0 when unknown.
+uint64_t peak_memory_bytes();
+
+// The care minterms of f as the initial cover.
+Cover minterm_cover(const CareFunction& f);
+
+Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
+                                 const Progress& progress = no_progress());
+// For functions not from a table (tests): canon is a no-op.
+Result<Minimized> minimize_function(CareFunction f, const std::vector<Pass>& passes, const MinimizeOptions& options,
+                                    const Progress& progress = no_progress());
+
+}  // namespace egtmin::logic
