@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app_context.hpp"
+
+#include <QSettings>
+
+#include "probe/table_value_source.hpp"
+#include "util/paths.hpp"
+
+namespace egtmin::ui {
+
+AppContext::AppContext(QObject* parent) : QObject(parent) {
+  QSettings s;
+  firstStart_ = !s.value("started", false).toBool();
+  dataDir_ = s.value("dataDir", QString::fromStdString(default_data_dir().string())).toString();
+  // $EGTMIN_SYZYGY as the default, like the CLI.
+  syzygyDir_ = s.value("syzygyDir", QString::fromStdString(syzygy_dir_from_env({}).string())).toString();
+  threads_ = s.value("threads", 0).toInt();
+  openSource();
+  openSyzygy();
+}
+
+AppContext::AppContext(const QString& dataDir, const QString& syzygyDir, QObject* parent)
+    : QObject(parent), dataDir_(dataDir), syzygyDir_(syzygyDir), persist_(false) {
+  openSource();
+  openSyzygy();
+}
+
+void AppContext::openSource() { source_ = std::make_shared<TableValueSource>(dataDir_.toStdString()); }
+
+void AppContext::openSyzygy() {
+  syzygy_ = nullptr;
+  syzygyError_.clear();
+  if (syzygyDir_.isEmpty()) {
+    syzygyError_ = tr("no Syzygy directory set");
+    return;
+  }
+  auto r = Syzygy::open(syzygyDir_.toStdString());
+  if (r)
+    syzygy_ = *r;
+  else
+    syzygyError_ = QString::fromStdString(r.error().message);
+}
+
+void AppContext::setDataDir(const QString& dir) {
+  if (dir == dataDir_) return;
+  dataDir_ = dir;
+  if (persist_) QSettings().setValue("dataDir", dir);
+  openSource();
+  Q_EMIT changed();
+}
+
+void AppContext::setSyzygyDir(const QString& dir) {
+  if (dir == syzygyDir_ && syzygy_) return;
+  syzygyDir_ = dir;
+  if (persist_) QSettings().setValue("syzygyDir", dir);
+  openSyzygy();
+  Q_EMIT changed();
+}
+
+void AppContext::setThreads(int n) {
+  threads_ = std::max(0, n);
+  if (persist_) QSettings().setValue("threads", threads_);
+  Q_EMIT changed();
+}
+
+void AppContext::markStarted() {
+  firstStart_ = false;
+  if (persist_) QSettings().setValue("started", true);
+}
+
+void AppContext::notifyDataChanged() {
+  // TableStore answers "missing" by looking at the disk each time, so a fresh source is only
+  // needed to drop tables it has loaded; re-probing is what matters.
+  Q_EMIT changed();
+}
+
+}  // namespace egtmin::ui

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Probe panel: our value and Syzygy's for the edited position, side by side, and every legal move
+// with both values. Probing runs on a worker thread; the newest position always wins.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <vector>
+
+#include "probe/probe_result.hpp"
+
+class QLabel;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+namespace egtmin::ui {
+
+class AppContext;
+class BoardEditor;
+class MoveListModel;
+
+class ProbePanel : public QWidget {
+  Q_OBJECT
+ public:
+  ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent = nullptr);
+  ~ProbePanel() override;
+
+  MoveListModel* model() const { return model_; }
+  QTableView* view() const { return view_; }
+  bool busy() const { return watcher_.isRunning() || pending_; }
+  // The last finished result (what the panel shows).
+  const ProbeResult& result() const;
+  // Tests and screenshots: block (processing events) until the current position is probed.
+  bool waitIdle(int timeoutMs = 30000);
+
+  QLabel* oursLabel() const { return ours_; }
+  QLabel* syzygyLabel() const { return syzygy_; }
+  QLabel* agreeLabel() const { return agree_; }
+  QPushButton* generateButton() const { return generate_; }
+
+ public Q_SLOTS:
+  void reprobe();
+  // Plays the move in the given model row (as a double-click does).
+  void playRow(int row);
+  void back();
+  void forward();
+
+ Q_SIGNALS:
+  // The user asked for the missing table of this (canonical) balance.
+  void generateRequested(const QString& balanceName);
+  void probed();
+
+ private:
+  void positionChanged();
+  void start();
+  void finished();
+  void show(const ProbeResult& r);
+  void updateHistoryButtons();
+
+  AppContext* ctx_;
+  BoardEditor* editor_;
+  MoveListModel* model_;
+  QTableView* view_;
+  QLabel *title_, *ours_, *syzygy_, *agree_, *message_;
+  QPushButton* generate_;
+  QToolButton *back_, *forward_;
+  QFutureWatcher<ProbeResult> watcher_;
+  bool pending_ = false;
+  quint64 serial_ = 0;
+  // Played moves: positions and the move that led to each (none for the first).
+  struct Step {
+    Position pos;
+    std::optional<Move> move;
+  };
+  std::vector<Step> history_;
+  int historyIndex_ = -1;
+};
+
+}  // namespace egtmin::ui

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// "Our" value of a position, behind one small interface: today it is read from the generated
+// tables (TableValueSource); when cover files and the cover prober land, a CoverValueSource
+// implements the same three calls and the probe panel does not change.
+#pragma once
+
+#include <QString>
+#include <optional>
+
+#include "chess/balance.hpp"
+#include "chess/position.hpp"
+#include "table/table.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::ui {
+
+class ValueSource {
+ public:
+  virtual ~ValueSource() = default;
+
+  // Short name for column headers and labels ("table", "cover").
+  virtual QString name() const = 0;
+  // Whether data for the balance (either colouring) is available, so the panel can offer to make it.
+  virtual bool available(const Balance& b) const = 0;
+  // Exact WDL for the side to move of a legal position. Called from a worker thread.
+  virtual Result<Wdl> probe(const Position& pos) = 0;
+  // Extra detail about the answer for the last probe (the matching cube for covers); empty here.
+  virtual QString detail(const Position&) { return {}; }
+};
+
+}  // namespace egtmin::ui
