@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "logic/check.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "logic/care_function.hpp"
+#include "logic/passes.hpp"
+
+namespace egtmin::logic {
+
+namespace {
+Wdl to_wdl(Output o) { return Wdl(uint8_t(o)); }
+}  // namespace
+
+CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme, uint64_t sample, uint64_t seed,
+                        int threads, const Progress& progress) {
+  CheckReport rep;
+  const Encoding& enc = table.encoding();
+  const int n = enc.bits();
+  CoverCanon canon(enc, scheme);
+  std::mutex mu;
+  auto note = [&](uint64_t idx, Wdl want, Wdl got) {
+    std::lock_guard lock(mu);
+    if (rep.first_mismatch.empty())
+      rep.first_mismatch = "index " + std::to_string(idx) + ": table " + wdl_name(want) + ", cover " +
+                           (got == Wdl::Illegal ? std::string("no matching cube") : std::string(wdl_name(got)));
+  };
+
+  if (sample > 0) {
+    std::mt19937_64 rng(seed);
+    uint64_t tries = 0;
+    while (rep.positions < sample && tries < sample * 1000) {
+      ++tries;
+      uint64_t idx = rng() & (enc.size() - 1);
+      Wdl want = table.value(idx);
+      if (want == Wdl::Illegal) continue;
+      ++rep.positions;
+      auto r = canon.canonical(enc.decode(idx));
+      const CubeWord* c = first_match(cover, minterm_fast(enc.encode(r.placement), n));
+      Wdl got = c ? to_wdl(output_of(*c)) : Wdl::Illegal;
+      if (c && r.negate) got = negate(got);
+      if (got != want) {
+        ++rep.mismatches;
+        note(idx, want, got);
+      }
+      if ((rep.positions & 4095) == 0) progress.report("check (sample)", double(rep.positions) / double(sample));
+    }
+    return rep;
+  }
+
+  rep.exhaustive = true;
+  // The representatives that are care positions, and the first-match output painted onto them.
+  CareFunction care = CareFunction::from_table(table, scheme, threads, progress);
+  BitTree reps(n);
+  for (size_t w = 0; w < reps.words().size(); ++w)
+    reps.words()[w] = care.on_slot(0).words()[w] | care.on_slot(1).words()[w] | care.on_slot(2).words()[w];
+  reps.finish();
+  BitTree painted(n);
+  std::vector<uint8_t> value(size_t(1) << std::max(0, n - 2), 0);  // 2 bits per index
+  for (CubeWord c : cover) {
+    uint8_t o = uint8_t(output_of(c));
+    for_each_in(reps, c, [&](uint64_t idx) {
+      if (painted.test(idx)) return;
+      painted.set(idx);
+      value[idx >> 2] |= uint8_t(o << ((idx & 3) * 2));
+    });
+  }
+  const uint64_t size = enc.size();
+  constexpr uint64_t kChunk = uint64_t{1} << 16;
+  std::atomic<uint64_t> next{0}, positions{0}, mismatches{0};
+  auto work = [&] {
+    uint64_t pos = 0, bad = 0;
+    for (;;) {
+      uint64_t i0 = next.fetch_add(kChunk);
+      if (i0 >= size || progress.cancelled()) break;
+      for (uint64_t idx = i0; idx < std::min(size, i0 + kChunk); ++idx) {
+        Placement p = enc.decode(idx);
+        Wdl want = table.value(p);
+        if (want == Wdl::Illegal) continue;
+        ++pos;
+        auto r = canon.canonical(p);
+        uint64_t ri = enc.encode(r.placement);
+        Wdl got = Wdl((value[ri >> 2] >> ((ri & 3) * 2)) & 3);
+        if (got != Wdl::Illegal && r.negate) got = negate(got);
+        if (got != want) {
+          ++bad;
+          note(idx, want, got);
+        }
+      }
+      if ((i0 / kChunk) % 16 == 0) progress.report("check", double(i0) / double(size));
+    }
+    positions += pos;
+    mismatches += bad;
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < std::max(1, threads); ++i) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  rep.positions = positions;
+  rep.mismatches = mismatches;
+  return rep;
+}
+
+}  // namespace egtmin::logic
