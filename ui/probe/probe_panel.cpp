@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QShortcut>
 #include <QThread>
 #include <QTableView>
 #include <QToolButton>
@@ -89,7 +90,10 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
 
   connect(&watcher_, &QFutureWatcher<ProbeResult>::finished, this, &ProbePanel::finished);
   connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { playRow(i.row()); });
-  connect(view_, &QTableView::activated, this, [this](const QModelIndex& i) { playRow(i.row()); });
+  // Enter plays the selected move; not QAbstractItemView::activated, which some styles emit on a
+  // single click.
+  auto* play = new QShortcut(QKeySequence(Qt::Key_Return), view_, nullptr, nullptr, Qt::WidgetShortcut);
+  connect(play, &QShortcut::activated, this, [this] { playRow(view_->currentIndex().row()); });
   connect(back_, &QToolButton::clicked, this, &ProbePanel::back);
   connect(forward_, &QToolButton::clicked, this, &ProbePanel::forward);
   connect(generate_, &QPushButton::clicked, this, [this] {
@@ -147,7 +151,7 @@ void ProbePanel::finished() {
     start();
     return;
   }
-  if (r.serial == serial_) show(r);
+  if (r.serial == serial_) display(r);
   Q_EMIT probed();
 }
 
@@ -161,7 +165,7 @@ bool ProbePanel::waitIdle(int timeoutMs) {
   return true;
 }
 
-void ProbePanel::show(const ProbeResult& r) {
+void ProbePanel::display(const ProbeResult& r) {
   model_->setSourceName(r.sourceName);
   model_->setResult(r);
   generate_->setVisible(false);

@@ -55,7 +55,7 @@ class ProbePanel : public QWidget {
   void positionChanged();
   void start();
   void finished();
-  void show(const ProbeResult& r);
+  void display(const ProbeResult& r);
   void updateHistoryButtons();
 
   AppContext* ctx_;

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Probe panel and move list: known values, colour-flipped balances, missing tables, playing moves
+// and back/forward, and the model contract (QAbstractItemModelTester).
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "app_context.hpp"
+#include "board/board_editor.hpp"
+#include "probe/move_list_model.hpp"
+#include "probe/probe_engine.hpp"
+#include "probe/probe_panel.hpp"
+#include "probe/table_value_source.hpp"
+#include "ui_test_support.hpp"
+
+using namespace egtmin;
+using namespace egtmin::ui;
+
+class TestProbe : public QObject {
+  Q_OBJECT
+  AppContext* ctx_ = nullptr;
+  BoardEditor* editor_ = nullptr;
+  ProbePanel* panel_ = nullptr;
+  bool syzygy_ = false;
+
+  void set(const char* fen) {
+    QString err;
+    QVERIFY2(editor_->setFen(fen, &err), qPrintable(err));
+    QVERIFY(panel_->waitIdle());
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    for (const char* b : {"KQvK", "KRvK", "KRvKR"}) QVERIFY2(test::ensureTable(b), b);
+    ctx_ = new AppContext(test::dataDir(), test::syzygyDir(), this);
+    syzygy_ = ctx_->syzygy() != nullptr;
+    if (!syzygy_) qWarning("%s", test::syzygyMissing());
+    editor_ = new BoardEditor(this);
+    panel_ = new ProbePanel(ctx_, editor_);
+    new QAbstractItemModelTester(panel_->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+    panel_->resize(600, 700);
+    panel_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(panel_));
+  }
+  void cleanupTestCase() { delete panel_; }
+
+  void kqkWhiteWins() {
+    set("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+    const ProbeResult& r = panel_->result();
+    QVERIFY(r.illegal.isEmpty());
+    QVERIFY(r.ours.has_value());
+    QCOMPARE(*r.ours, Wdl::Win);
+    QVERIFY(!r.moves.empty());
+    QCOMPARE(r.moves.front().group, MoveGroup::Win);
+    QCOMPARE(*r.moves.front().ours, Wdl::Win);
+    // Sorted: groups never go back up the list.
+    for (size_t i = 1; i < r.moves.size(); ++i) QVERIFY(r.moves[i - 1].group <= r.moves[i].group);
+    QVERIFY(panel_->oursLabel()->text().contains("win"));
+    if (!syzygy_) QSKIP(test::syzygyMissing());
+    QCOMPARE(*r.syzygy, SyzygyWdl::Win);
+    QVERIFY(r.dtz && *r.dtz > 0);
+    QCOMPARE(r.agree, Agreement::Agree);
+    for (const ProbeMove& m : r.moves) QVERIFY2(m.agree == Agreement::Agree, qPrintable(m.text));
+    // The best move's DTZ is the position's DTZ (Syzygy's own ranking).
+    QCOMPARE(*r.moves.front().dtz, *r.dtz);
+    QVERIFY(panel_->agreeLabel()->text().contains("agree"));
+  }
+
+  void krkrMostlyDraws() {
+    set("8/8/3k4/8/8/3K4/r7/7R w - - 0 1");
+    const ProbeResult& r = panel_->result();
+    QCOMPARE(*r.ours, Wdl::Draw);
+    int draws = 0;
+    for (const ProbeMove& m : r.moves) draws += m.ours && *m.ours == Wdl::Draw;
+    QVERIFY(draws * 2 > int(r.moves.size()));
+    // The model shows the same rows.
+    QCOMPARE(panel_->model()->rowCount(), int(r.moves.size()));
+    if (!syzygy_) QSKIP(test::syzygyMissing());
+    QCOMPARE(r.agree, Agreement::Agree);
+    for (const ProbeMove& m : r.moves) QVERIFY2(m.agree == Agreement::Agree, qPrintable(m.text));
+  }
+
+  void colourFlippedKvKR() {
+    // White has only the king: the balance KvKR is stored as KRvK.
+    set("8/8/8/4k3/8/8/r7/4K3 w - - 0 1");
+    const ProbeResult& r = panel_->result();
+    QCOMPARE(QString::fromStdString(r.balance.name()), QString("KvKR"));
+    QCOMPARE(QString::fromStdString(r.balance.canonical().name()), QString("KRvK"));
+    QVERIFY2(r.ours.has_value(), qPrintable(r.oursMessage));
+    QCOMPARE(*r.ours, Wdl::Loss);
+    if (!syzygy_) QSKIP(test::syzygyMissing());
+    QCOMPARE(*r.syzygy, SyzygyWdl::Loss);
+    QVERIFY(*r.dtz < 0);
+    QCOMPARE(r.agree, Agreement::Agree);
+  }
+
+  void playMoveBackForward() {
+    set("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+    const Position start = editor_->position();
+    const Move best = panel_->result().moves.front().move;
+    // Double-click the first row, as a user would.
+    QTableView* v = panel_->view();
+    const QRect cell = v->visualRect(panel_->model()->index(0, 0));
+    QTest::mouseClick(v->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+    QTest::mouseDClick(v->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+    QVERIFY(panel_->waitIdle());
+    QCOMPARE(editor_->position(), start.after(best));
+    QCOMPARE(editor_->position().side_to_move(), Black);
+    // Black loses in every line.
+    QCOMPARE(*panel_->result().ours, Wdl::Loss);
+    panel_->playRow(0);
+    QVERIFY(panel_->waitIdle());
+    const Position twoPlies = editor_->position();
+    panel_->back();
+    panel_->back();
+    QVERIFY(panel_->waitIdle());
+    QCOMPARE(editor_->position(), start);
+    panel_->forward();
+    panel_->forward();
+    QCOMPARE(editor_->position(), twoPlies);
+    // An edit starts a new history: forward does nothing.
+    editor_->toggleSideToMove();
+    const Position edited = editor_->position();
+    panel_->forward();
+    QCOMPARE(editor_->position(), edited);
+    QVERIFY(panel_->waitIdle());
+  }
+
+  void missingTableOffersGeneration() {
+    set("8/8/8/4k3/8/8/8/2B1K1N1 w - - 0 1");  // KBNvK: not generated here
+    const ProbeResult& r = panel_->result();
+    QVERIFY(!r.ours);
+    QVERIFY(!r.ourAvailable);
+    QVERIFY(!panel_->generateButton()->isHidden());
+    QVERIFY(panel_->generateButton()->text().contains("KBNvK"));
+    QSignalSpy spy(panel_, &ProbePanel::generateRequested);
+    panel_->generateButton()->click();
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toString(), QString("KBNvK"));
+  }
+
+  void illegalPositionSaysWhy() {
+    editor_->clear();
+    QVERIFY(panel_->waitIdle());
+    QVERIFY(!panel_->result().illegal.isEmpty());
+    QCOMPARE(panel_->model()->rowCount(), 0);
+  }
+
+  void checkmateAndStalemate() {
+    set("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");  // stalemate
+    QCOMPARE(panel_->model()->rowCount(), 0);
+    QCOMPARE(*panel_->result().ours, Wdl::Draw);
+    set("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");  // mate
+    QCOMPARE(*panel_->result().ours, Wdl::Loss);
+  }
+
+  void engineWithoutSources() {
+    auto pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+    QVERIFY(pos.ok());
+    ProbeResult r = ProbeEngine::compute(*pos, nullptr, nullptr);
+    QVERIFY(!r.ours);
+    QVERIFY(!r.syzygy);
+    QCOMPARE(r.moves.size(), legal_moves(*pos).size());
+    MoveListModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setResult(r);
+    QCOMPARE(m.rowCount(), int(r.moves.size()));
+    QCOMPARE(m.data(m.index(0, MoveListModel::ColOurs), Qt::DisplayRole).toString(), QString("—"));
+  }
+
+  void rapidChangesEndOnTheLast() {
+    // Many edits in a row: the panel must end up showing the last position, not a stale one.
+    set("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+    for (int i = 0; i < 10; ++i) editor_->toggleSideToMove();
+    editor_->movePiece(parse_square("h1"), parse_square("h2"));
+    QVERIFY(panel_->waitIdle());
+    QCOMPARE(panel_->result().position, editor_->position());
+  }
+};
+
+QTEST_MAIN(TestProbe)
+#include "test_probe.moc"
