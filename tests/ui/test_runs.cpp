@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs panel: balance tree and filter, pass presets and validation, a small run to completion
+// (tables + minimization + cover file), cancelling a run, and the model contract.
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "app_context.hpp"
+#include "runs/balance_picker.hpp"
+#include "runs/pass_picker.hpp"
+#include "runs/run_widget.hpp"
+#include "runs/runs_panel.hpp"
+#include "store/cover_file.hpp"
+#include "ui_test_support.hpp"
+
+using namespace egtmin;
+using namespace egtmin::ui;
+
+class TestRuns : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+  AppContext* ctx_ = nullptr;
+  RunsPanel* panel_ = nullptr;
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    ctx_ = new AppContext(dir_.path(), test::syzygyDir(), this);
+    panel_ = new RunsPanel(ctx_);
+    new QAbstractItemModelTester(panel_->balances()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+    new QAbstractItemModelTester(panel_->balances()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+    panel_->resize(1000, 600);
+    panel_->show();
+  }
+  void cleanupTestCase() {
+    QVERIFY(panel_->cancelAllAndWait());
+    delete panel_;
+  }
+
+  void balanceTreeAndFilter() {
+    BalancePicker* b = panel_->balances();
+    QCOMPARE(b->model()->rowCount(), 4);  // 2, 3, 4, 5 pieces
+    QCOMPARE(b->model()->item(0)->rowCount(), 1);  // KvK
+    b->filterEdit()->setText("KQv");
+    QVERIFY(b->proxy()->rowCount() >= 2);
+    // Every visible leaf matches.
+    for (int g = 0; g < b->proxy()->rowCount(); ++g) {
+      QModelIndex gi = b->proxy()->index(g, 0);
+      for (int r = 0; r < b->proxy()->rowCount(gi); ++r)
+        QVERIFY(b->proxy()->index(r, 0, gi).data().toString().contains("KQv", Qt::CaseInsensitive));
+    }
+    // Checking a group checks its visible children only.
+    QStandardItem* three = b->model()->item(1);
+    three->setCheckState(Qt::Checked);
+    QVERIFY(b->checked().contains("KQvK"));
+    QVERIFY(!b->checked().contains("KRvK"));
+    b->filterEdit()->clear();
+    b->clearChecks();
+    QVERIFY(b->checked().isEmpty());
+    b->setChecked("KvKR", true);  // colour-flipped name picks the canonical balance
+    QCOMPARE(b->checked(), QStringList{"KRvK"});
+    b->clearChecks();
+    QVERIFY(!panel_->startButton()->isEnabled());
+  }
+
+  void passPresetsAndValidation() {
+    PassPicker* p = panel_->passes();
+    p->applyPreset(0);
+    QCOMPARE(p->passes(), QString("canon,compact,expand,irredundant"));
+    QVERIFY(p->valid());
+    p->edit()->clear();
+    QTest::keyClicks(p->edit(), "canon,compactt");
+    QVERIFY(!p->valid());
+    QCOMPARE(p->presetBox()->currentText(), QString("custom"));
+    panel_->balances()->setChecked("KQvK", true);
+    QVERIFY(!panel_->startButton()->isEnabled());
+    p->setPasses("canon,compact,espresso");
+    QVERIFY(p->valid());
+    QCOMPARE(p->presetBox()->currentText(), QString("espresso"));
+    QVERIFY(panel_->startButton()->isEnabled());
+    panel_->balances()->clearChecks();
+  }
+
+  void smallRunCompletes() {
+    panel_->balances()->setChecked("KQvK", true);
+    panel_->passes()->applyPreset(0);
+    QSignalSpy done(panel_, &RunsPanel::runFinished);
+    panel_->startButton()->click();
+    QCOMPARE(panel_->jobs().size(), 1);
+    RunJob* job = panel_->jobs().last();
+    QVERIFY(job->wait(60000));
+    QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
+    QCOMPARE(done.count(), 1);
+    // One log line per pass, each with cubes, literals, seconds and memory.
+    int passLines = 0;
+    for (const QString& l : job->log())
+      if (l.startsWith("KQvK ") && l.contains(" cubes, ") && l.contains("MiB")) ++passLines;
+    QCOMPARE(passLines, 4);
+    QVERIFY(job->log().join('\n').contains("table KvK: generated"));
+    // The cover file is written and loads.
+    auto b = Balance::parse("KQvK");
+    auto cover = store::load_cover(store::cover_path(dir_.path().toStdString(), *b));
+    QVERIFY2(cover.ok(), cover.ok() ? "" : cover.error().message.c_str());
+    QVERIFY(!cover->cubes.empty());
+    RunWidget* w = panel_->runWidgets().first();
+    QCOMPARE(w->progressBar()->value(), 1000);
+    QVERIFY(!w->cancelButton()->isEnabled());
+    QVERIFY(w->logView()->toPlainText().contains("irredundant"));
+    panel_->balances()->clearChecks();
+  }
+
+  void cancelRun() {
+    // A 4-piece balance from scratch takes seconds: long enough to cancel mid-way.
+    RunSpec spec;
+    spec.balances = {"KQvKR"};
+    spec.dataDir = dir_.path() + "/cancel";
+    spec.threads = 1;
+    RunJob* job = panel_->startRun(spec);
+    QTRY_VERIFY_WITH_TIMEOUT(!job->stage().isEmpty(), 20000);
+    QVERIFY(job->active());
+    RunWidget* w = nullptr;
+    for (RunWidget* rw : panel_->runWidgets())
+      if (rw->job() == job) w = rw;
+    QVERIFY(w);
+    w->cancelButton()->click();
+    QVERIFY(job->wait(30000));
+    QCOMPARE(job->state(), RunJob::State::Cancelled);
+    QCOMPARE(panel_->activeCount(), 0);
+    panel_->clearFinished();
+    QCOMPARE(panel_->jobs().size(), 0);
+  }
+
+  void badBalanceFails() {
+    RunSpec spec;
+    spec.balances = {"KQQQQQvK"};
+    spec.dataDir = dir_.path();
+    RunJob* job = panel_->startRun(spec);
+    QVERIFY(job->wait(10000));
+    QCOMPARE(job->state(), RunJob::State::Failed);
+    QVERIFY(job->error().contains("5"));
+    spec.balances = {"KXvK"};
+    job = panel_->startRun(spec);
+    QVERIFY(job->wait(10000));
+    QCOMPARE(job->state(), RunJob::State::Failed);
+    QVERIFY(!job->error().isEmpty());
+    spec.balances = {"KQvK"};
+    spec.passes = "canon,bogus";
+    job = panel_->startRun(spec);
+    QVERIFY(job->wait(10000));
+    QCOMPARE(job->state(), RunJob::State::Failed);
+    QVERIFY(job->error().contains("bogus"));
+  }
+};
+
+QTEST_MAIN(TestRuns)
+#include "test_runs.moc"

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runs/run_job.hpp"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
+#include <thread>
+
+#include "chess/balance.hpp"
+#include "logic/pipeline.hpp"
+#include "store/cover_file.hpp"
+#include "table/table_store.hpp"
+
+namespace egtmin::ui {
+
+QThreadPool* RunJob::pool() {
+  // Runs get their own pool: long runs on the global pool would starve the probe panel's workers.
+  static QThreadPool* p = [] {
+    auto* tp = new QThreadPool;
+    tp->setMaxThreadCount(16);
+    return tp;
+  }();
+  return p;
+}
+
+RunJob::RunJob(RunSpec spec, QObject* parent)
+    : QObject(parent), spec_(std::move(spec)), progress_([this](std::string_view stage, double f) {
+        // Worker threads: keep only the latest value; poll() shows it at 10 Hz.
+        QMutexLocker lock(&mutex_);
+        sharedStage_ = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
+        const int n = std::max<qsizetype>(1, spec_.balances.size());
+        sharedFraction_ = (balanceIndex_ + std::clamp(f, 0.0, 1.0)) / n;
+      }) {
+  poll_.setInterval(100);
+  connect(&poll_, &QTimer::timeout, this, &RunJob::poll);
+}
+
+RunJob::~RunJob() {
+  progress_.cancel();
+  future_.waitForFinished();
+}
+
+QString RunJob::title() const {
+  QString t = spec_.balances.join(QStringLiteral(", "));
+  if (t.size() > 60) t = t.left(57) + QStringLiteral("…");
+  return spec_.passes.isEmpty() ? tr("%1: tables").arg(t) : tr("%1: %2").arg(t, spec_.passes);
+}
+
+qint64 RunJob::elapsedMs() const {
+  if (finalMs_ >= 0) return finalMs_;
+  return clock_.isValid() ? clock_.elapsed() : 0;
+}
+
+void RunJob::start() {
+  if (state_ != State::Queued) return;
+  state_ = State::Running;
+  clock_.start();
+  poll_.start();
+  future_ = QtConcurrent::run(pool(), [this] {
+    Outcome o = work();
+    QMetaObject::invokeMethod(this, [this, o] { done(o); }, Qt::QueuedConnection);
+  });
+  Q_EMIT progressed();
+}
+
+void RunJob::cancel() {
+  if (!active()) return;
+  progress_.cancel();
+  if (state_ == State::Queued) {
+    done(Outcome{false, true, {}});
+    return;
+  }
+  stage_ = tr("cancelling…");
+  Q_EMIT progressed();
+}
+
+bool RunJob::wait(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (active()) {
+    if (deadline.hasExpired()) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return true;
+}
+
+void RunJob::post(const QString& line) {
+  QMetaObject::invokeMethod(this, [this, line] {
+    log_ << line;
+    Q_EMIT logLine(line);
+  }, Qt::QueuedConnection);
+}
+
+void RunJob::poll() {
+  {
+    QMutexLocker lock(&mutex_);
+    if (state_ == State::Running && !progress_.cancelled()) stage_ = sharedStage_;
+    fraction_ = sharedFraction_;
+  }
+  Q_EMIT progressed();
+}
+
+void RunJob::done(const Outcome& o) {
+  poll_.stop();
+  finalMs_ = clock_.isValid() ? clock_.elapsed() : 0;
+  if (o.cancelled) {
+    state_ = State::Cancelled;
+    stage_ = tr("cancelled");
+  } else if (!o.ok) {
+    state_ = State::Failed;
+    error_ = o.error;
+    stage_ = tr("failed: %1").arg(o.error);
+  } else {
+    state_ = State::Done;
+    fraction_ = 1;
+    stage_ = tr("done");
+  }
+  log_ << stage_;
+  Q_EMIT logLine(stage_);
+  Q_EMIT progressed();
+  Q_EMIT finished();
+}
+
+RunJob::Outcome RunJob::work() {
+  // Everything here runs on a pool thread and touches only spec_ (read-only), progress_ and the
+  // mutex-guarded fields; results reach the GUI through post().
+  std::vector<Balance> balances;
+  for (const QString& name : spec_.balances) {
+    auto b = Balance::parse(name.toStdString());
+    if (!b) return {false, false, QString::fromStdString(b.error().message)};
+    // Checked before any work: ensure() would otherwise first generate every smaller dependency.
+    if (b->pieces() > 5)
+      return {false, false, tr("%1 has %2 pieces; egtmin generates tables up to 5").arg(name).arg(b->pieces())};
+    balances.push_back(*b);
+  }
+  std::vector<logic::Pass> passes;
+  if (!spec_.passes.trimmed().isEmpty()) {
+    auto p = logic::parse_passes(spec_.passes.trimmed().toStdString());
+    if (!p) return {false, false, QString::fromStdString(p.error().message)};
+    passes = *p;
+  }
+  TableStore store(spec_.dataDir.toStdString());
+  const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = spec_.threads > 0 ? spec_.threads : hw;
+  for (size_t i = 0; i < balances.size(); ++i) {
+    {
+      QMutexLocker lock(&mutex_);
+      balanceIndex_ = int(i);
+    }
+    const Balance b = balances[i].canonical();
+    const QString name = QString::fromStdString(b.name());
+    if (progress_.cancelled()) return {false, true, {}};
+    auto t = store.ensure(b, GenerateOptions{threads}, progress_, [this](const Balance& g, double secs) {
+      post(tr("table %1: generated in %2 s").arg(QString::fromStdString(g.name())).arg(secs, 0, 'f', 2));
+    });
+    if (progress_.cancelled()) return {false, true, {}};
+    if (!t) return {false, false, QString::fromStdString(t.error().message)};
+    if (passes.empty()) {
+      post(tr("table %1: ready").arg(name));
+      continue;
+    }
+    logic::MinimizeOptions opts;
+    opts.threads = threads;
+    auto m = logic::minimize_table(**t, passes, opts, progress_);
+    if (progress_.cancelled()) return {false, true, {}};
+    if (!m) return {false, false, name + QStringLiteral(": ") + QString::fromStdString(m.error().message)};
+    post(tr("%1 start: %2 minterms over %3 care positions")
+             .arg(name).arg(m->initial_cubes).arg(m->care_positions));
+    for (const logic::PassReport& r : m->reports) {
+      post(tr("%1 %2: %3 cubes, %4 literals, %5 s, %6 MiB")
+               .arg(name, QString::fromStdString(r.pass))
+               .arg(r.cubes)
+               .arg(r.literals)
+               .arg(r.seconds, 0, 'f', 3)
+               .arg(double(r.peak_bytes) / (1024.0 * 1024.0), 0, 'f', 1));
+    }
+    if (spec_.saveCovers) {
+      store::CoverFile cf;
+      cf.balance = b;
+      cf.inputs = (**t).encoding().bits();
+      cf.canon = m->scheme;
+      cf.passes = logic::passes_string(passes);
+      cf.cubes = std::move(m->cover);
+      const auto path = store::cover_path(store.data_dir(), b);
+      if (auto s = store::save_cover(path, cf); !s) return {false, false, QString::fromStdString(s.error().message)};
+      post(tr("%1: cover saved to %2").arg(name, QString::fromStdString(path.string())));
+    }
+    // Tables of finished balances are not needed any more (5-piece memory).
+    store.unload_all();
+  }
+  return {};
+}
+
+}  // namespace egtmin::ui

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One background run: make sure the balances' tables exist (TableStore::ensure, dependencies
+// first), then minimize each through the chosen passes and save its cover file. Runs on the
+// thread pool; progress is sampled by a GUI-thread timer so a chatty worker cannot flood the
+// event loop. Cancel goes through Progress::cancel and is honoured at core's next check.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QFuture>
+#include <QMutex>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+#include "util/progress.hpp"
+
+namespace egtmin::ui {
+
+struct RunSpec {
+  QStringList balances;  // names as Balance::parse accepts them
+  QString passes;        // "canon,compact,expand,irredundant"; empty: tables only
+  int threads = 0;       // 0: all hardware threads
+  QString dataDir;
+  bool saveCovers = true;
+};
+
+class RunJob : public QObject {
+  Q_OBJECT
+ public:
+  enum class State { Queued, Running, Done, Failed, Cancelled };
+
+  RunJob(RunSpec spec, QObject* parent = nullptr);
+  ~RunJob() override;  // cancels and waits: the worker uses this object's Progress
+
+  const RunSpec& spec() const { return spec_; }
+  State state() const { return state_; }
+  bool active() const { return state_ == State::Queued || state_ == State::Running; }
+  QString stage() const { return stage_; }
+  double fraction() const { return fraction_; }  // of the whole run, 0..1
+  qint64 elapsedMs() const;
+  QString error() const { return error_; }
+  QStringList log() const { return log_; }
+  QString title() const;
+
+  // The pool runs execute on (separate from QThreadPool::globalInstance()).
+  static class QThreadPool* pool();
+
+  // Blocks (processing events) until the worker has stopped; false on timeout.
+  bool wait(int timeoutMs);
+
+ public Q_SLOTS:
+  void start();
+  void cancel();
+
+ Q_SIGNALS:
+  void progressed();
+  void logLine(const QString& line);
+  void finished();
+
+ private:
+  struct Outcome {
+    bool ok = true;
+    bool cancelled = false;
+    QString error;
+  };
+  Outcome work();
+  void post(const QString& line);  // from the worker: append a log line on the GUI thread
+  void poll();
+  void done(const Outcome& o);
+
+  RunSpec spec_;
+  State state_ = State::Queued;
+  QString stage_;
+  double fraction_ = 0;
+  QString error_;
+  QStringList log_;
+  QElapsedTimer clock_;
+  qint64 finalMs_ = -1;
+  QTimer poll_;
+  QFuture<void> future_;
+  Progress progress_;
+  // Written by the worker's progress callback, read by poll().
+  QMutex mutex_;
+  QString sharedStage_;
+  double sharedFraction_ = 0;
+  int balanceIndex_ = 0;  // worker-owned; read under the mutex via sharedFraction_
+};
+
+}  // namespace egtmin::ui
