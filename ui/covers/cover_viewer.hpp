@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Cover viewer: opens a balance's cover file (loaded and decompressed off the GUI thread), lists
+// its cubes with decoded columns, filters by output, exports CSV, and tells the board which
+// squares each piece of the selected cube may occupy.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <optional>
+
+#include "board/board_widget.hpp"
+#include "store/cover_file.hpp"
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace egtmin::ui {
+
+class AppContext;
+class CoverModel;
+
+class CoverViewer : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CoverViewer(AppContext* ctx, QWidget* parent = nullptr);
+  ~CoverViewer() override;
+
+  CoverModel* model() const { return model_; }
+  QSortFilterProxyModel* proxy() const { return proxy_; }
+  QTableView* view() const { return view_; }
+  QComboBox* balanceBox() const { return balances_; }
+  QComboBox* outputBox() const { return output_; }
+  QLabel* infoLabel() const { return info_; }
+
+  // Shows cubes directly (tests, or covers made in memory).
+  void setCover(const store::CoverFile& cover);
+  // Loads DATA/covers/NAME.egtc in the background; loaded() or failed() follows.
+  void load(const QString& balanceName);
+  bool busy() const { return watcher_.isRunning(); }
+  // Writes the rows passing the filter, decoded, as CSV.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+ public Q_SLOTS:
+  void rescan();  // refresh the list of covers in the data directory
+  void setOutputFilter(int output);  // 0 = all, else int(logic::Output)
+
+ Q_SIGNALS:
+  void overlayChanged(const std::vector<egtmin::ui::BoardWidget::Overlay>& overlay);
+  void loaded();
+  void failed(const QString& message);
+
+ private:
+  struct Loaded {
+    std::optional<store::CoverFile> cover;
+    QString error;
+  };
+  void selectionChanged();
+  void finishedLoading();
+  void exportDialog();
+
+  AppContext* ctx_;
+  CoverModel* model_;
+  QSortFilterProxyModel* proxy_;
+  QTableView* view_;
+  QComboBox *balances_, *output_;
+  QLabel* info_;
+  QFutureWatcher<Loaded> watcher_;
+};
+
+}  // namespace egtmin::ui
