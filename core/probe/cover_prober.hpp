@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Probing positions from cover files alone (DATA/covers/*.egtc): position -> canonical balance
+// (colours swapped when needed) -> the cover's canonical representative (CoverCanon) -> paper
+// index -> minterm -> the first cube containing it -> its output, negated when the representative
+// is the colour swap, then seen from the side to move. An en-passant square is resolved by also
+// probing the capture, as TableStore::probe_stm does.
+//
+// Two strategies answer from the same cubes: Linear scans the cover in file order (the paper);
+// Indexed walks a CubeIndex. Both are exact: cubes of different outputs never share a care
+// position, so any cube containing the representative's minterm carries its value.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "chess/position.hpp"
+#include "logic/cube.hpp"
+#include "probe/cube_index.hpp"
+#include "store/cover_file.hpp"
+#include "table/cover_canon.hpp"
+#include "table/encoding.hpp"
+#include "table/table.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::probe {
+
+enum class Method : uint8_t { Linear = 0, Indexed = 1 };
+const char* method_name(Method m);
+Result<Method> parse_method(std::string_view name);
+
+// One balance's cover, ready to probe.
+struct LoadedCover {
+  store::CoverFile file;
+  Encoding encoding;
+  CoverCanon canon;
+  CubeIndex index;
+  double index_build_seconds = 0;
+
+  // The cube containing the placement's representative (0 when none) and whether White's value must
+  // be negated. `p` must be of this (canonical) balance.
+  logic::CubeWord find(const Placement& p, Method m, bool& negate) const;
+};
+
+struct CoverProbe {
+  Wdl wdl = Wdl::Illegal;     // for the side to move
+  logic::CubeWord cube = 0;   // the cube that answered (for the position itself, not an ep capture)
+  Balance balance;            // canonical balance of the cover that answered
+  int inputs = 0;
+};
+
+class CoverProber {
+ public:
+  CoverProber() { slot_of_key_.fill(-1); }
+
+  // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
+  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, int max_copies = 16);
+  // Adds one cover (tests build covers in memory).
+  Status add(store::CoverFile cover, int max_copies = 16);
+
+  bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
+  const LoadedCover* cover(const Balance& b) const { return lookup(b.canonical()); }
+  std::vector<Balance> balances() const;
+  // Resident bytes of each method's structures over all covers (the cubes for Linear, the tree and
+  // its copies for Indexed).
+  size_t memory_bytes(Method m) const;
+
+  // The value of a legal position for the side to move. The position is trusted to be legal (the
+  // hot path checks nothing but the cover's existence); probe_checked() validates first.
+  Result<CoverProbe> probe(const Position& pos, Method m) const;
+  Result<CoverProbe> probe_checked(const Position& pos, Method m) const;
+
+ private:
+  // Balances are found through a key made from the non-king pieces in encoding order (at most 3
+  // for 5-piece covers, 4 bits each), so the hot path does no map lookups.
+  static int material_key(const std::array<uint8_t, kPieces>& counts);
+  const LoadedCover* lookup(const Balance& b) const;
+
+  std::array<int16_t, 4096> slot_of_key_{};
+  std::vector<std::unique_ptr<LoadedCover>> covers_;
+};
+
+}  // namespace egtmin::probe
