@@ -87,6 +87,7 @@ Command add_minimize(CLI::App& app) {
               std::string error;
               logic::Minimized m;
               double seconds = 0;
+              double cpu_seconds = 0;
             };
             std::vector<Outcome> outcomes(todo.size());
             std::atomic<size_t> next{0};
@@ -101,8 +102,10 @@ Command add_minimize(CLI::App& app) {
                   continue;
                 }
                 auto t0 = std::chrono::steady_clock::now();
+                double c0 = logic::cpu_now(opts.threads > 1);
                 auto m = logic::minimize_table(**t, *passes, opts, *progress);
                 outcomes[i].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                outcomes[i].cpu_seconds = logic::cpu_now(opts.threads > 1) - c0;
                 if (!m) {
                   outcomes[i].error = b.name() + ": " + m.error().message;
                   continue;
@@ -129,7 +132,7 @@ Command add_minimize(CLI::App& app) {
                   std::printf("%-8s %10llu minterms", b.name().c_str(), (unsigned long long)mm.initial_cubes);
                   for (const auto& r : mm.reports)
                     std::printf("  %s %llu (%.2f s)", r.pass.c_str(), (unsigned long long)r.cubes, r.seconds);
-                  std::printf("  total %.2f s\n", outcomes[i].seconds);
+                  std::printf("  total %.2f s (cpu %.2f s)\n", outcomes[i].seconds, outcomes[i].cpu_seconds);
                   std::fflush(stdout);
                 }
                 outcomes[i].m.cover = logic::Cover();  // keep memory flat over many balances
@@ -155,17 +158,17 @@ Command add_minimize(CLI::App& app) {
               nlohmann::json jp = nlohmann::json::array();
               for (const auto& r : o.m.reports)
                 jp.push_back({{"pass", r.pass}, {"cubes", r.cubes}, {"literals", r.literals}, {"seconds", r.seconds},
-                              {"peak_bytes", r.peak_bytes}});
+                              {"cpu_seconds", r.cpu_seconds}, {"peak_bytes", r.peak_bytes}});
               uint64_t cubes = o.m.reports.empty() ? o.m.initial_cubes : o.m.reports.back().cubes;
               jb.push_back({{"balance", todo[i].name()}, {"cubes", cubes}, {"initial_cubes", o.m.initial_cubes},
                             {"care_positions", o.m.care_positions}, {"canon", std::string(canon_name(o.m.scheme))},
-                            {"seconds", o.seconds}, {"passes", jp}});
+                            {"seconds", o.seconds}, {"cpu_seconds", o.cpu_seconds}, {"passes", jp}});
             }
             if (a->common.json)
-              print_json({{"balances", jb}, {"seconds", total}, {"peak_bytes", logic::peak_memory_bytes()},
+              print_json({{"balances", jb}, {"seconds", total}, {"cpu_seconds", logic::cpu_now(true)}, {"peak_bytes", logic::peak_memory_bytes()},
                           {"passes", a->passes}});
             else
-              std::printf("%zu balance(s) in %.2f s, peak memory %.1f MiB\n", jb.size(), total,
+              std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total, logic::cpu_now(true),
                           double(logic::peak_memory_bytes()) / 1048576.0);
             return code;
           }};

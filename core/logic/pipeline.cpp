@@ -7,6 +7,8 @@
 #include <cstring>
 #include <thread>
 
+#include <sys/resource.h>
+
 namespace egtmin::logic {
 
 uint64_t peak_memory_bytes() {
@@ -36,6 +38,12 @@ Cover minterm_cover(const CareFunction& f) {
         out.push_back(minterm_fast((w << 6) | uint64_t(__builtin_ctzll(bits)), n, o));
   }
   return out;
+}
+
+double cpu_now(bool whole_process) {
+  rusage u{};
+  getrusage(whole_process ? RUSAGE_SELF : RUSAGE_THREAD, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 namespace {
@@ -93,6 +101,7 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
     if (progress.cancelled()) return Error{"cancelled"};
     Pass p = passes[i];
     auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpu_now(opt.threads > 1);
     std::string stage = std::string(pass_name(p)) + " (" + std::to_string(i + 1) + "/" +
                         std::to_string(passes.size()) + ")";
     progress.report(stage, 0);
@@ -135,6 +144,7 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
     r.cubes = st.cubes();
     r.literals = st.literals();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.cpu_seconds = cpu_now(opt.threads > 1) - c0;
     r.peak_bytes = peak_memory_bytes();
     result.reports.push_back(r);
     progress.report(stage, 1);
@@ -153,12 +163,17 @@ Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& pa
   // Canon first: build the minterms under the scheme directly (and time that as the canon pass).
   bool canon_first = !passes.empty() && passes.front() == Pass::Canon;
   auto t0 = std::chrono::steady_clock::now();
+  double c0 = cpu_now(options.threads > 1);
   st.f = CareFunction::from_table(table, canon_first ? options.canon : CanonScheme::None, options.threads, progress);
   if (progress.cancelled()) return Error{"cancelled"};
   st.split(minterm_cover(st.f));
   double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double build_cpu = cpu_now(options.threads > 1) - c0;
   auto r = run(st, passes, options, progress, canon_first);
-  if (r && canon_first && !r->reports.empty()) r->reports.front().seconds += build;
+  if (r && canon_first && !r->reports.empty()) {
+    r->reports.front().seconds += build;
+    r->reports.front().cpu_seconds += build_cpu;
+  }
   return r;
 }
 

@@ -24,7 +24,8 @@ struct PassReport {
   std::string pass;
   uint64_t cubes = 0;     // ON-cover cubes after the pass (all outputs)
   uint64_t literals = 0;
-  double seconds = 0;
+  double seconds = 0;      // wall time
+  double cpu_seconds = 0;  // CPU time of the pass's threads (the calling thread when threads == 1)
   uint64_t peak_bytes = 0;  // process peak resident set (VmHWM) after the pass
 };
 
@@ -43,6 +44,8 @@ struct Minimized {
 
 // Process peak resident set size in bytes (VmHWM), 0 when unknown.
 uint64_t peak_memory_bytes();
+// CPU seconds used so far by the calling thread, or by the whole process.
+double cpu_now(bool whole_process);
 
 // The care minterms of f as the initial cover.
 Cover minterm_cover(const CareFunction& f);
