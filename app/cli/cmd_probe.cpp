@@ -2,7 +2,10 @@
 #include <iostream>
 
 #include "common.hpp"
+#include "logic/cube.hpp"
+#include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
+#include "store/cover_file.hpp"
 #include "table/table_store.hpp"
 
 namespace egtmin::cli {
@@ -13,24 +16,77 @@ Command add_probe(CLI::App& app) {
     Common common;
     std::string fen;
     std::string syzygy;
+    std::string method = "indexed";
   };
   auto a = std::make_shared<Args>();
-  auto* sub = app.add_subcommand("probe", "Probe one position: its value from our tables (and Syzygy)");
+  auto* sub = app.add_subcommand("probe", "Probe one position: its value from our cover files, tables (and Syzygy)");
   sub->footer("Examples:\n  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1'\n"
-              "  egtmin-cli probe '8/8/4k3/8/8/8/3r4/K7 b - -' --syzygy ../shared/syzygy --json");
+              "  egtmin-cli probe '8/8/4k3/8/8/8/3r4/K7 b - -' --syzygy ../shared/syzygy --json\n"
+              "  egtmin-cli probe '8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1' --method linear\n"
+              "The cover answer comes from DATA/covers/NAME.egtc alone (egtmin-cli minimize makes it); the\n"
+              "table answer from DATA/tables when that table has been generated.");
   sub->add_option("fen", a->fen, "Position in FEN (castling rights not allowed)")->required();
   sub->add_option("--syzygy", a->syzygy, "Also probe Syzygy tables in this directory");
+  sub->add_option("--method", a->method, "Cover probe strategy: linear (the paper's scan) or indexed")
+      ->check(CLI::IsMember({"linear", "indexed"}));
   add_common(sub, a->common);
   return {sub, [a] {
             auto pos = Position::from_fen(a->fen);
             if (!pos) return fail(pos.error().message);
+            if (auto why = pos->illegal_reason()) return fail("illegal position: " + *why);
             Balance b = Balance::of(*pos);
-            nlohmann::json j{{"fen", pos->fen()}, {"balance", b.canonical().name()},
+            const Balance canonical = b.canonical();
+            nlohmann::json j{{"fen", pos->fen()}, {"balance", canonical.name()},
                              {"side_to_move", pos->side_to_move() == White ? "white" : "black"}};
+            const auto method = *probe::parse_method(a->method);
+
+            // Only this balance's cover (and, with an en-passant square, its capture's) is loaded:
+            // a probe of one position should not pay for every cover under DATA.
+            probe::CoverProber prober;
+            auto load = [&](const Balance& bal) -> Status {
+              auto path = store::cover_path(a->common.data_dir(), bal);
+              if (!std::filesystem::exists(path) || prober.has(bal)) return ok_status();
+              auto c = store::load_cover(path, &bal);
+              if (!c) return c.error();
+              return prober.add(std::move(*c));
+            };
+            if (auto s = load(canonical); !s) return fail(s.error().message);
+            if (pos->ep_square() != NoSquare)
+              for (const Move& m : legal_moves(*pos))
+                if (m.en_passant)
+                  if (auto s = load(Balance::of(pos->after(m)).canonical()); !s) return fail(s.error().message);
+
+            j["cover_method"] = probe::method_name(method);
+            if (!prober.has(canonical)) {
+              j["cover_wdl"] = nullptr;
+              j["cover_message"] = "no cover for " + canonical.name() + " yet (egtmin-cli minimize " + canonical.name() + ")";
+            } else {
+              auto r = prober.probe(*pos, method);
+              if (!r) return fail(r.error().message);
+              j["cover_wdl"] = wdl_name(r->wdl);
+              j["cube"] = logic::to_text(r->cube, r->inputs);
+              char hex[24];
+              std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
+              j["cube_hex"] = hex;
+              j["cover_cubes"] = prober.cover(canonical)->file.cubes.size();
+            }
+
             TableStore store(a->common.data_dir());
-            auto v = store.probe_stm(*pos);
-            if (!v) return fail(v.error().message);
-            j["wdl"] = wdl_name(*v);
+            if (store.on_disk(canonical)) {
+              auto v = store.probe_stm(*pos);
+              if (!v) return fail(v.error().message);
+              j["table_wdl"] = wdl_name(*v);
+            } else {
+              j["table_wdl"] = nullptr;
+            }
+            // "wdl": the table's value when there is a table (as before covers existed), else the cover's.
+            if (!j["table_wdl"].is_null()) j["wdl"] = j["table_wdl"];
+            else if (!j["cover_wdl"].is_null()) j["wdl"] = j["cover_wdl"];
+            else return fail("no table and no cover for " + canonical.name() + " under " + a->common.data_dir().string() +
+                             " (egtmin-cli gen / minimize)");
+            if (!j["table_wdl"].is_null() && !j["cover_wdl"].is_null() && j["table_wdl"] != j["cover_wdl"])
+              j["mismatch"] = true;
+
             if (!a->syzygy.empty()) {
               auto syz = Syzygy::open(a->syzygy);
               if (!syz) return fail(syz.error().message);
@@ -42,14 +98,22 @@ Command add_probe(CLI::App& app) {
             if (a->common.json) {
               print_json(j);
             } else {
+              auto str = [&](const char* k) { return j[k].is_null() ? std::string("-") : j[k].get<std::string>(); };
               std::printf("%s\n%s, %s to move: %s (for the side to move)\n", j["fen"].get<std::string>().c_str(),
                           j["balance"].get<std::string>().c_str(), j["side_to_move"].get<std::string>().c_str(),
                           j["wdl"].get<std::string>().c_str());
+              if (j["cover_wdl"].is_null())
+                std::printf("cover: %s\n", j["cover_message"].get<std::string>().c_str());
+              else
+                std::printf("cover (%s, %zu cubes): %s\n  cube %s\n", str("cover_method").c_str(),
+                            j["cover_cubes"].get<size_t>(), str("cover_wdl").c_str(), str("cube").c_str());
+              std::printf("table: %s\n", j["table_wdl"].is_null() ? "not generated" : str("table_wdl").c_str());
               if (j.contains("syzygy_wdl"))
                 std::printf("syzygy: %s, dtz %s\n", j["syzygy_wdl"].is_null() ? "unavailable" : j["syzygy_wdl"].get<std::string>().c_str(),
                             j["syzygy_dtz"].is_null() ? "unavailable" : std::to_string(j["syzygy_dtz"].get<int>()).c_str());
+              if (j.contains("mismatch")) std::printf("WARNING: the cover and the table disagree\n");
             }
-            return int(kOk);
+            return j.contains("mismatch") ? int(kFailure) : int(kOk);
           }};
 }
 
