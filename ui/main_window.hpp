@@ -2,18 +2,22 @@
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
+
+class QDockWidget;
 
 namespace egtmin::ui {
 
 class AppContext;
 class BoardEditorWidget;
+class ChartsPanel;
+class CoverViewer;
 class ProbePanel;
 class RunsPanel;
-class CoverViewer;
 
 // The workbench's main window: the board editor in the centre, the probe panel beside it, and
-// runs and covers as tabbed docks. The window owns no logic; the panels talk through AppContext
-// and the board editor.
+// runs, covers and charts as tabbed docks below. The window only wires panels together; they
+// share state through AppContext and the board editor.
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -25,11 +29,18 @@ class MainWindow : public QMainWindow {
   ProbePanel* probePanel() const { return probe_; }
   RunsPanel* runsPanel() const { return runs_; }
   CoverViewer* coverViewer() const { return covers_; }
+  ChartsPanel* chartsPanel() const { return charts_; }
 
-  // Brings a panel to the front ("board", "runs", "covers"), for screenshots.
+  // Brings a bottom area to the front: "runs", "covers" or "charts".
   void showArea(const QString& name);
-  // Shows the first-start explanation when nothing was configured yet.
+  // On first start: explains what to do and offers to generate the 3-piece tables.
   void maybeWelcome();
+  // Starts a run generating every table with at most n pieces.
+  void generateUpTo(int n);
+
+  // Asked when closing with runs going; returns true to cancel them and quit. Replaceable so
+  // tests need not click a modal box.
+  std::function<bool(int activeRuns)> confirmQuit;
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -37,13 +48,15 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void openSettings();
+  void about();
 
   AppContext* ctx_;
   BoardEditorWidget* board_ = nullptr;
   ProbePanel* probe_ = nullptr;
   RunsPanel* runs_ = nullptr;
   CoverViewer* covers_ = nullptr;
-  class QDockWidget *runsDock_ = nullptr, *coversDock_ = nullptr, *probeDock_ = nullptr;
+  ChartsPanel* charts_ = nullptr;
+  QDockWidget *probeDock_ = nullptr, *runsDock_ = nullptr, *coversDock_ = nullptr, *chartsDock_ = nullptr;
 };
 
 }  // namespace egtmin::ui

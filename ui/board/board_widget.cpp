@@ -146,11 +146,13 @@ void BoardWidget::paintEvent(QPaintEvent*) {
   {
     const bool whiteToMove = pos_.side_to_move() == White;
     const bool atBottom = whiteToMove != flipped_;
-    const qreal r = std::max<qreal>(3.0, (width() - b.right()) * 0.25);
-    QPointF c(b.right() + (width() - b.right()) / 2, atBottom ? b.bottom() - q / 2 : b.top() + q / 2);
+    // Just outside the board's right edge, within the coordinate margin.
+    const qreal margin = b.left() > 0 ? std::min(b.left(), q * 0.5) : q * 0.3;
+    const qreal r = std::max<qreal>(2.0, margin * 0.3);
+    QPointF c(b.right() + margin / 2, atBottom ? b.bottom() - q / 2 : b.top() + q / 2);
     p.setPen(QPen(Qt::black, 1));
     p.setBrush(whiteToMove ? Qt::white : Qt::black);
-    p.drawEllipse(c, std::min(r, q / 4), std::min(r, q / 4));
+    p.drawEllipse(c, r, r);
   }
   if (!illegal_.isEmpty()) {
     p.setPen(QPen(QColor(0xd0, 0x20, 0x20), std::max<qreal>(2.0, q * 0.06)));

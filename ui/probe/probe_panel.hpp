@@ -34,6 +34,11 @@ class ProbePanel : public QWidget {
   // Tests and screenshots: block (processing events) until the current position is probed.
   bool waitIdle(int timeoutMs = 30000);
 
+  // The move that led to the shown position when it was reached by playing, else nothing.
+  std::optional<Move> lastMove() const {
+    return historyIndex_ >= 0 ? history_[size_t(historyIndex_)].move : std::nullopt;
+  }
+
   QLabel* oursLabel() const { return ours_; }
   QLabel* syzygyLabel() const { return syzygy_; }
   QLabel* agreeLabel() const { return agree_; }

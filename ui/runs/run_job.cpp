@@ -94,6 +94,10 @@ void RunJob::post(const QString& line) {
   }, Qt::QueuedConnection);
 }
 
+void RunJob::postPoint(const PassPoint& p) {
+  QMetaObject::invokeMethod(this, [this, p] { points_ << p; }, Qt::QueuedConnection);
+}
+
 void RunJob::poll() {
   {
     QMutexLocker lock(&mutex_);
@@ -169,7 +173,11 @@ RunJob::Outcome RunJob::work() {
     if (!m) return {false, false, name + QStringLiteral(": ") + QString::fromStdString(m.error().message)};
     post(tr("%1 start: %2 minterms over %3 care positions")
              .arg(name).arg(m->initial_cubes).arg(m->care_positions));
+    postPoint(PassPoint{name, QStringLiteral("start"), 0, m->initial_cubes, m->initial_cubes * quint64((**t).encoding().bits()), 0, 0});
+    int step = 0;
     for (const logic::PassReport& r : m->reports) {
+      postPoint(PassPoint{name, QString::fromStdString(r.pass), ++step, r.cubes, r.literals, r.seconds,
+                          double(r.peak_bytes) / (1024.0 * 1024.0)});
       post(tr("%1 %2: %3 cubes, %4 literals, %5 s, %6 MiB")
                .arg(name, QString::fromStdString(r.pass))
                .arg(r.cubes)

@@ -24,6 +24,17 @@ struct RunSpec {
   bool saveCovers = true;
 };
 
+// One point of a run's per-pass record: the cover after a pass ("start" = the initial minterms).
+struct PassPoint {
+  QString balance;
+  QString pass;
+  int step = 0;  // 0 = start, then 1.. per pass
+  quint64 cubes = 0;
+  quint64 literals = 0;
+  double seconds = 0;
+  double mib = 0;
+};
+
 class RunJob : public QObject {
   Q_OBJECT
  public:
@@ -40,6 +51,7 @@ class RunJob : public QObject {
   qint64 elapsedMs() const;
   QString error() const { return error_; }
   QStringList log() const { return log_; }
+  QList<PassPoint> points() const { return points_; }
   QString title() const;
 
   // The pool runs execute on (separate from QThreadPool::globalInstance()).
@@ -64,7 +76,8 @@ class RunJob : public QObject {
     QString error;
   };
   Outcome work();
-  void post(const QString& line);  // from the worker: append a log line on the GUI thread
+  void post(const QString& line);
+  void postPoint(const PassPoint& p);  // from the worker: append a log line on the GUI thread
   void poll();
   void done(const Outcome& o);
 
@@ -74,6 +87,7 @@ class RunJob : public QObject {
   double fraction_ = 0;
   QString error_;
   QStringList log_;
+  QList<PassPoint> points_;
   QElapsedTimer clock_;
   qint64 finalMs_ = -1;
   QTimer poll_;

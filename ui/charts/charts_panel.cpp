@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts/charts_panel.hpp"
+
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTextStream>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace egtmin::ui {
+
+namespace {
+double value(const PassPoint& p, int metric) {
+  switch (metric) {
+    case ChartsPanel::Cubes: return double(p.cubes);
+    case ChartsPanel::Literals: return double(p.literals);
+    case ChartsPanel::Seconds: return p.seconds;
+    default: return p.mib;
+  }
+}
+}  // namespace
+
+ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
+  metric_ = new QComboBox(this);
+  metric_->addItems({tr("cubes"), tr("literals"), tr("seconds per pass"), tr("peak memory (MiB)")});
+  auto* png = new QPushButton(tr("Export PNG…"), this);
+  auto* csv = new QPushButton(tr("Export CSV…"), this);
+  auto* clearButton = new QPushButton(tr("Clear"), this);
+  view_ = new QChartView(new QChart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumHeight(200);
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Show:"), this));
+  top->addWidget(metric_);
+  top->addStretch(1);
+  top->addWidget(png);
+  top->addWidget(csv);
+  top->addWidget(clearButton);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(view_, 1);
+  connect(metric_, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
+  connect(clearButton, &QPushButton::clicked, this, &ChartsPanel::clear);
+  connect(png, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("passes.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  });
+  connect(csv, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export numbers"), QStringLiteral("passes.csv"), tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  });
+  rebuild();
+}
+
+QChart* ChartsPanel::chart() const { return view_->chart(); }
+
+int ChartsPanel::seriesCount() const { return int(view_->chart()->series().size()); }
+
+void ChartsPanel::addRun(const RunJob* job) { addPoints(job->title(), job->points()); }
+
+void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& points) {
+  // Split by balance: one line each.
+  QList<Line> add;
+  for (const PassPoint& p : points) {
+    auto it = std::find_if(add.begin(), add.end(), [&](const Line& l) { return l.points.front().balance == p.balance; });
+    if (it == add.end())
+      add.push_back(Line{runTitle, {p}});
+    else
+      it->points.push_back(p);
+  }
+  if (add.isEmpty()) return;
+  lines_ += add;
+  rebuild();
+}
+
+void ChartsPanel::clear() {
+  lines_.clear();
+  rebuild();
+}
+
+void ChartsPanel::setMetric(int m) { metric_->setCurrentIndex(m); }
+
+void ChartsPanel::rebuild() {
+  const int metric = metric_->currentIndex();
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  if (lines_.isEmpty()) {
+    chart->setTitle(tr("Finished runs with minimization passes appear here"));
+    view_->setChart(chart);  // the view deletes the previous chart
+    return;
+  }
+  chart->setTitle(tr("%1 after each pass").arg(metric_->currentText()));
+  // The x axis names the passes of the longest sequence; shorter ones use its first steps.
+  // Pass names label the x axis when every line ran the same sequence; otherwise steps are
+  // numbered and each line's legend entry names its sequence (the run title).
+  auto sequence = [](const Line& l) {
+    QStringList s;
+    for (const PassPoint& p : l.points) s << p.pass;
+    return s;
+  };
+  bool same = true;
+  int longest = 0;
+  for (const Line& l : lines_) {
+    same = same && sequence(l) == sequence(lines_.front());
+    longest = std::max(longest, int(l.points.size()));
+  }
+  QStringList categories;
+  if (same)
+    categories = sequence(lines_.front());
+  else
+    for (int i = 0; i < longest; ++i) categories << (i == 0 ? tr("start") : tr("pass %1").arg(i));
+  auto* x = new QBarCategoryAxis;
+  x->append(categories);
+  chart->addAxis(x, Qt::AlignBottom);
+  const bool log = metric == Cubes || metric == Literals;
+  QAbstractAxis* y = nullptr;
+  double lo = 1e300, hi = 0;
+  for (const Line& l : lines_)
+    for (const PassPoint& p : l.points) {
+      lo = std::min(lo, value(p, metric));
+      hi = std::max(hi, value(p, metric));
+    }
+  if (log) {
+    auto* ly = new QLogValueAxis;
+    ly->setBase(10);
+    ly->setLabelFormat(QStringLiteral("%g"));
+    ly->setRange(std::pow(10.0, std::floor(std::log10(std::max(1.0, lo)))), std::pow(10.0, std::ceil(std::log10(std::max(10.0, hi)))));
+    y = ly;
+  } else {
+    auto* vy = new QValueAxis;
+    vy->setRange(0, hi > 0 ? hi * 1.1 : 1);
+    vy->setLabelFormat(QStringLiteral("%.3g"));
+    y = vy;
+  }
+  y->setTitleText(metric_->currentText());
+  chart->addAxis(y, Qt::AlignLeft);
+  for (const Line& l : lines_) {
+    auto* s = new QLineSeries;
+    s->setName(QStringLiteral("%1 (%2)").arg(l.points.front().balance, l.run));
+    s->setPointsVisible(true);
+    for (int i = 0; i < l.points.size(); ++i) {
+      const double v = value(l.points[i], metric);
+      if (log && v <= 0) continue;
+      s->append(i, v);
+    }
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  chart->legend()->setAlignment(Qt::AlignRight);
+  view_->setChart(chart);
+}
+
+bool ChartsPanel::exportPng(const QString& path) const { return view_->grab().save(path, "PNG"); }
+
+bool ChartsPanel::exportCsv(const QString& path, QString* error) const {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  QTextStream out(&f);
+  out << "run,balance,step,pass,cubes,literals,seconds,peak_mib\n";
+  for (const Line& l : lines_)
+    for (const PassPoint& p : l.points)
+      out << '"' << QString(l.run).replace('"', QStringLiteral("\"\"")) << "\"," << p.balance << ',' << p.step << ','
+          << p.pass << ',' << p.cubes << ',' << p.literals << ',' << p.seconds << ',' << p.mib << '\n';
+  out.flush();
+  if (!f.commit()) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace egtmin::ui

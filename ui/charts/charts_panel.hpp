@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Charts of finished runs: cubes, literals, seconds or memory after each pass, one line per
+// balance and run, on a log scale for the counts (they fall by orders of magnitude). Exports the
+// chart as PNG and the numbers as CSV.
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+#include "runs/run_job.hpp"
+
+class QChart;
+class QChartView;
+class QComboBox;
+
+namespace egtmin::ui {
+
+class ChartsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  enum Metric { Cubes = 0, Literals, Seconds, Memory };
+
+  explicit ChartsPanel(QWidget* parent = nullptr);
+
+  // Adds a finished run's points (nothing when it ran no passes).
+  void addRun(const RunJob* job);
+  void addPoints(const QString& runTitle, const QList<PassPoint>& points);
+  void clear();
+  void setMetric(int m);
+
+  int seriesCount() const;
+  QChart* chart() const;
+  bool exportPng(const QString& path) const;
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+ private:
+  void rebuild();
+  void exportDialog();
+
+  struct Line {
+    QString run;
+    QList<PassPoint> points;  // one balance
+  };
+  QList<Line> lines_;
+  QChartView* view_;
+  QComboBox* metric_;
+};
+
+}  // namespace egtmin::ui

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "screenshots.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QScreen>
+#include <QTableView>
+#include <QThread>
+#include <QWidget>
+
+#include "app_context.hpp"
+#include "board/board_editor_widget.hpp"
+#include "charts/charts_panel.hpp"
+#include "covers/cover_model.hpp"
+#include "covers/cover_viewer.hpp"
+#include "main_window.hpp"
+#include "probe/probe_panel.hpp"
+#include "runs/balance_picker.hpp"
+#include "runs/pass_picker.hpp"
+#include "runs/runs_panel.hpp"
+
+namespace egtmin::ui {
+
+namespace {
+void settle(int ms = 300) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(5);
+  }
+}
+
+bool save(QWidget& w, const QString& dir, const char* name) {
+  settle();
+  const QString path = QDir(dir).filePath(QLatin1String(name));
+  const bool ok = w.grab().save(path, "PNG");
+  qInfo("%s %s", ok ? "wrote" : "FAILED", qPrintable(path));
+  return ok;
+}
+}  // namespace
+
+bool takeScreenshots(MainWindow& w, const QString& dir) {
+  QDir().mkpath(dir);
+  w.resize(1440, 920);
+  settle();
+  bool ok = true;
+  RunsPanel* runs = w.runsPanel();
+
+  // Tables (and a cover) the pictures need, made the way a user would: through a run.
+  RunSpec spec;
+  spec.balances = {QStringLiteral("KQvK"), QStringLiteral("KRvK")};
+  spec.passes = QStringLiteral("canon,compact,expand,irredundant");
+  spec.dataDir = w.context()->dataDir();
+  RunJob* prep = runs->startRun(spec);
+  if (!prep->wait(120000) || prep->state() != RunJob::State::Done) {
+    qWarning("preparing tables failed: %s", qPrintable(prep->error()));
+    return false;
+  }
+
+  // 1. Board + probe: a KQvK position with the move list.
+  BoardEditorWidget* board = w.boardEditor();
+  board->editor()->setFen(QStringLiteral("8/8/8/3k4/8/8/2Q5/4K3 w - - 0 1"));
+  w.probePanel()->waitIdle();
+  w.probePanel()->view()->selectRow(0);
+  ok = save(w, dir, "board-probe.png") && ok;
+
+  // 2. Runs: a selection with the paper default passes and a few runs.
+  runs->balances()->setChecked(QStringLiteral("KRvK"), true);
+  runs->balances()->setChecked(QStringLiteral("KQvK"), true);
+  runs->passes()->applyPreset(0);
+  RunSpec more = spec;
+  more.balances = {QStringLiteral("KBvK"), QStringLiteral("KNvK"), QStringLiteral("KPvK")};
+  more.passes = QStringLiteral("canon,compact,espresso");
+  RunJob* second = runs->startRun(more);
+  second->wait(120000);
+  RunSpec big;
+  big.balances = {QStringLiteral("KRvKP")};
+  big.dataDir = spec.dataDir;
+  big.threads = 1;
+  RunJob* running = runs->startRun(big);
+  settle(1500);
+  w.showArea(QStringLiteral("runs"));
+  ok = save(w, dir, "runs.png") && ok;
+  running->cancel();
+  running->wait(60000);
+
+  // 3. Cover viewer with a selected cube drawn on the board.
+  w.showArea(QStringLiteral("covers"));
+  CoverViewer* covers = w.coverViewer();
+  covers->rescan();
+  covers->load(QStringLiteral("KQvK"));
+  QElapsedTimer t;
+  t.start();
+  while (covers->model()->rowCount() == 0 && t.elapsed() < 20000) settle(50);
+  covers->setOutputFilter(1);
+  covers->view()->selectRow(3);
+  ok = save(w, dir, "covers.png") && ok;
+
+  // 4. Charts of the finished runs.
+  w.showArea(QStringLiteral("charts"));
+  ok = save(w, dir, "charts.png") && ok;
+  return ok;
+}
+
+}  // namespace egtmin::ui

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "settings/settings_dialog.hpp"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "app_context.hpp"
+
+namespace egtmin::ui {
+
+namespace {
+QWidget* withBrowse(QWidget* parent, QLineEdit* edit, const QString& title) {
+  auto* w = new QWidget(parent);
+  auto* l = new QHBoxLayout(w);
+  l->setContentsMargins(0, 0, 0, 0);
+  l->addWidget(edit, 1);
+  auto* b = new QPushButton(QObject::tr("Browse…"), w);
+  QObject::connect(b, &QPushButton::clicked, w, [edit, title, w] {
+    const QString d = QFileDialog::getExistingDirectory(w, title, edit->text());
+    if (!d.isEmpty()) edit->setText(d);
+  });
+  l->addWidget(b);
+  return w;
+}
+}  // namespace
+
+SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(parent), ctx_(ctx) {
+  setWindowTitle(tr("egtmin settings"));
+  data_ = new QLineEdit(ctx->dataDir(), this);
+  syzygy_ = new QLineEdit(ctx->syzygyDir(), this);
+  syzygy_->setPlaceholderText(tr("directory with *.rtbw / *.rtbz files"));
+  dataNote_ = new QLabel(this);
+  syzygyNote_ = new QLabel(this);
+  for (QLabel* l : {dataNote_, syzygyNote_}) {
+    l->setWordWrap(true);
+    QFont f = l->font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    l->setFont(f);
+  }
+  threads_ = new QSpinBox(this);
+  threads_->setRange(0, std::max(1, QThread::idealThreadCount()) * 2);
+  threads_->setSpecialValueText(tr("all (%1)").arg(QThread::idealThreadCount()));
+  threads_->setValue(ctx->threads());
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("Data directory:"), withBrowse(this, data_, tr("Data directory")));
+  form->addRow(QString(), dataNote_);
+  form->addRow(tr("Syzygy directory:"), withBrowse(this, syzygy_, tr("Syzygy directory")));
+  form->addRow(QString(), syzygyNote_);
+  form->addRow(tr("Threads for runs:"), threads_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(buttons);
+  connect(data_, &QLineEdit::textChanged, this, &SettingsDialog::check);
+  connect(syzygy_, &QLineEdit::textChanged, this, &SettingsDialog::check);
+  check();
+  resize(640, sizeHint().height());
+}
+
+void SettingsDialog::check() {
+  const QDir data(data_->text());
+  if (data_->text().isEmpty())
+    dataNote_->setText(tr("Required: where tables (tables/*.egtt) and covers (covers/*.egtc) are kept."));
+  else if (!data.exists())
+    dataNote_->setText(tr("Does not exist yet; it is created when the first table is generated."));
+  else
+    dataNote_->setText(tr("%n table(s), %1 cover(s).", nullptr,
+                          int(QDir(data.filePath("tables")).entryList({"*.egtt"}, QDir::Files).size()))
+                           .arg(QDir(data.filePath("covers")).entryList({"*.egtc"}, QDir::Files).size()));
+  const QDir syz(syzygy_->text());
+  if (syzygy_->text().isEmpty())
+    syzygyNote_->setText(tr("Optional: Syzygy tables to compare against (values and DTZ)."));
+  else if (!syz.exists())
+    syzygyNote_->setText(tr("<span style='color:#b01010'>No such directory.</span>"));
+  else
+    syzygyNote_->setText(tr("%n WDL file(s) found.", nullptr, int(syz.entryList({"*.rtbw"}, QDir::Files).size())));
+}
+
+void SettingsDialog::accept() {
+  ctx_->setDataDir(data_->text().trimmed());
+  ctx_->setSyzygyDir(syzygy_->text().trimmed());
+  ctx_->setThreads(threads_->value());
+  QDialog::accept();
+}
+
+}  // namespace egtmin::ui
