@@ -3,7 +3,8 @@
 # Generates the egtmin-cli(1) man page from the program's own help text, so the page never drifts
 # from the binary: `egtmin-cli --help` gives the description and the list of subcommands (parsed
 # from its "Subcommands:" section, so new subcommands appear automatically), and each
-# `egtmin-cli <sub> --help` becomes a SUBCOMMANDS subsection.
+# `egtmin-cli <sub> --help` (and `egtmin-cli <group> <sub> --help` for groups such as pla)
+# becomes a SUBCOMMANDS subsection.
 #
 #   scripts/make-manpage.sh path/to/egtmin-cli out/egtmin-cli.1 [VERSION]
 #
@@ -29,10 +30,12 @@ fi
 
 # Subcommand names: the first word of each line indented by exactly two spaces inside the
 # "Subcommands:" section (deeper-indented lines are wrapped descriptions).
-mapfile -t subs < <(printf '%s\n' "$top" | awk '
-  /^Subcommands:/ { in_subs = 1; next }
-  in_subs && /^[^ ]/ { in_subs = 0 }
-  in_subs && /^  [A-Za-z0-9][^ ]*/ { print $1 }')
+list_subcommands() {
+  awk '/^Subcommands:/ { in_subs = 1; next }
+       in_subs && /^[^ ]/ { in_subs = 0 }
+       in_subs && /^  [A-Za-z0-9][^ ]*/ { print $1 }'
+}
+mapfile -t subs < <(printf '%s\n' "$top" | list_subcommands)
 [ ${#subs[@]} -gt 0 ] || { echo "$0: no subcommands found in '$cli --help'" >&2; exit 1; }
 
 # Converts one CLI11 help text to man(7) markup. "Options:", "Positionals:" and "Subcommands:"
@@ -85,6 +88,21 @@ to_man() {
 description=$(printf '%s\n' "$top" | awk '/^Usage:/ { exit } { print }' \
   | sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/" -e 's/^$/.PP/')
 
+# One SUBCOMMANDS subsection: the description (the lines before "Usage:"), the usage line, then
+# the rest of `egtmin-cli WORDS... --help`.
+section() {
+  local title="egtmin-cli $*" help usage
+  echo ".SS \"${title//-/\\-}\""
+  help=$(run "$@" --help)
+  printf '%s\n' "$help" | awk '/^Usage:/ { exit } { print }' | to_man 0
+  usage=$(printf '%s\n' "$help" | awk '/^Usage:/ { sub(/^Usage: */, ""); print; exit }')
+  if [ -n "$usage" ]; then
+    echo '.PP'
+    echo "\\fB$(printf '%s' "$usage" | sed -e 's/\\/\\e/g' -e 's/-/\\-/g')\\fR"
+  fi
+  printf '%s\n' "$help" | awk '/^Usage:/ { seen = 1 } seen' | to_man 0
+}
+
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 {
@@ -113,16 +131,10 @@ trap 'rm -f "$tmp"' EXIT
   printf '%s\n' "$top" | to_man 1
   echo '.SH SUBCOMMANDS'
   for s in "${subs[@]}"; do
-    echo ".SS \"egtmin\\-cli ${s//-/\\-}\""
-    # The description (the lines before "Usage:"), the usage line, then the rest.
-    help=$(run "$s" --help)
-    printf '%s\n' "$help" | awk '/^Usage:/ { exit } { print }' | to_man 0
-    usage=$(printf '%s\n' "$help" | awk '/^Usage:/ { sub(/^Usage: */, ""); print; exit }')
-    if [ -n "$usage" ]; then
-      echo '.PP'
-      echo "\\fB$(printf '%s' "$usage" | sed -e 's/\\/\\e/g' -e 's/-/\\-/g')\\fR"
-    fi
-    printf '%s\n' "$help" | awk '/^Usage:/ { seen = 1 } seen' | to_man 0
+    section "$s"
+    # A group such as `pla` lists subcommands of its own: one subsection each.
+    mapfile -t children < <(run "$s" --help | list_subcommands)
+    for c in "${children[@]}"; do section "$s" "$c"; done
   done
   cat <<'EOF'
 .SH EXIT STATUS

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli's user-facing contract: every subcommand listed by `egtmin-cli --help` (parsed from
-// its "Subcommands:" section, so new subcommands are covered automatically) has working --help
-// that documents every flag, including the shared --data and --json; usage errors exit 2 and name
-// the offending argument; --version prints the project version.
+// its "Subcommands:" section, so new subcommands are covered automatically; groups such as pla
+// are followed into their own subcommands) has working --help that documents every flag,
+// including the shared --data and --json; usage errors exit 2 and name the offending argument;
+// --version prints the project version.
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -135,6 +136,42 @@ std::vector<std::string> subcommands() {
   return subs;
 }
 
+// Every command path egtmin-cli accepts: each top-level subcommand, and for a group such as
+// `pla` (whose help lists subcommands of its own) each of its subcommands too. Leaves are the
+// commands that actually run and carry the shared flags.
+struct CommandPath {
+  std::vector<std::string> words;
+  bool leaf = true;
+  std::string name() const {
+    std::string n;
+    for (const auto& w : words) n += (n.empty() ? "" : " ") + w;
+    return n;
+  }
+};
+std::vector<CommandPath> command_paths() {
+  std::vector<CommandPath> out;
+  std::vector<CommandPath> todo;
+  for (const auto& s : subcommands()) todo.push_back({{s}, true});
+  while (!todo.empty()) {
+    CommandPath p = todo.front();
+    todo.erase(todo.begin());
+    auto args = p.words;
+    args.push_back("--help");
+    CliRun r = run_cli(args);
+    auto children = section_rows(r.out, "Subcommands:");
+    p.leaf = children.empty();
+    out.push_back(p);
+    if (p.words.size() < 3)
+      for (const auto& row : children) {
+        CommandPath c = p;
+        c.words.push_back(first_word(row));
+        c.leaf = true;
+        todo.push_back(c);
+      }
+  }
+  return out;
+}
+
 // The long flags named in an option row's spec, e.g. "-q,--quiet" -> {"--quiet"};
 // "--data TEXT" -> {"--data"}.
 std::vector<std::string> long_flags(const std::string& row) {
@@ -168,15 +205,17 @@ TEST(CliHelp, TopLevelHelpListsSubcommandsWithDescriptions) {
 }
 
 TEST(CliHelp, EverySubcommandHelpExitsZeroAndNamesItsFlags) {
-  auto subs = subcommands();
-  ASSERT_FALSE(subs.empty());
-  for (const auto& sub : subs) {
-    SCOPED_TRACE("egtmin-cli " + sub + " --help");
-    CliRun r = run_cli({sub, "--help"});
+  auto paths = command_paths();
+  ASSERT_FALSE(paths.empty());
+  for (const auto& path : paths) {
+    SCOPED_TRACE("egtmin-cli " + path.name() + " --help");
+    auto args = path.words;
+    args.push_back("--help");
+    CliRun r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << "help should go to stdout, stderr was: " << r.err;
     EXPECT_TRUE(contains(r.out, "Usage:")) << r.out;
-    EXPECT_TRUE(contains(r.out, sub)) << r.out;
+    EXPECT_TRUE(contains(r.out, path.words.back())) << r.out;
     auto options = section_rows(r.out, "Options:");
     std::vector<std::string> named;
     for (const auto& row : options) {
@@ -184,9 +223,11 @@ TEST(CliHelp, EverySubcommandHelpExitsZeroAndNamesItsFlags) {
       named.insert(named.end(), flags.begin(), flags.end());
       EXPECT_TRUE(has_description(row)) << "option without description: " << row;
     }
-    for (const char* common : {"--help", "--data", "--json", "--quiet", "--threads"}) {
+    EXPECT_NE(std::find(named.begin(), named.end(), "--help"), named.end()) << r.out;
+    if (!path.leaf) continue;  // a group (e.g. pla): its subcommands carry the shared flags
+    for (const char* common : {"--data", "--json", "--quiet", "--threads"}) {
       EXPECT_NE(std::find(named.begin(), named.end(), common), named.end())
-          << sub << " --help does not name " << common << ":\n"
+          << path.name() << " --help does not name " << common << ":\n"
           << r.out;
     }
   }
@@ -196,9 +237,11 @@ TEST(CliHelp, EverySubcommandHelpExitsZeroAndNamesItsFlags) {
 // report that first -- CLI11 checks requirements before unknown flags -- so only gen, which has
 // none, is held to naming --bogus below.)
 TEST(CliHelp, EverySubcommandRejectsAnUnknownFlagWithUsageExit) {
-  for (const auto& sub : subcommands()) {
-    SCOPED_TRACE(sub);
-    CliRun r = run_cli({sub, "--bogus"});
+  for (const auto& path : command_paths()) {
+    SCOPED_TRACE(path.name());
+    auto args = path.words;
+    args.push_back("--bogus");
+    CliRun r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_FALSE(r.err.empty());
     EXPECT_TRUE(r.out.empty()) << "stdout: " << r.out;
