@@ -59,8 +59,24 @@ inline bool intersects(const BitTree& t, CubeWord c) {
 template <class Fn>
 void for_each_in(const BitTree& t, CubeWord c, Fn&& fn);
 
-// Implementation of for_each_in.
+// Does pred(index) hold for some member of t inside cube c? Stops at the first.
+template <class Pred>
+bool any_in(const BitTree& t, CubeWord c, Pred&& pred);
+
+// Implementation of for_each_in and any_in.
 namespace detail {
+template <class Pred>
+bool visit_until(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Pred& pred) {
+  uint64_t w = t.levels()[g][node] & m.m[g];
+  while (w) {
+    int v = __builtin_ctzll(w);
+    w &= w - 1;
+    uint64_t child = (node << 6) | uint64_t(v);
+    if (g == 0 ? pred(child) : visit_until(t, m, g - 1, child, pred)) return true;
+  }
+  return false;
+}
+
 template <class Fn>
 void visit(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn& fn) {
   uint64_t w = t.levels()[g][node] & m.m[g];
@@ -80,6 +96,12 @@ template <class Fn>
 void for_each_in(const BitTree& t, CubeWord c, Fn&& fn) {
   CubeMasks m = cube_masks(c, t.inputs());
   detail::visit(t, m, int(t.levels().size()) - 1, 0, fn);
+}
+
+template <class Pred>
+bool any_in(const BitTree& t, CubeWord c, Pred&& pred) {
+  CubeMasks m = cube_masks(c, t.inputs());
+  return detail::visit_until(t, m, int(t.levels().size()) - 1, 0, pred);
 }
 
 }  // namespace egtmin::logic

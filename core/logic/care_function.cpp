@@ -2,6 +2,7 @@
 #include "logic/care_function.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 namespace egtmin::logic {
@@ -15,7 +16,39 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
   CoverCanon canon(enc, scheme);
   const uint64_t words = f.on_[0].words().size();
   threads = std::max(1, threads);
-  // Workers own disjoint word ranges, so no two threads write the same 64-bit word.
+  std::vector<std::thread> pool;
+  if (scheme != CanonScheme::None) {
+    // Representatives are canonical under the table's Symmetry, so walking the table's slots
+    // (1/8 of the space without pawns, 1/2 with) finds them all without canonicalizing anything.
+    const Symmetry& sym = t.symmetry();
+    const uint64_t slots = t.slots();
+    constexpr uint64_t kChunk = uint64_t{1} << 14;
+    std::atomic<uint64_t> next{0};
+    auto work = [&] {
+      for (;;) {
+        uint64_t s0 = next.fetch_add(kChunk);
+        if (s0 >= slots || progress.cancelled()) return;
+        for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
+          Wdl v = t.at_slot(slot);
+          if (v == Wdl::Illegal) continue;
+          Placement p = sym.from_slot(slot);
+          if (!canon.is_representative(p)) continue;
+          uint64_t idx = enc.encode(p);
+          // Slots of one word can belong to different workers: set bits atomically.
+          std::atomic_ref<uint64_t> word(f.on_[int(v) - 1].words()[idx >> 6]);
+          word.fetch_or(uint64_t{1} << (idx & 63), std::memory_order_relaxed);
+        }
+        if ((s0 / kChunk) % 16 == 0) progress.report("care set", double(s0) / double(slots));
+      }
+    };
+    for (int i = 1; i < threads; ++i) pool.emplace_back(work);
+    work();
+    for (auto& th : pool) th.join();
+    f.finish();
+    return f;
+  }
+  // Scheme none: every index. Workers own disjoint word ranges, so no two threads write the same
+  // 64-bit word.
   constexpr uint64_t kChunk = 1024;
   std::atomic<uint64_t> next{0};
   auto work = [&] {
@@ -28,9 +61,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
         for (int b = 0; b < 64; ++b) {
           uint64_t idx = (w << 6) | uint64_t(b);
           if (idx >= enc.size()) break;
-          Placement p = enc.decode(idx);
-          if (!canon.is_representative(p)) continue;
-          Wdl v = t.value(p);
+          Wdl v = t.value(enc.decode(idx));
           if (v == Wdl::Illegal) continue;
           acc[int(v) - 1] |= uint64_t{1} << b;
         }
@@ -39,7 +70,6 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
       if ((w0 / kChunk) % 64 == 0) progress.report("care set", double(w1) / double(words));
     }
   };
-  std::vector<std::thread> pool;
   for (int i = 1; i < threads; ++i) pool.emplace_back(work);
   work();
   for (auto& th : pool) th.join();

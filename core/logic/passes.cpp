@@ -149,10 +149,23 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
     int la = literals(a), lb = literals(b);
     return la != lb ? la < lb : a < b;
   });
-  Cover live = std::move(cover);  // unprocessed cubes still to expand, in order, from `head`
+  Cover live = std::move(cover);  // unprocessed cubes, in order, from `head`
   Cover out;
-  size_t head = 0;
   const size_t total = live.size();
+  // Scoring looks this far ahead: enough to find the cubes a raise swallows, bounded so that
+  // expand stays linear-ish on covers of hundreds of thousands of cubes.
+  constexpr size_t kScoreWindow = 1 << 14;
+  std::array<uint32_t, kMaxInputs> score{};
+  auto score_ahead = [&](CubeWord c, size_t from) {
+    score.fill(0);
+    size_t end = std::min(live.size(), from + kScoreWindow);
+    for (size_t j = from; j < end; ++j) {
+      uint64_t ex = excess_pairs(live[j], c);
+      if (ex && (ex & (ex - 1)) == 0) ++score[input_of_low_bit(__builtin_ctzll(ex))];
+    }
+  };
+  size_t head = 0;
+  if (!live.empty()) score_ahead(live[0], 1);
   size_t done = 0;
   while (head < live.size()) {
     if (progress.cancelled()) {
@@ -161,12 +174,6 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
     }
     CubeWord c = live[head++];
     ++done;
-    // Score each literal by how many remaining cubes raising it alone would swallow.
-    std::array<uint32_t, kMaxInputs> score{};
-    for (size_t j = head; j < live.size(); ++j) {
-      uint64_t ex = excess_pairs(live[j], c);
-      if (ex && (ex & (ex - 1)) == 0) ++score[input_of_low_bit(__builtin_ctzll(ex))];
-    }
     int order[kMaxInputs];
     int k = 0;
     for (int i = 0; i < n; ++i)
@@ -182,10 +189,24 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
       if (!intersects_any(block, nb, other_half)) c |= pm;
     }
     out.push_back(c);
-    // Drop the remaining cubes c now contains.
+    // Drop the remaining cubes c now contains; the first survivor is the next cube, and the
+    // rest of the sweep scores its literals.
     size_t w = head;
-    for (size_t j = head; j < live.size(); ++j)
-      if (!cube_contains(c, live[j])) live[w++] = live[j];
+    CubeWord next = 0;
+    score.fill(0);
+    size_t scored = 0;
+    for (size_t j = head; j < live.size(); ++j) {
+      CubeWord d = live[j];
+      if (cube_contains(c, d)) continue;
+      live[w++] = d;
+      if (w == head + 1) {
+        next = d;
+      } else if (scored < kScoreWindow) {
+        ++scored;
+        uint64_t ex = excess_pairs(d, next);
+        if (ex && (ex & (ex - 1)) == 0) ++score[input_of_low_bit(__builtin_ctzll(ex))];
+      }
+    }
     live.resize(w);
     if ((done & 255) == 0) progress.report("expand", double(total - (live.size() - head)) / double(total));
   }
@@ -234,20 +255,30 @@ uint64_t on_size(const CareFunction& f, Output o, CubeWord c) {
 }  // namespace
 
 void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
-  prepare_counts(cover, fixed, f, o, counts);
+  if (counts.size() != f.care_count()) counts.assign(f.care_count(), 0);
+  clear_counts(f, o, counts);
+  add_counts(fixed, f, o, counts);
+  const BitTree& on = f.on(o);
+  // Counts and sizes in one sweep.
   std::vector<std::pair<uint64_t, CubeWord>> order;
   order.reserve(cover.size());
-  for (CubeWord c : cover) order.push_back({on_size(f, o, c), c});
+  for (CubeWord c : cover) {
+    uint64_t size = 0;
+    for_each_in(on, c, [&](uint64_t idx) {
+      uint16_t& v = counts[f.rank(idx)];
+      if (v != kMany) ++v;
+      ++size;
+    });
+    order.push_back({size, c});
+  }
   std::sort(order.begin(), order.end());
   Cover kept;
-  const BitTree& on = f.on(o);
   for (auto [size, c] : order) {
-    bool redundant = true;
-    for_each_in(on, c, [&](uint64_t idx) {
+    bool needed = any_in(on, c, [&](uint64_t idx) {
       uint16_t v = counts[f.rank(idx)];
-      if (v < 2 || v == kMany) redundant = false;
+      return v < 2 || v == kMany;
     });
-    if (!redundant) {
+    if (needed) {
       kept.push_back(c);
       continue;
     }
@@ -292,8 +323,7 @@ void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o, Coun
   const BitTree& on = f.on(o);
   Cover rest;
   for (CubeWord c : cover) {
-    bool alone = false;
-    for_each_in(on, c, [&](uint64_t idx) { alone |= counts[f.rank(idx)] == 1; });
+    bool alone = any_in(on, c, [&](uint64_t idx) { return counts[f.rank(idx)] == 1; });
     (alone ? fixed : rest).push_back(c);
   }
   cover = std::move(rest);

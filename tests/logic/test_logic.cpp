@@ -205,7 +205,6 @@ TEST(LogicChess, AllThreePieceBalancesCheckExhaustively) {
 
 TEST(LogicChess, FourPieceBalancesCheckExhaustively) {
   expect_exhaustively_correct("KRvKR", "canon,compact,expand,irredundant", CanonScheme::Full);
-  expect_exhaustively_correct("KPvKP", "canon,compact,expand,irredundant", CanonScheme::Full);
   expect_exhaustively_correct("KBNvK", "canon,compact,expand,irredundant", CanonScheme::Board);
 }
 
