@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The paper's query benchmark (section 3.4): sample legal positions, probe every one with each
+// cover method and with Fathom and count disagreements, then time each method over the same
+// positions, one method per pass so each runs with its own warm caches.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/sampler.hpp"
+#include "bench/stats.hpp"
+#include "probe/cover_prober.hpp"
+#include "probe/syzygy.hpp"
+#include "util/progress.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::bench {
+
+struct ProbeBenchOptions {
+  int pieces = 4;
+  uint64_t positions = 10'000'000;
+  uint64_t seed = 1;
+  bool keep_times = false;  // keep every per-probe time (for a CSV)
+};
+
+struct MethodTiming {
+  std::string name;        // "linear", "indexed", "fathom"
+  TimeStats per_probe;     // steady_clock around each probe (includes timer_overhead_ns)
+  double batch_mean_ns = 0;  // one clock pair around the whole pass, divided by the positions
+  size_t memory_bytes = 0;
+  std::vector<uint32_t> times_ns;  // when keep_times
+};
+
+struct ProbeBenchResult {
+  uint64_t positions = 0;
+  uint64_t candidates = 0;           // drawn, including discarded ones
+  uint64_t discarded_illegal = 0;
+  uint64_t discarded_unavailable = 0;  // no cover or no Syzygy file for the balance
+  uint64_t mismatches = 0;
+  std::vector<std::string> mismatch_examples;  // FEN and the values, first few
+  double timer_overhead_ns = 0;
+  std::vector<MethodTiming> methods;
+  std::vector<Sample> samples;  // when keep_times, to label the CSV
+};
+
+Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
+                                         const ProbeBenchOptions& opts, const Progress& progress = no_progress());
+
+}  // namespace egtmin::bench

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/size_report.hpp"
+
+#include <lzma.h>
+
+#include "store/cover_file.hpp"
+#include "util/atomic_file.hpp"
+
+namespace egtmin::bench {
+
+namespace fs = std::filesystem;
+
+Result<uint64_t> xz_size(const std::vector<uint8_t>& bytes) {
+  std::vector<uint8_t> out(lzma_stream_buffer_bound(bytes.size()));
+  size_t pos = 0;
+  if (lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, nullptr, bytes.data(), bytes.size(),
+                              out.data(), &pos, out.size()) != LZMA_OK)
+    return Error{"xz compression failed"};
+  return uint64_t(pos);
+}
+
+Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_dir, int pieces,
+                               const Progress& progress) {
+  SizeReport rep;
+  const auto balances = Balance::all_up_to(pieces);
+  for (size_t i = 0; i < balances.size(); ++i) {
+    const Balance& b = balances[i];
+    progress.report("sizes " + b.name(), double(i) / double(balances.size()));
+    SizeRow row;
+    row.balance = b;
+    const fs::path cover = store::cover_path(data_dir, b);
+    std::error_code ec;
+    if (fs::exists(cover, ec)) {
+      auto c = store::load_cover(cover, &b);
+      if (!c) return c.error();
+      row.has_cover = true;
+      row.cover_bytes = fs::file_size(cover, ec);
+      row.cubes = c->cubes.size();
+    }
+    const fs::path rtbw = syzygy_dir / (b.name() + ".rtbw");
+    if (b.pieces() >= 3 && fs::exists(rtbw, ec)) {
+      auto bytes = read_file(rtbw);
+      if (!bytes) return bytes.error();
+      auto xz = xz_size(*bytes);
+      if (!xz) return Error{rtbw.string() + ": " + xz.error().message};
+      row.has_syzygy = true;
+      row.syzygy_bytes = bytes->size();
+      row.syzygy_xz_bytes = *xz;
+    }
+    if (!row.has_cover && b.pieces() >= 2) ++rep.missing_covers;
+    rep.total_bytes += row.cover_bytes;
+    rep.syzygy_bytes += row.syzygy_bytes;
+    rep.syzygy_xz_bytes += row.syzygy_xz_bytes;
+    if (row.has_cover && row.has_syzygy) {
+      rep.both_cover_bytes += row.cover_bytes;
+      rep.both_syzygy_bytes += row.syzygy_bytes;
+      rep.both_syzygy_xz_bytes += row.syzygy_xz_bytes;
+    }
+    rep.rows.push_back(row);
+  }
+  progress.report("sizes", 1.0);
+  return rep;
+}
+
+}  // namespace egtmin::bench

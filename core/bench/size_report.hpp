@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The paper's size comparison (section 3.3): per balance, our cover file against the Syzygy WDL
+// file as shipped and recompressed with xz -9e (liblzma in-process, preset 9 | extreme).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "util/progress.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::bench {
+
+struct SizeRow {
+  Balance balance;
+  bool has_cover = false;
+  uint64_t cover_bytes = 0;  // DATA/covers/NAME.egtc
+  uint64_t cubes = 0;
+  bool has_syzygy = false;
+  uint64_t syzygy_bytes = 0;     // NAME.rtbw
+  uint64_t syzygy_xz_bytes = 0;  // that file through xz -9e
+};
+
+struct SizeReport {
+  std::vector<SizeRow> rows;
+  uint64_t total_bytes = 0, syzygy_bytes = 0, syzygy_xz_bytes = 0;
+  // The same sums over balances that have both files, so ratios compare like with like.
+  uint64_t both_cover_bytes = 0, both_syzygy_bytes = 0, both_syzygy_xz_bytes = 0;
+  int missing_covers = 0;
+};
+
+// Every canonical balance of 3 to `pieces` pieces (Syzygy has no KvK file), plus KvK's cover.
+Result<SizeReport> size_report(const std::filesystem::path& data_dir, const std::filesystem::path& syzygy_dir,
+                               int pieces, const Progress& progress = no_progress());
+
+// xz -9e of a buffer, as the xz tool writes it (CRC-64 check); its size in bytes.
+Result<uint64_t> xz_size(const std::vector<uint8_t>& bytes);
+
+}  // namespace egtmin::bench
