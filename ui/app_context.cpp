@@ -3,6 +3,7 @@
 
 #include <QSettings>
 
+#include "probe/cover_value_source.hpp"
 #include "probe/table_value_source.hpp"
 #include "util/paths.hpp"
 
@@ -15,6 +16,7 @@ AppContext::AppContext(QObject* parent) : QObject(parent) {
   // $EGTMIN_SYZYGY as the default, like the CLI.
   syzygyDir_ = s.value("syzygyDir", QString::fromStdString(syzygy_dir_from_env({}).string())).toString();
   threads_ = s.value("threads", 0).toInt();
+  sourceKind_ = s.value("source", 0).toInt() == 1 ? Source::Covers : Source::Tables;
   openSource();
   openSyzygy();
 }
@@ -25,7 +27,20 @@ AppContext::AppContext(const QString& dataDir, const QString& syzygyDir, QObject
   openSyzygy();
 }
 
-void AppContext::openSource() { source_ = std::make_shared<TableValueSource>(dataDir_.toStdString()); }
+void AppContext::openSource() {
+  if (sourceKind_ == Source::Covers)
+    source_ = std::make_shared<CoverValueSource>(dataDir_.toStdString());
+  else
+    source_ = std::make_shared<TableValueSource>(dataDir_.toStdString());
+}
+
+void AppContext::setSource(Source s) {
+  if (s == sourceKind_) return;
+  sourceKind_ = s;
+  if (persist_) QSettings().setValue("source", int(s));
+  openSource();
+  Q_EMIT changed();
+}
 
 void AppContext::openSyzygy() {
   syzygy_ = nullptr;

@@ -20,6 +20,11 @@ class AppContext : public QObject {
   explicit AppContext(QObject* parent = nullptr);
   AppContext(const QString& dataDir, const QString& syzygyDir, QObject* parent = nullptr);
 
+  // Where "our" values come from: the generated tables, or the minimized covers.
+  enum class Source { Tables = 0, Covers = 1 };
+  Source source() const { return sourceKind_; }
+  void setSource(Source s);
+
   QString dataDir() const { return dataDir_; }
   QString syzygyDir() const { return syzygyDir_; }
   int threads() const { return threads_; }
@@ -49,6 +54,7 @@ class AppContext : public QObject {
 
   QString dataDir_, syzygyDir_;
   int threads_ = 0;
+  Source sourceKind_ = Source::Tables;
   bool persist_ = true;
   bool firstStart_ = false;
   std::shared_ptr<ValueSource> source_;

@@ -55,8 +55,8 @@ MainWindow::MainWindow(AppContext* ctx, QWidget* parent)
   resizeDocks({probeDock_}, {520}, Qt::Horizontal);
   resizeDocks({runsDock_}, {330}, Qt::Vertical);
 
-  connect(probe_, &ProbePanel::generateRequested, this, [this](const QString& b) {
-    runs_->generate(b);
+  connect(probe_, &ProbePanel::generateRequested, this, [this](const QString& b, bool minimize) {
+    runs_->generate(b, minimize);
     showArea(QStringLiteral("runs"));
   });
   connect(board_->editor(), &BoardEditor::positionChanged, this,

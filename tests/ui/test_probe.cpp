@@ -14,7 +14,9 @@
 #include "probe/move_list_model.hpp"
 #include "probe/probe_engine.hpp"
 #include "probe/probe_panel.hpp"
+#include "logic/pipeline.hpp"
 #include "probe/table_value_source.hpp"
+#include "store/cover_file.hpp"
 #include "ui_test_support.hpp"
 
 using namespace egtmin;
@@ -141,6 +143,7 @@ class TestProbe : public QObject {
     panel_->generateButton()->click();
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).toString(), QString("KBNvK"));
+    QCOMPARE(spy.at(0).at(1).toBool(), false);
   }
 
   void illegalPositionSaysWhy() {
@@ -170,6 +173,60 @@ class TestProbe : public QObject {
     m.setResult(r);
     QCOMPARE(m.rowCount(), int(r.moves.size()));
     QCOMPARE(m.data(m.index(0, MoveListModel::ColOurs), Qt::DisplayRole).toString(), QString("—"));
+  }
+
+  void coverSourceAgreesWithTables() {
+    // Covers made from the test tables, in a data directory of their own.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    TableStore store(test::dataDir().toStdString());
+    for (const char* name : {"KQvK", "KRvK"}) {
+      auto t = store.get(*Balance::parse(name));
+      QVERIFY(t.ok());
+      auto m = logic::minimize_table(**t, *logic::parse_passes("canon,compact,expand,irredundant"), {});
+      QVERIFY(m.ok());
+      store::CoverFile cf;
+      cf.balance = *Balance::parse(name);
+      cf.inputs = (**t).encoding().bits();
+      cf.canon = m->scheme;
+      cf.passes = "canon,compact,expand,irredundant";
+      cf.cubes = m->cover;
+      QVERIFY(store::save_cover(store::cover_path(dir.path().toStdString(), cf.balance), cf).ok());
+    }
+    AppContext covers(dir.path(), test::syzygyDir());
+    covers.setSource(AppContext::Source::Covers);
+    BoardEditor editor;
+    ProbePanel panel(&covers, &editor);
+    TableValueSource tables(test::dataDir().toStdString());
+    // Positions where no move captures (every successor is in the same balance's cover), one
+    // colour-flipped.
+    for (const char* fen : {"8/8/8/3k4/8/8/8/1Q2K3 w - - 0 1", "8/8/8/3k4/8/8/8/1Q2K3 b - - 0 1",
+                            "8/8/8/8/4K3/8/8/q3k3 b - - 0 1", "8/2k5/8/8/8/8/8/K6R b - - 0 1"}) {
+      QString err;
+      QVERIFY2(editor.setFen(fen, &err), qPrintable(err));
+      QVERIFY(panel.waitIdle());
+      const ProbeResult& r = panel.result();
+      QCOMPARE(r.sourceName, QString("cover"));
+      QVERIFY2(r.ours.has_value(), qPrintable(r.oursMessage));
+      auto expected = tables.probe(*Position::from_fen(fen));
+      QVERIFY(expected.ok());
+      QCOMPARE(*r.ours, *expected);
+      QVERIFY(!r.oursDetail.isEmpty());  // the matching cube
+      QVERIFY(panel.detailLabel()->text().startsWith("Cube: "));
+      for (const ProbeMove& m : r.moves) {
+        auto v = tables.probe(r.position.after(m.move));
+        QVERIFY(v.ok());
+        QVERIFY2(m.ours && *m.ours == negate(*v), qPrintable(m.text));
+      }
+    }
+    // A balance without a cover offers to make one.
+    QVERIFY(editor.setFen("8/8/8/4k3/8/8/8/2B1K1N1 w - - 0 1"));
+    QVERIFY(panel.waitIdle());
+    QVERIFY(!panel.generateButton()->isHidden());
+    QVERIFY(panel.generateButton()->text().contains("cover"));
+    QSignalSpy spy(&panel, &ProbePanel::generateRequested);
+    panel.generateButton()->click();
+    QCOMPARE(spy.at(0).at(1).toBool(), true);
   }
 
   void rapidChangesEndOnTheLast() {

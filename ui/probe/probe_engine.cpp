@@ -75,12 +75,12 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
   r.balance = Balance::of(pos);
   r.syzygyOpen = syzygy != nullptr;
 
-  auto probeOurs = [&](const Position& p, QString* message) -> std::optional<Wdl> {
+  auto probeOurs = [&](const Position& p, QString* message, QString* detail = nullptr) -> std::optional<Wdl> {
     if (!source) {
       *message = QObject::tr("no value source");
       return std::nullopt;
     }
-    auto v = source->probe(p);
+    auto v = source->probe(p, detail);
     if (!v) {
       *message = QString::fromStdString(v.error().message);
       return std::nullopt;
@@ -89,7 +89,7 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
   };
 
   if (source) r.ourAvailable = source->available(r.balance);
-  r.ours = probeOurs(pos, &r.oursMessage);
+  r.ours = probeOurs(pos, &r.oursMessage, &r.oursDetail);
 
   if (syzygy) {
     // Warm up every table the moves can reach before probing them (see Syzygy::warm_up).

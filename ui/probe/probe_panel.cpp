@@ -2,6 +2,8 @@
 #include "probe/probe_panel.hpp"
 
 #include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QDeadlineTimer>
@@ -58,6 +60,17 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   message_ = new QLabel(this);
   message_->setWordWrap(true);
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_ = new QLabel(this);
+  detail_->setObjectName("detail");
+  detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_->setFont(QFont(QStringLiteral("DejaVu Sans Mono")));
+  sourceBox_ = new QComboBox(this);
+  sourceBox_->addItem(tr("tables"), int(AppContext::Source::Tables));
+  sourceBox_->addItem(tr("covers"), int(AppContext::Source::Covers));
+  sourceBox_->setCurrentIndex(ctx_->source() == AppContext::Source::Covers ? 1 : 0);
+  sourceBox_->setToolTip(tr("Where our values come from: the generated tables, or the minimized cover files"));
+  connect(sourceBox_, &QComboBox::activated, this,
+          [this](int i) { ctx_->setSource(AppContext::Source(sourceBox_->itemData(i).toInt())); });
   generate_ = new QPushButton(this);
   generate_->setVisible(false);
   back_ = new QToolButton(this);
@@ -81,8 +94,13 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   nav->addWidget(forward_);
   nav->addStretch(1);
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(title_);
+  auto* head = new QHBoxLayout;
+  head->addWidget(title_, 1);
+  head->addWidget(new QLabel(tr("Ours from:"), this));
+  head->addWidget(sourceBox_);
+  layout->addLayout(head);
   layout->addLayout(grid);
+  layout->addWidget(detail_);
   layout->addWidget(message_);
   layout->addWidget(generate_, 0, Qt::AlignLeft);
   layout->addLayout(nav);
@@ -98,7 +116,8 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   connect(forward_, &QToolButton::clicked, this, &ProbePanel::forward);
   connect(generate_, &QPushButton::clicked, this, [this] {
     const ProbeResult& r = model_->result();
-    Q_EMIT generateRequested(QString::fromStdString(r.balance.canonical().name()));
+    Q_EMIT generateRequested(QString::fromStdString(r.balance.canonical().name()),
+                             ctx_->source() == AppContext::Source::Covers);
   });
   connect(editor_, &BoardEditor::positionChanged, this, &ProbePanel::positionChanged);
   connect(ctx_, &AppContext::changed, this, &ProbePanel::reprobe);
@@ -169,6 +188,8 @@ void ProbePanel::display(const ProbeResult& r) {
   model_->setSourceName(r.sourceName);
   model_->setResult(r);
   generate_->setVisible(false);
+  detail_->setVisible(!r.oursDetail.isEmpty());
+  detail_->setText(r.oursDetail.isEmpty() ? QString() : tr("Cube: %1").arg(r.oursDetail));
   const QString stm = r.position.side_to_move() == White ? tr("White") : tr("Black");
   if (!r.illegal.isEmpty()) {
     title_->setText(tr("Illegal setup"));
@@ -191,7 +212,9 @@ void ProbePanel::display(const ProbeResult& r) {
     ours_->setText(QStringLiteral("—"));
     if (!r.ourAvailable && r.balance.pieces() <= 5) {
       notes << tr("No %1 for %2 yet.").arg(r.sourceName, QString::fromStdString(canon.name()));
-      generate_->setText(tr("Generate %1 (and what it needs)").arg(QString::fromStdString(canon.name())));
+      generate_->setText(ctx_->source() == AppContext::Source::Covers
+                             ? tr("Make the %1 cover (paper default passes)").arg(QString::fromStdString(canon.name()))
+                             : tr("Generate %1 (and what it needs)").arg(QString::fromStdString(canon.name())));
       generate_->setVisible(true);
     } else {
       notes << r.oursMessage;

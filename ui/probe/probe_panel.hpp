@@ -9,6 +9,7 @@
 
 #include "probe/probe_result.hpp"
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -43,6 +44,8 @@ class ProbePanel : public QWidget {
   QLabel* syzygyLabel() const { return syzygy_; }
   QLabel* agreeLabel() const { return agree_; }
   QPushButton* generateButton() const { return generate_; }
+  QComboBox* sourceBox() const { return sourceBox_; }
+  QLabel* detailLabel() const { return detail_; }
 
  public Q_SLOTS:
   void reprobe();
@@ -52,8 +55,8 @@ class ProbePanel : public QWidget {
   void forward();
 
  Q_SIGNALS:
-  // The user asked for the missing table of this (canonical) balance.
-  void generateRequested(const QString& balanceName);
+  // The user asked for the missing table (minimize = false) or cover (true) of this balance.
+  void generateRequested(const QString& balanceName, bool minimize);
   void probed();
 
  private:
@@ -67,7 +70,8 @@ class ProbePanel : public QWidget {
   BoardEditor* editor_;
   MoveListModel* model_;
   QTableView* view_;
-  QLabel *title_, *ours_, *syzygy_, *agree_, *message_;
+  QLabel *title_, *ours_, *syzygy_, *agree_, *message_, *detail_;
+  QComboBox* sourceBox_;
   QPushButton* generate_;
   QToolButton *back_, *forward_;
   QFutureWatcher<ProbeResult> watcher_;

@@ -44,6 +44,7 @@ struct ProbeResult {
   bool ourAvailable = false;         // the source has data for this balance
   std::optional<Wdl> ours;           // side to move
   QString oursMessage;
+  QString oursDetail;                // what answered (the cube, for covers)
   bool syzygyOpen = false;
   bool syzygyHasBalance = false;
   std::optional<SyzygyWdl> syzygy;   // side to move

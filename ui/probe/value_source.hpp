@@ -22,10 +22,9 @@ class ValueSource {
   virtual QString name() const = 0;
   // Whether data for the balance (either colouring) is available, so the panel can offer to make it.
   virtual bool available(const Balance& b) const = 0;
-  // Exact WDL for the side to move of a legal position. Called from a worker thread.
-  virtual Result<Wdl> probe(const Position& pos) = 0;
-  // Extra detail about the answer for the last probe (the matching cube for covers); empty here.
-  virtual QString detail(const Position&) { return {}; }
+  // Exact WDL for the side to move of a legal position. Called from worker threads (one at a
+  // time). detail, when given, receives what answered (the matching cube for covers).
+  virtual Result<Wdl> probe(const Position& pos, QString* detail = nullptr) = 0;
 };
 
 }  // namespace egtmin::ui

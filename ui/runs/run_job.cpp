@@ -7,11 +7,13 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
 #include "store/cover_file.hpp"
+#include "table/generator.hpp"
 #include "table/table_store.hpp"
 
 namespace egtmin::ui {
@@ -30,9 +32,8 @@ RunJob::RunJob(RunSpec spec, QObject* parent)
     : QObject(parent), spec_(std::move(spec)), progress_([this](std::string_view stage, double f) {
         // Worker threads: keep only the latest value; poll() shows it at 10 Hz.
         QMutexLocker lock(&mutex_);
-        sharedStage_ = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
-        const int n = std::max<qsizetype>(1, spec_.balances.size());
-        sharedFraction_ = (balanceIndex_ + std::clamp(f, 0.0, 1.0)) / n;
+        sharedStage_ = prefix_ + QString::fromUtf8(stage.data(), qsizetype(stage.size()));
+        sharedFraction_ = std::min(1.0, (unitsDone_ + std::clamp(f, 0.0, 1.0)) / std::max(1, units_));
       }) {
   poll_.setInterval(100);
   connect(&poll_, &QTimer::timeout, this, &RunJob::poll);
@@ -149,15 +150,36 @@ RunJob::Outcome RunJob::work() {
   TableStore store(spec_.dataDir.toStdString());
   const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
   const int threads = spec_.threads > 0 ? spec_.threads : hw;
-  for (size_t i = 0; i < balances.size(); ++i) {
-    {
-      QMutexLocker lock(&mutex_);
-      balanceIndex_ = int(i);
+  {
+    // Count the tables ensure() will have to generate (the balances and their missing
+    // dependencies, via core's successor_balances) so the bar measures the whole run.
+    std::set<Balance> missing;
+    std::vector<Balance> todo;
+    for (const Balance& b : balances) todo.push_back(b.canonical());
+    while (!todo.empty()) {
+      Balance b = todo.back();
+      todo.pop_back();
+      if (store.on_disk(b) || !missing.insert(b).second) continue;
+      for (const Balance& d : successor_balances(b)) todo.push_back(d);
     }
+    QMutexLocker lock(&mutex_);
+    units_ = int(missing.size()) + (passes.empty() ? 0 : int(balances.size()));
+  }
+  auto unitDone = [this] {
+    QMutexLocker lock(&mutex_);
+    ++unitsDone_;
+    sharedFraction_ = std::min(1.0, double(unitsDone_) / std::max(1, units_));
+  };
+  for (size_t i = 0; i < balances.size(); ++i) {
     const Balance b = balances[i].canonical();
     const QString name = QString::fromStdString(b.name());
     if (progress_.cancelled()) return {false, true, {}};
-    auto t = store.ensure(b, GenerateOptions{threads}, progress_, [this](const Balance& g, double secs) {
+    {
+      QMutexLocker lock(&mutex_);
+      prefix_.clear();
+    }
+    auto t = store.ensure(b, GenerateOptions{threads}, progress_, [this, &unitDone](const Balance& g, double secs) {
+      unitDone();
       post(tr("table %1: generated in %2 s").arg(QString::fromStdString(g.name())).arg(secs, 0, 'f', 2));
     });
     if (progress_.cancelled()) return {false, true, {}};
@@ -165,6 +187,10 @@ RunJob::Outcome RunJob::work() {
     if (passes.empty()) {
       post(tr("table %1: ready").arg(name));
       continue;
+    }
+    {
+      QMutexLocker lock(&mutex_);
+      prefix_ = name + QStringLiteral(": ");
     }
     logic::MinimizeOptions opts;
     opts.threads = threads;
@@ -196,6 +222,7 @@ RunJob::Outcome RunJob::work() {
       if (auto s = store::save_cover(path, cf); !s) return {false, false, QString::fromStdString(s.error().message)};
       post(tr("%1: cover saved to %2").arg(name, QString::fromStdString(path.string())));
     }
+    unitDone();
     // Tables of finished balances are not needed any more (5-piece memory).
     store.unload_all();
   }

@@ -97,7 +97,11 @@ class RunJob : public QObject {
   QMutex mutex_;
   QString sharedStage_;
   double sharedFraction_ = 0;
-  int balanceIndex_ = 0;  // worker-owned; read under the mutex via sharedFraction_
+  // Work units: one per missing table plus one per balance to minimize; the bar is
+  // (unitsDone_ + the current stage's fraction) / units_. Guarded by mutex_.
+  int units_ = 1;
+  int unitsDone_ = 0;
+  QString prefix_;  // "KQvK: " while minimizing, so pass stages name their balance
 };
 
 }  // namespace egtmin::ui

@@ -111,9 +111,10 @@ void RunsPanel::startFromSelection() {
   startRun(spec);
 }
 
-void RunsPanel::generate(const QString& balanceName) {
+void RunsPanel::generate(const QString& balanceName, bool minimize) {
   RunSpec spec;
   spec.balances = {balanceName};
+  if (minimize) spec.passes = QStringLiteral("canon,compact,expand,irredundant");
   spec.threads = threads_->value();
   spec.dataDir = ctx_->dataDir();
   startRun(spec);

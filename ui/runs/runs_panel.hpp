@@ -40,8 +40,8 @@ class RunsPanel : public QWidget {
   bool cancelAllAndWait(int timeoutMs = 30000);
 
  public Q_SLOTS:
-  // Tables only, for the probe panel's "generate" offer.
-  void generate(const QString& balanceName);
+  // The probe panel's offer: the table, or (minimize) the cover with the paper default passes.
+  void generate(const QString& balanceName, bool minimize = false);
   void startFromSelection();
   void clearFinished();
 
