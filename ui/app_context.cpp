@@ -4,6 +4,7 @@
 #include <QSettings>
 
 #include "probe/cover_value_source.hpp"
+#include "probe/probe_engine.hpp"
 #include "probe/table_value_source.hpp"
 #include "util/paths.hpp"
 
@@ -49,6 +50,8 @@ void AppContext::openSyzygy() {
     syzygyError_ = tr("no Syzygy directory set");
     return;
   }
+  // Fathom's state is global: no probe may run while it is replaced.
+  QMutexLocker lock(&ProbeEngine::mutex());
   auto r = Syzygy::open(syzygyDir_.toStdString());
   if (r)
     syzygy_ = *r;

@@ -4,6 +4,7 @@
 #include <QCloseEvent>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,6 +14,7 @@
 #include "board/board_widget.hpp"
 #include "charts/charts_panel.hpp"
 #include "main_window.hpp"
+#include "board/piece_palette.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
 #include "settings/settings_dialog.hpp"
@@ -97,6 +99,53 @@ class TestMainWindow : public QObject {
     QCOMPARE(asked, 2);
     QVERIFY(!job->active());
     QCOMPARE(job->state(), RunJob::State::Cancelled);
+  }
+
+  void randomEditingNeverCrashes() {
+    // Random clicks, drags, right-clicks, brushes and actions on the assembled window, with the
+    // probe panel following every position (many are illegal or have too many pieces).
+    AppContext ctx(test::dataDir(), test::syzygyDir());
+    MainWindow w(&ctx);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    BoardEditorWidget* ed = w.boardEditor();
+    BoardWidget* b = ed->board();
+    QList<QAction*> actions = ed->editActions();
+    QRandomGenerator rng(12345);
+    auto randomPoint = [&] {
+      return QPoint(int(rng.bounded(b->width() + 40)) - 20, int(rng.bounded(b->height() + 40)) - 20);
+    };
+    for (int i = 0; i < 600; ++i) {
+      switch (rng.bounded(6)) {
+        case 0:
+          b->setBrush({BoardWidget::Brush::Place, Piece(rng.bounded(12))});
+          QTest::mouseClick(b, Qt::LeftButton, Qt::NoModifier, randomPoint());
+          break;
+        case 1: {
+          const QPoint from = randomPoint(), to = randomPoint();
+          QTest::mousePress(b, Qt::LeftButton, Qt::NoModifier, from);
+          QTest::mouseMove(b, (from + to) / 2);
+          QTest::mouseMove(b, to);
+          QTest::mouseRelease(b, Qt::LeftButton, Qt::NoModifier, to);
+          break;
+        }
+        case 2: QTest::mouseClick(b, Qt::RightButton, Qt::NoModifier, randomPoint()); break;
+        case 3: {
+          QAction* a = actions[int(rng.bounded(int(actions.size())))];
+          if (a != ed->pasteFenAction() && a != ed->copyFenAction()) a->trigger();
+          break;
+        }
+        case 4: ed->undoAction()->trigger(); break;
+        case 5: {
+          const ProbeResult& r = w.probePanel()->result();
+          if (!r.moves.empty()) w.probePanel()->playRow(int(rng.bounded(int(r.moves.size()))));
+          break;
+        }
+      }
+      if (i % 50 == 0) QVERIFY(w.probePanel()->waitIdle());
+    }
+    QVERIFY(w.probePanel()->waitIdle());
+    QCOMPARE(w.probePanel()->result().position, ed->editor()->position());
   }
 
   void settingsDialogAppliesToContext() {

@@ -61,9 +61,13 @@ QString ProbeEngine::moveText(const Position& pos, const Move& m) {
   return s;
 }
 
+QMutex& ProbeEngine::mutex() {
+  static QMutex m;
+  return m;
+}
+
 ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const Syzygy* syzygy) {
-  static QMutex serial;
-  QMutexLocker lock(&serial);
+  QMutexLocker lock(&mutex());
 
   ProbeResult r;
   r.position = pos;

@@ -4,6 +4,8 @@
 // its DTZ probes are not safe to run concurrently.
 #pragma once
 
+#include <QMutex>
+
 #include "probe/probe_result.hpp"
 #include "probe/value_source.hpp"
 
@@ -14,6 +16,8 @@ class ProbeEngine {
   static ProbeResult compute(const Position& pos, ValueSource* source, const Syzygy* syzygy);
   // Long algebraic notation with capture, promotion and check/mate marks.
   static QString moveText(const Position& pos, const Move& m);
+  // Held while computing; AppContext takes it to swap Fathom's global Syzygy state safely.
+  static QMutex& mutex();
 };
 
 }  // namespace egtmin::ui

@@ -204,11 +204,12 @@ RunJob::Outcome RunJob::work() {
     for (const logic::PassReport& r : m->reports) {
       postPoint(PassPoint{name, QString::fromStdString(r.pass), ++step, r.cubes, r.literals, r.seconds,
                           double(r.peak_bytes) / (1024.0 * 1024.0)});
-      post(tr("%1 %2: %3 cubes, %4 literals, %5 s, %6 MiB")
+      post(tr("%1 %2: %3 cubes, %4 literals, %5 s (cpu %6 s), %7 MiB")
                .arg(name, QString::fromStdString(r.pass))
                .arg(r.cubes)
                .arg(r.literals)
                .arg(r.seconds, 0, 'f', 3)
+               .arg(r.cpu_seconds, 0, 'f', 3)
                .arg(double(r.peak_bytes) / (1024.0 * 1024.0), 0, 'f', 1));
     }
     if (spec_.saveCovers) {
