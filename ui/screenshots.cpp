@@ -98,7 +98,14 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
   covers->view()->selectRow(3);
   ok = save(w, dir, "covers.png") && ok;
 
-  // 4. Charts of the finished runs.
+  // 4. Our values from the cover files: the answering cube is shown.
+  const AppContext::Source before = w.context()->source();
+  w.context()->setSource(AppContext::Source::Covers);
+  w.probePanel()->waitIdle();
+  ok = save(w, dir, "probe-covers.png") && ok;
+  w.context()->setSource(before);
+
+  // 5. Charts of the finished runs.
   w.showArea(QStringLiteral("charts"));
   ok = save(w, dir, "charts.png") && ok;
   return ok;

@@ -2,6 +2,7 @@
 // Probe panel and move list: known values, colour-flipped balances, missing tables, playing moves
 // and back/forward, and the model contract (QAbstractItemModelTester).
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -197,6 +198,7 @@ class TestProbe : public QObject {
     covers.setSource(AppContext::Source::Covers);
     BoardEditor editor;
     ProbePanel panel(&covers, &editor);
+    QCOMPARE(panel.sourceBox()->currentIndex(), 1);
     TableValueSource tables(test::dataDir().toStdString());
     // Positions where no move captures (every successor is in the same balance's cover), one
     // colour-flipped.

@@ -78,8 +78,10 @@ BoardEditorWidget::BoardEditorWidget(QWidget* parent) : QWidget(parent) {
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(tools_);
-  layout->addWidget(palette_);
-  layout->addWidget(board_, 1);
+  auto* boardRow = new QHBoxLayout;
+  boardRow->addWidget(palette_);
+  boardRow->addWidget(board_, 1);
+  layout->addLayout(boardRow, 1);
   layout->addWidget(legality_);
   layout->addLayout(fenRow);
   layout->addWidget(fenMessage_);

@@ -56,6 +56,8 @@ void BoardWidget::setOverlay(const std::vector<Overlay>& overlay) {
   update();
 }
 
+QColor BoardWidget::overlayColor(Piece p) { return kOverlay[p % kPieces]; }
+
 void BoardWidget::setLastMove(std::optional<Move> m) {
   lastMove_ = m;
   update();

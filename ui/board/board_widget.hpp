@@ -3,6 +3,7 @@
 // requests (so QTest can drive it). It never changes the position itself; BoardEditor does.
 #pragma once
 
+#include <QColor>
 #include <QPointF>
 #include <QWidget>
 #include <array>
@@ -38,6 +39,8 @@ class BoardWidget : public QWidget {
     Bitboard squares;
   };
   void setOverlay(const std::vector<Overlay>& overlay);
+  // The dot colour of a piece in the overlay, for legends.
+  static QColor overlayColor(Piece p);
   void setLastMove(std::optional<Move> m);
 
   // Geometry, for painting, mouse handling and tests.

@@ -57,13 +57,14 @@ PiecePalette::PiecePalette(QWidget* parent) : QWidget(parent) {
     }
     connect(b, &QToolButton::clicked, this, [this, i] { picked(i); });
     buttons_[i] = b;
-    // Two rows: White above, Black below; the eraser at the end of the black row.
+    // Two columns beside the board, White left and Black right, K to P downwards; the eraser
+    // below. Vertical, so the board keeps the window's height.
     if (i < kPieces)
-      grid->addWidget(b, color_of(Piece(i)) == White ? 0 : 1, type_of(Piece(i)));
+      grid->addWidget(b, type_of(Piece(i)), color_of(Piece(i)) == White ? 0 : 1);
     else
-      grid->addWidget(b, 1, kPieceTypes);
+      grid->addWidget(b, kPieceTypes, 0, 1, 2, Qt::AlignHCenter);
   }
-  grid->setColumnStretch(kPieceTypes + 1, 1);
+  grid->setRowStretch(kPieceTypes + 1, 1);
 }
 
 QToolButton* PiecePalette::button(Piece p) const { return buttons_[p == NoPiece ? kPieces : p]; }

@@ -53,6 +53,8 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
   auto* exportButton = new QPushButton(tr("Export CSV…"), this);
   info_ = new QLabel(tr("No cover loaded."), this);
   info_->setWordWrap(true);
+  legend_ = new QLabel(this);
+  legend_->setToolTip(tr("The selected cube on the board: each piece may stand on the squares with its dot"));
 
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Cover:"), this));
@@ -62,6 +64,8 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
   top->addWidget(new QLabel(tr("Show:"), this));
   top->addWidget(output_);
   top->addStretch(1);
+  top->addWidget(legend_);
+  top->addSpacing(12);
   top->addWidget(exportButton);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
@@ -143,6 +147,7 @@ void CoverViewer::setCover(const store::CoverFile& cover) {
                      .arg(lits)
                      .arg(cover.passes.empty() ? tr("none") : QString::fromStdString(cover.passes))
                      .arg(QString::fromLatin1(canon_name(cover.canon).data(), qsizetype(canon_name(cover.canon).size()))));
+  legend_->clear();
   Q_EMIT overlayChanged({});
 }
 
@@ -163,6 +168,7 @@ void CoverViewer::setOutputFilter(int output) {
 void CoverViewer::selectionChanged() {
   const QModelIndex current = view_->currentIndex();
   if (!current.isValid()) {
+    legend_->clear();
     Q_EMIT overlayChanged({});
     return;
   }
@@ -170,7 +176,13 @@ void CoverViewer::selectionChanged() {
   const logic::CubeWord c = model_->cubes()[size_t(src.row())];
   std::vector<BoardWidget::Overlay> overlay;
   const CubeDecoder& d = model_->decoder();
-  for (int j = 0; j < int(d.pieces().size()); ++j) overlay.push_back({d.pieces()[j], d.squares(c, j)});
+  QStringList legend;
+  for (int j = 0; j < int(d.pieces().size()); ++j) {
+    overlay.push_back({d.pieces()[j], d.squares(c, j)});
+    legend << QStringLiteral("<span style='color:%1'>●</span> %2")
+                  .arg(BoardWidget::overlayColor(d.pieces()[j]).name(), d.pieceLabel(j));
+  }
+  legend_->setText(tr("On the board: %1").arg(legend.join(QStringLiteral("&nbsp;&nbsp;"))));
   Q_EMIT overlayChanged(overlay);
 }
 

@@ -66,6 +66,7 @@ class CoverViewer : public QWidget {
   QTableView* view_;
   QComboBox *balances_, *output_;
   QLabel* info_;
+  QLabel* legend_;
   QFutureWatcher<Loaded> watcher_;
 };
 

@@ -120,7 +120,11 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
                              ctx_->source() == AppContext::Source::Covers);
   });
   connect(editor_, &BoardEditor::positionChanged, this, &ProbePanel::positionChanged);
-  connect(ctx_, &AppContext::changed, this, &ProbePanel::reprobe);
+  connect(ctx_, &AppContext::changed, this, [this] {
+    // The source may also change from settings or code: keep the selector truthful.
+    sourceBox_->setCurrentIndex(ctx_->source() == AppContext::Source::Covers ? 1 : 0);
+    reprobe();
+  });
   positionChanged();
 }
 
