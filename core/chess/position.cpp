@@ -57,7 +57,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 }  // namespace
 
-Result<Position> Position::from_fen(std::string_view fen) {
+Result<Position> Position::from_fen(std::string_view fen, int max_pieces) {
   // Fields are separated by runs of spaces; leading/trailing blanks are ignored.
   std::vector<std::string_view> fields;
   for (size_t i = 0; i < fen.size();) {
@@ -123,7 +123,7 @@ Result<Position> Position::from_fen(std::string_view fen) {
                    std::string(fields[i]) + "\" is not a non-negative number"};
   }
 
-  if (auto why = pos.illegal_reason()) return Error{"illegal position: " + *why};
+  if (auto why = pos.illegal_reason(max_pieces)) return Error{"illegal position: " + *why};
   return pos;
 }
 
@@ -150,15 +150,15 @@ std::string Position::fen() const {
   return s;
 }
 
-std::optional<std::string> Position::illegal_reason() const {
+std::optional<std::string> Position::illegal_reason(int max_pieces) const {
   for (Color c : {White, Black}) {
     int n = popcount(pieces(c, King));
     if (n != 1)
       return std::string(c == White ? "White" : "Black") + " has " + std::to_string(n) +
              " kings; each side needs exactly one";
   }
-  if (piece_count() > kMaxPieces)
-    return "more pieces than supported (" + std::to_string(piece_count()) + " > " + std::to_string(kMaxPieces) + ")";
+  if (piece_count() > max_pieces)
+    return "more pieces than supported (" + std::to_string(piece_count()) + " > " + std::to_string(max_pieces) + ")";
   if ((pieces(White, Pawn) | pieces(Black, Pawn)) & kPromotionRanks)
     return "a pawn stands on " + square_name(lsb((pieces(White, Pawn) | pieces(Black, Pawn)) & kPromotionRanks)) +
            "; pawns cannot be on rank 1 or 8";

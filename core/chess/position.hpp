@@ -22,8 +22,9 @@ class Position {
   Position() { board_.fill(NoPiece); }
 
   // Parses and validates a FEN; the error names the first problem found. The halfmove and fullmove
-  // fields are optional. Castling rights are refused: endgame tables have none.
-  static Result<Position> from_fen(std::string_view fen);
+  // fields are optional. Castling rights are refused: endgame tables have none. `max_pieces` is
+  // raised only by callers that never reach a table (move-generation tests).
+  static Result<Position> from_fen(std::string_view fen, int max_pieces = kMaxPieces);
   std::string fen() const;
 
   Piece at(Square s) const { return board_[s]; }
@@ -55,7 +56,7 @@ class Position {
   // Why this position cannot occur in a game (or in a table), or nothing when it is legal:
   // king counts, pawns on the first or last rank, the side not to move in check, an en-passant
   // square that no double push could have left, too many pieces.
-  std::optional<std::string> illegal_reason() const;
+  std::optional<std::string> illegal_reason(int max_pieces = kMaxPieces) const;
 
   // The position after a move from legal_moves(); no validation.
   Position after(const Move& m) const;

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include "chess/balance.hpp"
+
+namespace egtmin {
+namespace {
+
+TEST(Balance, ParsesAndNames) {
+  auto b = Balance::parse("krpvkr");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(b->name(), "KRPvKR");
+  EXPECT_EQ(b->pieces(), 5);
+  EXPECT_TRUE(b->has_pawns());
+  EXPECT_EQ(Balance::parse("KQ-KR")->name(), "KQvKR");
+}
+
+TEST(Balance, CanonicalFormIsSyzygys) {
+  auto canon = [](const char* n) { return Balance::parse(n)->canonical().name(); };
+  EXPECT_EQ(canon("KvKR"), "KRvK");
+  EXPECT_EQ(canon("KRvKQ"), "KQvKR");
+  EXPECT_EQ(canon("KNvKB"), "KBvKN");
+  EXPECT_EQ(canon("KPvKN"), "KNvKP");
+  EXPECT_EQ(canon("KRvKQR"), "KQRvKR");
+  EXPECT_EQ(canon("KQvKQ"), "KQvKQ");
+  EXPECT_TRUE(Balance::parse("KQvKQ")->is_symmetric());
+  EXPECT_FALSE(Balance::parse("KQvKR")->is_symmetric());
+}
+
+TEST(Balance, AllUpToFourMatchesSyzygysSet) {
+  auto all = Balance::all_up_to(4);
+  EXPECT_EQ(all.size(), 36u);  // KvK plus the 35 three- and four-piece tables
+  EXPECT_EQ(all.front().name(), "KvK");
+  EXPECT_EQ(Balance::all_up_to(5).size(), 36u + 110u);  // Syzygy has 110 five-piece tables
+}
+
+TEST(Balance, OfPosition) {
+  auto p = Position::from_fen("8/8/8/8/8/2k5/3r4/KQ6 w - - 0 1");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(Balance::of(*p).name(), "KQvKR");
+  EXPECT_EQ(Balance::of(p->color_flipped()).name(), "KRvKQ");
+}
+
+class BalanceErrors : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(BalanceErrors, NamesTheProblem) {
+  auto b = Balance::parse(GetParam().first);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find(GetParam().second), std::string::npos) << b.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BalanceErrors,
+                         ::testing::Values(std::pair{"KRK", "separated by 'v'"}, std::pair{"KRvKvK", "more than one"},
+                                           std::pair{"KXvK", "unknown piece letter 'X'"},
+                                           std::pair{"RvK", "White needs exactly one king"},
+                                           std::pair{"KvKK", "Black needs exactly one king"},
+                                           std::pair{"vK", "White's side is empty"},
+                                           std::pair{"KQQQQvKRRR", "more pieces than supported"}));
+
+}  // namespace
+}  // namespace egtmin

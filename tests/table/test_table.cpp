@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The generator against Syzygy (exhaustive for 3 pieces, sampled for 4), against its own
+// definition (every value is the minimax of its successors), and the table file's integrity checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "support/env.hpp"
+#include "table/generator.hpp"
+#include "table/table_store.hpp"
+#include "table/verify.hpp"
+#include "util/atomic_file.hpp"
+
+namespace egtmin {
+namespace {
+
+const Table& table_of(const char* name) {
+  auto b = Balance::parse(name);
+  EXPECT_TRUE(b.ok());
+  auto t = test::shared_store().ensure(*b);
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return **t;
+}
+
+TEST(Encoding, PapersExampleRowIsADrawInKNvKP) {
+  // "0 000010 000000 010000 001001 010": White to move, wK c8, wN a8, bK a6, bP b7, draw.
+  const Table& t = table_of("KNvKP");
+  const uint64_t index = 0b0'000010'000000'010000'001001;
+  Placement p = t.encoding().decode(index);
+  EXPECT_EQ(p.stm, White);
+  EXPECT_EQ(square_name(p.sq[0]), "c8");
+  EXPECT_EQ(square_name(p.sq[1]), "a8");
+  EXPECT_EQ(square_name(p.sq[2]), "a6");
+  EXPECT_EQ(square_name(p.sq[3]), "b7");
+  EXPECT_EQ(t.encoding().encode(p), index);
+  EXPECT_EQ(t.value(index), Wdl::Draw);
+}
+
+TEST(Encoding, IllegalPositionsAreMarked) {
+  const Table& t = table_of("KPvK");
+  Encoding e(Balance::parse("KPvK").value());
+  Placement two_on_one{White, {parse_square("e1"), parse_square("e1"), parse_square("e8")}};
+  Placement pawn_on_8{White, {parse_square("e1"), parse_square("a8"), parse_square("e6")}};
+  Placement not_to_move_in_check{White, {parse_square("e1"), parse_square("d7"), parse_square("e8")}};
+  Placement fine{Black, {parse_square("e1"), parse_square("d7"), parse_square("e8")}};
+  EXPECT_EQ(t.value(two_on_one), Wdl::Illegal);
+  EXPECT_EQ(t.value(pawn_on_8), Wdl::Illegal);
+  EXPECT_EQ(t.value(not_to_move_in_check), Wdl::Illegal);
+  EXPECT_NE(t.value(fine), Wdl::Illegal);
+}
+
+TEST(Generator, KnownValues) {
+  TableStore& store = test::shared_store();
+  auto probe = [&](const char* fen) {
+    auto p = Position::from_fen(fen);
+    EXPECT_TRUE(p.ok()) << fen;
+    if (!p.ok()) return Wdl::Illegal;
+    auto v = store.ensure(Balance::of(*p));
+    EXPECT_TRUE(v.ok());
+    auto w = store.probe_stm(*p);
+    EXPECT_TRUE(w.ok()) << (w.ok() ? "" : w.error().message);
+    return w.ok() ? *w : Wdl::Illegal;
+  };
+  EXPECT_EQ(probe("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"), Wdl::Win);
+  EXPECT_EQ(probe("8/8/8/8/8/2k5/8/KQ6 b - - 0 1"), Wdl::Loss);     // Black to move loses
+  EXPECT_EQ(probe("8/8/8/3q4/8/2k5/8/K7 w - - 0 1"), Wdl::Loss);   // colour-flipped KQvK
+  EXPECT_EQ(probe("8/8/8/8/8/1qk5/8/K7 w - - 0 1"), Wdl::Draw);     // stalemated by the queen
+  EXPECT_EQ(probe("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Wdl::Draw);    // stalemate
+  EXPECT_EQ(probe("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), Wdl::Loss);    // mate
+  EXPECT_EQ(probe("8/8/8/8/k7/8/8/K1B5 w - - 0 1"), Wdl::Draw);
+}
+
+// Every legal position's stored value equals the minimax over its legal moves, where moves that
+// leave the table are looked up in the smaller tables: the generator obeys its own definition.
+void expect_minimax_consistent(const char* name, uint64_t stride) {
+  TableStore& store = test::shared_store();
+  const Table& t = table_of(name);
+  const Encoding& enc = t.encoding();
+  uint64_t checked = 0;
+  for (uint64_t idx = 0; idx < enc.size(); idx += stride) {
+    Placement p = enc.decode(idx);
+    if (!enc.is_legal(p)) continue;
+    Position pos = enc.position(p);
+    MoveList moves = legal_moves(pos);
+    Wdl best = Wdl::Illegal;
+    auto rank = [](Wdl v) { return v == Wdl::Win ? 3 : v == Wdl::Draw ? 2 : v == Wdl::Loss ? 1 : 0; };
+    for (const Move& m : moves) {
+      auto v = store.probe_stm(pos.after(m));
+      ASSERT_TRUE(v.ok()) << v.error().message;
+      Wdl mine = negate(*v);
+      if (rank(mine) > rank(best)) best = mine;
+    }
+    if (moves.empty()) best = pos.in_check(pos.side_to_move()) ? Wdl::Loss : Wdl::Draw;
+    Wdl stored = t.value(p);
+    Wdl want = p.stm == White ? best : negate(best);
+    ASSERT_EQ(stored, want) << pos.fen();
+    ++checked;
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
+TEST(Generator, MinimaxConsistentKRvK) { expect_minimax_consistent("KRvK", 1); }
+TEST(Generator, MinimaxConsistentKPvK) { expect_minimax_consistent("KPvK", 1); }
+TEST(Generator, MinimaxConsistentKPvKPSample) { expect_minimax_consistent("KPvKP", 101); }
+TEST(Generator, MinimaxConsistentKRvKBSample) { expect_minimax_consistent("KRvKB", 211); }
+
+TEST(Generator, SymmetricPositionsAgree) {
+  const Table& t = table_of("KRvKN");
+  const Encoding& enc = t.encoding();
+  for (uint64_t idx = 0; idx < enc.size(); idx += 9973) {
+    Placement p = enc.decode(idx);
+    if (!enc.is_legal(p)) continue;
+    for (int g = 0; g < 8; ++g) {
+      Placement q = p;
+      for (int i = 0; i < enc.pieces(); ++i) q.sq[i] = kTransforms[g][p.sq[i]];
+      ASSERT_EQ(t.value(q), t.value(p));
+    }
+  }
+}
+
+TEST(Generator, RefusesNonCanonicalAndMissingDependencies) {
+  auto r = generate(Balance::parse("KvKR").value(), [](const Balance&) -> const Table* { return nullptr; });
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("canonical"), std::string::npos);
+  auto m = generate(Balance::parse("KRvK").value(), [](const Balance&) -> const Table* { return nullptr; });
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("KvK is missing"), std::string::npos) << m.error().message;
+}
+
+class AgainstSyzygy : public ::testing::TestWithParam<std::pair<const char*, uint64_t>> {};
+
+TEST_P(AgainstSyzygy, NoMismatch) {
+  EGTMIN_REQUIRE_SYZYGY();
+  auto syz = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syz.ok()) << syz.error().message;
+  VerifyOptions o;
+  o.stride = GetParam().second;
+  VerifyReport r = verify_against_syzygy(table_of(GetParam().first), **syz, o);
+  EXPECT_GT(r.positions, 0u);
+  EXPECT_EQ(r.mismatches, 0u) << (r.examples.empty() ? "" : r.examples.front());
+}
+
+// Three pieces: every legal position. Four pieces: a deterministic sample (every Nth index).
+INSTANTIATE_TEST_SUITE_P(ThreePieceExhaustive, AgainstSyzygy,
+                         ::testing::Values(std::pair{"KQvK", 1}, std::pair{"KRvK", 1}, std::pair{"KBvK", 1},
+                                           std::pair{"KNvK", 1}, std::pair{"KPvK", 1}));
+INSTANTIATE_TEST_SUITE_P(FourPieceSampled, AgainstSyzygy,
+                         ::testing::Values(std::pair{"KQvKR", 31}, std::pair{"KPvKP", 7}, std::pair{"KRvKP", 31},
+                                           std::pair{"KBNvK", 31}, std::pair{"KRRvK", 31}, std::pair{"KNvKP", 31}));
+
+// Positions with an en-passant square are not in the table; probe_stm adds the capture as an
+// option. Compare with Syzygy (which knows e.p.) for every KPvKP position right after a double push.
+TEST(Generator, EnPassantProbesAgreeWithSyzygy) {
+  EGTMIN_REQUIRE_SYZYGY();
+  auto syz = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syz.ok());
+  TableStore& store = test::shared_store();
+  ASSERT_TRUE(store.ensure(Balance::parse("KPvKP").value()).ok());
+  int compared = 0, with_capture = 0;
+  for (int wp = 0; wp < 64; ++wp)
+    for (int side = -1; side <= 1; side += 2) {
+      Square w = Square(wp);
+      if (rank_of(w) != 3) continue;  // the white pawn just went e2-e4 style to rank 4
+      int f = file_of(w) + side;
+      if (f < 0 || f > 7) continue;
+      Square bp = make_square(f, 3);
+      for (int wk = 0; wk < 64; wk += 3)
+        for (int bk = 1; bk < 64; bk += 5) {
+          Position pos;
+          if (wk == w || wk == bp || bk == w || bk == bp || wk == bk) continue;
+          Square ep = Square(w + 8), origin = Square(w + 16);
+          if (wk == ep || wk == origin || bk == ep || bk == origin) continue;
+          pos.put(Square(wk), make_piece(White, King));
+          pos.put(Square(bk), make_piece(Black, King));
+          pos.put(w, make_piece(White, Pawn));
+          pos.put(bp, make_piece(Black, Pawn));
+          pos.set_side_to_move(Black);
+          pos.set_ep_square(ep);
+          if (pos.illegal_reason()) continue;
+          auto ours = store.probe_stm(pos);
+          ASSERT_TRUE(ours.ok()) << ours.error().message;
+          auto theirs = (*syz)->wdl(pos);
+          ASSERT_TRUE(theirs.has_value());
+          Wdl want = *theirs > SyzygyWdl::Draw ? Wdl::Win : *theirs < SyzygyWdl::Draw ? Wdl::Loss : Wdl::Draw;
+          ASSERT_EQ(*ours, want) << pos.fen();
+          Position no_ep = pos;
+          no_ep.set_ep_square(NoSquare);
+          with_capture += *store.probe_stm(no_ep) != *ours;
+          ++compared;
+        }
+    }
+  EXPECT_GT(compared, 1000);
+  EXPECT_GT(with_capture, 0) << "no position where the e.p. capture changes the value was exercised";
+}
+
+TEST(TableFile, RoundTripsAndRejectsDamage) {
+  const Table& t = table_of("KRvK");
+  auto bytes = t.serialize();
+  auto back = Table::deserialize(bytes, "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  for (uint64_t s = 0; s < t.slots(); s += 7) ASSERT_EQ(back->at_slot(s), t.at_slot(s));
+
+  auto truncated = bytes;
+  truncated.resize(bytes.size() - 3);
+  auto r1 = Table::deserialize(truncated, "mem");
+  ASSERT_FALSE(r1.ok());
+  EXPECT_NE(r1.error().message.find("truncated"), std::string::npos);
+
+  auto flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  auto r2 = Table::deserialize(flipped, "mem");
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().message.find("checksum"), std::string::npos);
+
+  auto version = bytes;
+  version[8] = 99;
+  EXPECT_NE(Table::deserialize(version, "mem").error().message.find("version"), std::string::npos);
+  auto magic = bytes;
+  magic[0] = 'X';
+  EXPECT_NE(Table::deserialize(magic, "mem").error().message.find("magic"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace egtmin
