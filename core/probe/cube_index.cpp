@@ -2,6 +2,8 @@
 #include "probe/cube_index.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 
 namespace egtmin::probe {
 
@@ -10,22 +12,59 @@ namespace {
 constexpr size_t kLeafMax = 4;
 }  // namespace
 
-CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max_copies) : inputs_(inputs) {
-  const int pieces = (inputs - 1) / 6;
-  fields_ = 1 + pieces;
-  first_input_.push_back(0);
-  width_.push_back(1);
-  shift_[0] = uint8_t(inputs - 1);
-  mask_[0] = 1;
-  for (int j = 1; j <= pieces; ++j) {
-    first_input_.push_back(1 + 6 * (j - 1));
-    width_.push_back(6);
-    shift_[j] = uint8_t(6 * (pieces - j));
-    mask_[j] = 63;
-  }
+CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max_copies, double split_copies)
+    : inputs_(inputs), split_copies_(split_copies) {
   budget_ = size_t(std::max(max_copies - 1, 0)) * cubes.size();
-  std::vector<logic::CubeWord> all(cubes.begin(), cubes.end());
-  root_ = build(all, 0, 0);
+  // Best first: always split the pending node with the most expected scanning (its cubes times the
+  // share of the index space that reaches it), so the copy budget goes where probes go instead of
+  // to whichever subtree a depth-first build reaches first.
+  struct Pending {
+    double priority;
+    uint64_t used;
+    double share;
+    size_t slot;  // where its reference goes in nodes_ (SIZE_MAX: the root)
+    int level;
+    std::vector<logic::CubeWord> cubes;
+  };
+  auto cmp = [](const Pending* a, const Pending* b) { return a->priority < b->priority; };
+  std::vector<Pending*> heap;
+  std::vector<std::unique_ptr<Pending>> owned;
+  auto push = [&](std::vector<logic::CubeWord> cs, uint64_t used, double share, size_t slot, int level) {
+    depth_ = std::max(depth_, level);
+    owned.push_back(
+        std::make_unique<Pending>(Pending{share * double(cs.size()), used, share, slot, level, std::move(cs)}));
+    heap.push_back(owned.back().get());
+    std::push_heap(heap.begin(), heap.end(), cmp);
+  };
+  auto set_ref = [&](size_t slot, uint64_t ref) {
+    if (slot == SIZE_MAX) root_ = ref;
+    else nodes_[slot] = ref;
+  };
+  push(std::vector<logic::CubeWord>(cubes.begin(), cubes.end()), 0, 1.0, SIZE_MAX, 0);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), cmp);
+    Pending* p = heap.back();
+    heap.pop_back();
+    const Split sp = choose(p->cubes, p->used);
+    if (sp.first < 0 || sp.total - p->cubes.size() > budget_) {
+      set_ref(p->slot, make_leaf(p->cubes));
+    } else {
+      budget_ -= sp.total - p->cubes.size();
+      const int w = sp.width, n = 1 << w;
+      const size_t off = nodes_.size();
+      nodes_.resize(off + size_t(n));
+      set_ref(p->slot, (uint64_t(w) << 40) | (uint64_t(inputs_ - sp.first - w) << 32) | off);
+      uint64_t used = p->used;
+      for (int b = 0; b < w; ++b) used |= uint64_t{1} << (sp.first + b);
+      for (int v = 0; v < n; ++v) {
+        std::vector<logic::CubeWord> child;
+        for (logic::CubeWord c : p->cubes)
+          if (admits(c, sp, v)) child.push_back(c);
+        push(std::move(child), used, p->share / double(n), off + size_t(v), p->level + 1);
+      }
+    }
+    p->cubes = {};
+  }
   nodes_.shrink_to_fit();
   pool_.shrink_to_fit();
 }
@@ -40,55 +79,40 @@ uint64_t CubeIndex::make_leaf(std::vector<logic::CubeWord>& cubes) {
   return kLeaf | (uint64_t(cubes.size()) << kCountShift) | start;
 }
 
-uint64_t CubeIndex::build(std::vector<logic::CubeWord>& cubes, unsigned used_fields, int level) {
-  depth_ = std::max(depth_, level);
-  if (cubes.size() <= kLeafMax) return make_leaf(cubes);
+bool CubeIndex::admits(logic::CubeWord c, const Split& sp, int v) {
+  // Child v takes the cubes admitting value v of the run (the run's first input is v's top bit).
+  for (int b = 0; b < sp.width; ++b) {
+    const unsigned pair = unsigned(c >> logic::pair_shift(sp.first + b)) & 3;
+    const unsigned bit = unsigned(v >> (sp.width - 1 - b)) & 1;
+    if (!(pair & (bit ? 1u : 2u))) return false;
+  }
+  return true;
+}
 
-  // The values of field f that cube c admits, as a bit mask over the 2^width values.
-  auto admits = [&](logic::CubeWord c, int f) {
-    const int w = width_[f];
-    uint64_t m = w == 6 ? ~uint64_t{0} : 3;
-    for (int b = 0; b < w; ++b) {
-      const unsigned pair = unsigned(c >> logic::pair_shift(first_input_[f] + b)) & 3;
-      // Values whose bit (w-1-b) is set.
-      uint64_t ones = 0;
-      for (int v = 0; v < (1 << w); ++v)
-        if ((v >> (w - 1 - b)) & 1) ones |= uint64_t{1} << v;
-      if (pair == 2) m &= ~ones;      // input must be 0
-      else if (pair == 1) m &= ones;  // input must be 1
-    }
-    return m;
-  };
-
-  int best = -1;
+CubeIndex::Split CubeIndex::choose(const std::vector<logic::CubeWord>& cubes, uint64_t used_inputs) const {
+  Split best;
+  if (cubes.size() <= kLeafMax) return best;
+  // total(i, w) = sum over cubes of 2^(the cube's don't-cares among inputs i .. i+w-1): the copies.
+  std::vector<uint8_t> dc(cubes.size());
   double best_expected = 0;
-  size_t best_total = 0;
-  for (int f = 0; f < fields_; ++f) {
-    if (used_fields & (1u << f)) continue;
-    size_t total = 0;
-    for (logic::CubeWord c : cubes) total += size_t(__builtin_popcountll(admits(c, f)));
-    const double expected = double(total) / double(1 << width_[f]);
-    if (best < 0 || expected < best_expected) best = f, best_expected = expected, best_total = total;
+  for (int i = 0; i < inputs_; ++i) {
+    if (used_inputs >> i & 1) continue;
+    std::fill(dc.begin(), dc.end(), 0);
+    for (int w = 1; w <= 6 && i + w <= inputs_; ++w) {
+      if (used_inputs >> (i + w - 1) & 1) break;
+      const int shift = logic::pair_shift(i + w - 1);
+      size_t total = 0;
+      for (size_t c = 0; c < cubes.size(); ++c) {
+        dc[c] = uint8_t(dc[c] + (((cubes[c] >> shift) & 3) == 3));
+        total += size_t{1} << dc[c];
+      }
+      if (double(total) > split_copies_ * double(cubes.size())) break;  // wider only copies more
+      const double expected = double(total) / double(1 << w);
+      if (best.first < 0 || expected < best_expected) best = {i, w, total}, best_expected = expected;
+    }
   }
-  if (best < 0 || best_expected > 0.75 * double(cubes.size())) return make_leaf(cubes);
-  const size_t extra = best_total - cubes.size();
-  if (extra > budget_) return make_leaf(cubes);
-  budget_ -= extra;
-
-  const int n = 1 << width_[best];
-  const size_t off = nodes_.size();
-  nodes_.resize(off + size_t(n));
-  std::vector<uint64_t> masks(cubes.size());
-  for (size_t i = 0; i < cubes.size(); ++i) masks[i] = admits(cubes[i], best);
-  std::vector<logic::CubeWord> child;
-  for (int v = 0; v < n; ++v) {
-    child.clear();
-    for (size_t i = 0; i < cubes.size(); ++i)
-      if ((masks[i] >> v) & 1) child.push_back(cubes[i]);
-    const uint64_t ref = build(child, used_fields | (1u << best), level + 1);
-    nodes_[off + size_t(v)] = ref;
-  }
-  return (uint64_t(best) << 32) | off;
+  if (best.first >= 0 && best_expected > 0.75 * double(cubes.size())) best = {};
+  return best;
 }
 
 }  // namespace egtmin::probe

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The indexed probe strategy: a shallow decision tree over whole fields of the paper's encoding
-// (the side-to-move bit, or one piece's 6-bit square), built from a cover's cubes alone. Each inner
-// node switches on one field's value (2 or 64 children); a cube with don't-cares in that field is
-// copied into every child it admits, so each leaf holds exactly the cubes that can contain the
-// minterms reaching it, and a probe is a few array reads plus a short scan of a leaf.
-// The field to split on is chosen per node as the one with the fewest expected cubes per child;
-// splitting stops at small leaves, when no field helps, or when copies exceed a memory budget.
-// Everything lives in two flat arrays of 64-bit words.
+// The indexed probe strategy: a shallow decision tree over the paper's encoding, built from a
+// cover's cubes alone. Each inner node switches on the value of a run of 1 to 6 consecutive inputs
+// (2 to 64 children); a cube with don't-cares in that run is copied into every child it admits, so
+// each leaf holds exactly the cubes that can contain the minterms reaching it, and a probe is a few
+// array reads plus a short scan of a leaf.
+// The run to split on is chosen per node: the fewest expected cubes per child among runs whose
+// copies stay within `split_copies` times the node's cubes (so memory grows by a bounded factor per
+// level instead of the first subtrees spending a global budget). Splitting stops at small leaves,
+// when no run helps, or at the global budget `max_copies`. Everything lives in two flat arrays of
+// 64-bit words.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -23,15 +26,15 @@ class CubeIndex {
   CubeIndex() = default;
   // `inputs` = 1 + 6 * pieces. `max_copies`: the leaves may hold at most this many cube copies per
   // cube of the cover (the memory budget).
-  CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max_copies = 16);
+  CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max_copies = 16, double split_copies = 4.0);
 
   // The first cube in the leaf of `index` (the table index, stm bit first) that contains `minterm`
   // (= logic::minterm(index, inputs)); 0 when no cube contains it.
   logic::CubeWord find(uint64_t index, logic::CubeWord minterm) const {
     uint64_t ref = root_;
     while (!(ref & kLeaf)) {
-      const unsigned field = unsigned(ref >> 32) & 0xff;
-      ref = nodes_[(ref & 0xffffffffu) + ((index >> shift_[field]) & mask_[field])];
+      const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
+      ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
     const logic::CubeWord* c = pool_.data() + (ref & kStartMask);
     const logic::CubeWord* end = c + ((ref >> kCountShift) & kCountMask);
@@ -47,21 +50,24 @@ class CubeIndex {
   size_t largest_leaf() const { return largest_leaf_; }
 
  private:
-  // Node references: leaf = kLeaf | count << kCountShift | start in pool_; inner = field << 32 |
-  // offset in nodes_ of its 2^width child references.
+  // Node references: leaf = kLeaf | count << kCountShift | start in pool_; inner = width << 40 |
+  // shift << 32 | offset in nodes_ of its 2^width child references (the children are indexed by
+  // (index >> shift) & (2^width - 1)).
   static constexpr uint64_t kLeaf = uint64_t{1} << 63;
   static constexpr int kCountShift = 40;
   static constexpr uint64_t kCountMask = (uint64_t{1} << 23) - 1;
   static constexpr uint64_t kStartMask = (uint64_t{1} << 40) - 1;
 
-  uint64_t build(std::vector<logic::CubeWord>& cubes, unsigned used_fields, int level);
+  struct Split {
+    int first = -1, width = 0;  // inputs first .. first + width - 1
+    size_t total = 0;           // cube copies over the children
+  };
+  Split choose(const std::vector<logic::CubeWord>& cubes, uint64_t used_inputs) const;
+  static bool admits(logic::CubeWord c, const Split& sp, int v);
   uint64_t make_leaf(std::vector<logic::CubeWord>& cubes);
 
   int inputs_ = 0;
-  int fields_ = 0;
-  std::vector<int> first_input_, width_;  // per field
-  uint8_t shift_[8] = {};
-  uint64_t mask_[8] = {};
+  double split_copies_ = 4.0;
   size_t budget_ = 0;
   uint64_t root_ = kLeaf;
   std::vector<uint64_t> nodes_;
