@@ -15,15 +15,18 @@ Command add_verify(CLI::App& app) {
     std::string syzygy;
     std::vector<std::string> balances;
     uint64_t sample = 0;
+    int pieces = 5;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("verify", "Compare generated tables with Syzygy over every legal position");
   sub->footer(
       "Without balances, every balance of up to 5 pieces with a WDL file in the Syzygy directory is checked.\n"
       "Missing tables are generated first. Cursed wins and blessed losses count as wins and losses.\n"
-      "Examples:\n  egtmin-cli verify --syzygy ../shared/syzygy\n  egtmin-cli verify --syzygy ~/syzygy KQvKR --json");
+      "Examples:\n  egtmin-cli verify --syzygy ../shared/syzygy\n  egtmin-cli verify --syzygy ../shared/syzygy --pieces 4\n  egtmin-cli verify --syzygy ~/syzygy KQvKR --json");
   sub->add_option("balances", a->balances, "Balances to check (default: all with Syzygy files)");
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files")->required();
+  sub->add_option("--pieces", a->pieces, "Without balances: only those with up to N pieces (default 5)")
+      ->check(CLI::Range(3, 5));
   sub->add_option("--sample", a->sample, "Check every Nth index only (default: all)")->check(CLI::PositiveNumber);
   add_common(sub, a->common);
   return {sub, [a] {
@@ -33,7 +36,7 @@ Command add_verify(CLI::App& app) {
             if (!requested) return fail(requested.error().message);
             std::vector<Balance> todo = *requested;
             if (todo.empty())
-              for (const Balance& b : Balance::all_up_to(5))
+              for (const Balance& b : Balance::all_up_to(a->pieces))
                 if (b.pieces() > 2 && (*syz)->has_wdl(b)) todo.push_back(b);
             TableStore store(a->common.data_dir());
             auto progress = make_progress(a->common);
