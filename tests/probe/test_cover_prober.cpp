@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <random>
 
+#include <unistd.h>
+
+#include "logic/pipeline.hpp"
 #include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
 #include "support/env.hpp"
@@ -180,6 +183,41 @@ TEST(CoverProber, IndexedFindsSameOutputAsLinearOnRandomCovers) {
       ASSERT_EQ(logic::output_of(got), logic::output_of(lin)) << "index " << i << " copies " << copies;
     }
   }
+}
+
+}  // namespace
+}  // namespace egtmin::probe
+
+namespace egtmin::probe {
+namespace {
+
+// The real minimizer's covers (canon, compact, expand, irredundant), through a cover file on disk,
+// against the table on every legal position of the 3-piece balances.
+TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
+  auto passes = logic::parse_passes("canon,compact,expand,irredundant");
+  ASSERT_TRUE(passes.ok()) << passes.error().message;
+  const auto dir = std::filesystem::temp_directory_path() / ("egtmin-prober-test-" + std::to_string(::getpid()));
+  for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+    const Table& t = table_of(name);
+    auto m = logic::minimize_table(t, *passes, {});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    store::CoverFile f{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover};
+    ASSERT_TRUE(store::save_cover(store::cover_path(dir, t.balance()), f).ok());
+  }
+  auto prober = CoverProber::open(dir);
+  ASSERT_TRUE(prober.ok()) << prober.error().message;
+  ASSERT_EQ((*prober)->balances().size(), 3u);
+  for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+    const Table& t = table_of(name);
+    const Encoding& enc = t.encoding();
+    int bad = 0;
+    for (uint64_t i = 0; i < enc.size() && bad < 10; ++i) {
+      Placement p = enc.decode(i);
+      if (enc.is_legal(p)) bad += check_position(**prober, t, p);
+    }
+    EXPECT_EQ(bad, 0) << name;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
