@@ -39,7 +39,7 @@ MainWindow::MainWindow(AppContext* ctx, QWidget* parent)
   probe_ = new ProbePanel(ctx_, board_->editor(), this);
   runs_ = new RunsPanel(ctx_, this);
   covers_ = new CoverViewer(ctx_, this);
-  charts_ = new ChartsPanel(this);
+  charts_ = new ChartsPanel(ctx_, this);
 
   probeDock_ = dock(this, tr("Probe"), "probe-dock", probe_);
   runsDock_ = dock(this, tr("Runs"), "runs-dock", runs_);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Board editor: FEN in and out, simulated drags and clicks, brush, undo/redo, the edit actions.
 #include <QAction>
+#include <QApplication>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTest>
@@ -140,6 +143,26 @@ class TestBoard : public QObject {
     QCOMPARE(w_->editor()->position().side_to_move(), Black);
     QTest::keyClick(w_->board(), Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(w_->editor()->position().side_to_move(), White);
+  }
+
+  void dropFromPalette() {
+    QVERIFY(w_->editor()->setFen("8/8/8/4k3/8/8/8/4K3 w - - 0 1"));
+    BoardWidget* b = w_->board();
+    QMimeData mime;
+    mime.setData(BoardWidget::kPieceMime, QByteArray("R"));
+    const QPointF at = b->squareCenter(parse_square("a1"));
+    QDragEnterEvent enter(at.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(b, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(b, &drop);
+    QCOMPARE(w_->editor()->position().at(parse_square("a1")), make_piece(White, Rook));
+    // Foreign data is refused.
+    QMimeData text;
+    text.setText("R");
+    QDragEnterEvent other(at.toPoint(), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(b, &other);
+    QVERIFY(!other.isAccepted());
   }
 
   void robustAtTinySizes() {

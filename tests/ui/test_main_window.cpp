@@ -13,6 +13,7 @@
 #include "board/board_editor_widget.hpp"
 #include "board/board_widget.hpp"
 #include "charts/charts_panel.hpp"
+#include "charts/sizes_chart.hpp"
 #include "main_window.hpp"
 #include "board/piece_palette.hpp"
 #include "probe/probe_panel.hpp"
@@ -66,6 +67,9 @@ class TestMainWindow : public QObject {
     QCOMPARE(job->state(), RunJob::State::Done);
     QCOMPARE(job->points().size(), 5);  // start + 4 passes
     QTRY_COMPARE(w.chartsPanel()->seriesCount(), 1);
+    // The finished run wrote a cover: the sizes chart lists its balance.
+    QTRY_COMPARE(w.chartsPanel()->sizesChart()->balanceCount(), 1);
+    QVERIFY(w.chartsPanel()->sizesChart()->exportPng(dir_.filePath("sizes.png")));
     for (int m = 0; m < 4; ++m) w.chartsPanel()->setMetric(m);
     QVERIFY(w.chartsPanel()->exportPng(dir_.filePath("chart.png")));
     QString err;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "board/board_widget.hpp"
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QKeyEvent>
+#include <QMimeData>
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -27,6 +30,7 @@ BoardWidget::BoardWidget(QWidget* parent) : QWidget(parent) {
   sp.setHeightForWidth(true);
   setSizePolicy(sp);
   setAccessibleName(tr("Chess board"));
+  setAcceptDrops(true);
 }
 
 void BoardWidget::setPosition(const Position& pos) {
@@ -234,6 +238,33 @@ void BoardWidget::keyPressEvent(QKeyEvent* e) {
     return;
   }
   QWidget::keyPressEvent(e);
+}
+
+namespace {
+Piece droppedPiece(const QMimeData* mime) {
+  if (!mime || !mime->hasFormat(QLatin1String(BoardWidget::kPieceMime))) return NoPiece;
+  const QByteArray d = mime->data(QLatin1String(BoardWidget::kPieceMime));
+  return d.size() == 1 ? piece_from_char(d[0]) : NoPiece;
+}
+}  // namespace
+
+void BoardWidget::dragEnterEvent(QDragEnterEvent* e) {
+  if (droppedPiece(e->mimeData()) != NoPiece) e->acceptProposedAction();
+}
+
+void BoardWidget::dragMoveEvent(QDragMoveEvent* e) {
+  if (droppedPiece(e->mimeData()) != NoPiece && squareAt(e->position()) != NoSquare)
+    e->acceptProposedAction();
+  else
+    e->ignore();
+}
+
+void BoardWidget::dropEvent(QDropEvent* e) {
+  const Piece p = droppedPiece(e->mimeData());
+  const Square s = squareAt(e->position());
+  if (p == NoPiece || s == NoSquare) return;
+  e->acceptProposedAction();
+  Q_EMIT placeRequested(s, p);
 }
 
 }  // namespace egtmin::ui

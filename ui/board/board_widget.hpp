@@ -26,6 +26,8 @@ class BoardWidget : public QWidget {
 
   explicit BoardWidget(QWidget* parent = nullptr);
 
+  static constexpr const char* kPieceMime = "application/x-egtmin-piece";
+
   void setPosition(const Position& pos);
   const Position& position() const { return pos_; }
   bool flipped() const { return flipped_; }
@@ -70,6 +72,10 @@ class BoardWidget : public QWidget {
   void mouseMoveEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
+  // Pieces dragged from the palette (mime type kPieceMime, the piece's FEN letter).
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dragMoveEvent(QDragMoveEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
 
  private:
   Position pos_;

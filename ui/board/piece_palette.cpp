@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "board/piece_palette.hpp"
 
+#include <QApplication>
+#include <QDrag>
 #include <QGridLayout>
+#include <QMimeData>
+#include <QMouseEvent>
 #include <QIcon>
 #include <QPainter>
 #include <QPixmap>
@@ -56,6 +60,10 @@ PiecePalette::PiecePalette(QWidget* parent) : QWidget(parent) {
       b->setObjectName(QStringLiteral("palette-%1").arg(QChar(piece_char(p))));
     }
     connect(b, &QToolButton::clicked, this, [this, i] { picked(i); });
+    if (p != NoPiece) {
+      b->setProperty("piece", int(p));
+      b->installEventFilter(this);
+    }
     buttons_[i] = b;
     // Two columns beside the board, White left and Black right, K to P downwards; the eraser
     // below. Vertical, so the board keeps the window's height.
@@ -65,6 +73,30 @@ PiecePalette::PiecePalette(QWidget* parent) : QWidget(parent) {
       grid->addWidget(b, kPieceTypes, 0, 1, 2, Qt::AlignHCenter);
   }
   grid->setRowStretch(kPieceTypes + 1, 1);
+}
+
+bool PiecePalette::eventFilter(QObject* watched, QEvent* e) {
+  auto* b = qobject_cast<QToolButton*>(watched);
+  if (!b) return false;
+  if (e->type() == QEvent::MouseButtonPress) {
+    pressPos_ = static_cast<QMouseEvent*>(e)->position().toPoint();
+  } else if (e->type() == QEvent::MouseMove) {
+    auto* me = static_cast<QMouseEvent*>(e);
+    if ((me->buttons() & Qt::LeftButton) &&
+        (me->position().toPoint() - pressPos_).manhattanLength() >= QApplication::startDragDistance()) {
+      const Piece p = Piece(b->property("piece").toInt());
+      auto* mime = new QMimeData;
+      mime->setData(QLatin1String(BoardWidget::kPieceMime), QByteArray(1, piece_char(p)));
+      auto* drag = new QDrag(b);
+      drag->setMimeData(mime);
+      drag->setPixmap(b->icon().pixmap(48, 48));
+      drag->setHotSpot(QPoint(24, 24));
+      b->setDown(false);
+      drag->exec(Qt::CopyAction);
+      return true;
+    }
+  }
+  return false;
 }
 
 QToolButton* PiecePalette::button(Piece p) const { return buttons_[p == NoPiece ? kPieces : p]; }

@@ -29,6 +29,9 @@ class PiecePalette : public QWidget {
 
  private:
   void picked(int id);
+  // Dragging a palette piece onto the board places it (without changing the brush).
+  bool eventFilter(QObject* watched, QEvent* e) override;
+  QPoint pressPos_;
   std::array<QToolButton*, kPieces + 1> buttons_{};
   BoardWidget::Brush current_;
 };

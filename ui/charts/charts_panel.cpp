@@ -14,7 +14,10 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QTextStream>
+#include <QTabWidget>
 #include <QValueAxis>
+
+#include "charts/sizes_chart.hpp"
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -31,7 +34,7 @@ double value(const PassPoint& p, int metric) {
 }
 }  // namespace
 
-ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
+ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   metric_ = new QComboBox(this);
   metric_->addItems({tr("cubes"), tr("literals"), tr("seconds per pass"), tr("peak memory (MiB)")});
   auto* png = new QPushButton(tr("Export PNG…"), this);
@@ -47,9 +50,23 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
   top->addWidget(png);
   top->addWidget(csv);
   top->addWidget(clearButton);
+  auto* passes = new QWidget(this);
+  auto* passesLayout = new QVBoxLayout(passes);
+  passesLayout->setContentsMargins(0, 0, 0, 0);
+  passesLayout->addLayout(top);
+  passesLayout->addWidget(view_, 1);
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(view_, 1);
+  layout->setContentsMargins(0, 0, 0, 0);
+  if (ctx) {
+    auto* tabs = new QTabWidget(this);
+    tabs->setDocumentMode(true);
+    tabs->addTab(passes, tr("Passes"));
+    sizes_ = new SizesChart(ctx, this);
+    tabs->addTab(sizes_, tr("File sizes"));
+    layout->addWidget(tabs);
+  } else {
+    layout->addWidget(passes);
+  }
   connect(metric_, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
   connect(clearButton, &QPushButton::clicked, this, &ChartsPanel::clear);
   connect(png, &QPushButton::clicked, this, [this] {

@@ -15,12 +15,17 @@ class QComboBox;
 
 namespace egtmin::ui {
 
+class AppContext;
+class SizesChart;
+
 class ChartsPanel : public QWidget {
   Q_OBJECT
  public:
   enum Metric { Cubes = 0, Literals, Seconds, Memory };
 
-  explicit ChartsPanel(QWidget* parent = nullptr);
+  // With a context, a second tab compares table and cover file sizes in its data directory.
+  explicit ChartsPanel(AppContext* ctx = nullptr, QWidget* parent = nullptr);
+  SizesChart* sizesChart() const { return sizes_; }
 
   // Adds a finished run's points (nothing when it ran no passes).
   void addRun(const RunJob* job);
@@ -44,6 +49,7 @@ class ChartsPanel : public QWidget {
   QList<Line> lines_;
   QChartView* view_;
   QComboBox* metric_;
+  SizesChart* sizes_ = nullptr;
 };
 
 }  // namespace egtmin::ui

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts/sizes_chart.hpp"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QFileInfo>
+#include <QLogValueAxis>
+#include <QMap>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "app_context.hpp"
+
+namespace egtmin::ui {
+
+SizesChart::SizesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(ctx) {
+  view_ = new QChartView(new QChart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  auto* again = new QPushButton(tr("Refresh"), this);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(view_, 1);
+  layout->addWidget(again, 0, Qt::AlignRight);
+  connect(again, &QPushButton::clicked, this, &SizesChart::refresh);
+  connect(ctx_, &AppContext::changed, this, &SizesChart::refresh);
+  refresh();
+}
+
+QChart* SizesChart::chart() const { return view_->chart(); }
+
+bool SizesChart::exportPng(const QString& path) const { return view_->grab().save(path, "PNG"); }
+
+void SizesChart::refresh() {
+  // Only balances that have a cover: their table beside it is the comparison that matters.
+  const QDir dataDir(ctx_->dataDir());
+  QMap<QString, std::pair<qint64, qint64>> sizes;  // name -> (table bytes, cover bytes)
+  for (const QFileInfo& f : QDir(dataDir.filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files)) {
+    const QFileInfo table(dataDir.filePath(QStringLiteral("tables/%1.egtt").arg(f.completeBaseName())));
+    sizes[f.completeBaseName()] = {table.exists() ? table.size() : 0, f.size()};
+  }
+  balances_ = int(sizes.size());
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  if (sizes.isEmpty()) {
+    chart->setTitle(tr("No cover files yet: sizes appear after runs with minimization passes"));
+    view_->setChart(chart);
+    return;
+  }
+  chart->setTitle(tr("Bytes on disk per balance"));
+  auto* tables = new QBarSet(tr("table (.egtt)"));
+  auto* covers = new QBarSet(tr("cover (.egtc)"));
+  QStringList names;
+  qint64 hi = 1;
+  for (auto it = sizes.begin(); it != sizes.end(); ++it) {
+    names << it.key();
+    // Bars start at 1 on the log axis; an absent table shows as nothing.
+    *tables << double(std::max<qint64>(1, it->first));
+    *covers << double(std::max<qint64>(1, it->second));
+    hi = std::max({hi, it->first, it->second});
+  }
+  auto* series = new QBarSeries;
+  series->append(tables);
+  series->append(covers);
+  chart->addSeries(series);
+  auto* x = new QBarCategoryAxis;
+  x->append(names);
+  chart->addAxis(x, Qt::AlignBottom);
+  series->attachAxis(x);
+  auto* y = new QLogValueAxis;
+  y->setBase(10);
+  y->setLabelFormat(QStringLiteral("%g"));
+  y->setRange(1, std::pow(10.0, std::ceil(std::log10(double(hi)) + 0.01)));
+  y->setTitleText(tr("bytes"));
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(y);
+  chart->legend()->setAlignment(Qt::AlignRight);
+  view_->setChart(chart);
+}
+
+}  // namespace egtmin::ui
