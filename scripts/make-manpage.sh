@@ -166,5 +166,6 @@ C. R. Shelton, "Chess endgame compression via logic minimization".
 EOF
 } > "$tmp"
 mkdir -p "$(dirname "$out")"
+chmod 644 "$tmp"
 mv "$tmp" "$out"
 trap - EXIT
