@@ -12,10 +12,10 @@ namespace egtmin::cli {
 namespace {
 
 int run_probe_bench(const Common& common, const std::string& syzygy_dir, const bench::ProbeBenchOptions& opts,
-                    const std::string& csv) {
+                    const std::string& csv, int index_copies) {
   auto syz = Syzygy::open(syzygy_dir);
   if (!syz) return fail(syz.error().message);
-  auto prober = probe::CoverProber::open(common.data_dir());
+  auto prober = probe::CoverProber::open(common.data_dir(), index_copies);
   if (!prober) return fail(prober.error().message);
   if ((*prober)->balances().empty())
     return fail("no cover files under " + (common.data_dir() / "covers").string() + " (egtmin-cli minimize --pieces " +
@@ -52,6 +52,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"mismatch_examples", r.mismatch_examples},
                    {"timer_overhead_ns", r.timer_overhead_ns},
                    {"index_build_seconds", build_s},
+                   {"index_copies", index_copies},
                    {"covers", (*prober)->balances().size()}};
   for (const auto& m : r.methods)
     j["methods"][m.name] = {{"mean_ns", m.per_probe.mean_ns},     {"sd_ns", m.per_probe.sd_ns},
@@ -127,6 +128,7 @@ Command add_bench(CLI::App& app) {
     std::string syzygy_probe, syzygy_size, csv;
     bench::ProbeBenchOptions opts;
     int size_pieces = 4;
+    int index_copies = 4;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("bench", "Benchmarks against Syzygy/Fathom: probe times and file sizes");
@@ -137,6 +139,9 @@ Command add_bench(CLI::App& app) {
   p->add_option("--pieces", a->opts.pieces, "Pieces per position")->check(CLI::Range(3, 5));
   p->add_option("--seed", a->opts.seed, "Random seed (default 1)");
   p->add_option("--csv", a->csv, "Write every per-probe time to this CSV file");
+  p->add_option("--index-copies", a->index_copies,
+                "Memory budget of the indexed method: cube copies per cube of the cover (default 4)")
+      ->check(CLI::Range(1, 1024));
   p->footer("Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
             "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
             "mismatch), then each method is timed over all of them.\n"
@@ -150,7 +155,7 @@ Command add_bench(CLI::App& app) {
   return {sub, [a, p, s] {
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
-              return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv);
+              return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies);
             }
             if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces);
             return int(kUsage);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 
 namespace egtmin::probe {
 
@@ -32,6 +33,9 @@ inline logic::CubeWord fast_minterm(uint64_t index, int n) {
   return (spread(index) << (62 - 2 * n)) | (spread(~index & width) << (63 - 2 * n)) |
          ((uint64_t{1} << (62 - 2 * n)) - 1);
 }
+
+// Sampled queries per balance that steer the index's copy budget (about 2 ms of canonicalization).
+constexpr size_t kIndexSample = 50000;
 
 constexpr Wdl to_wdl(logic::Output o) { return Wdl(uint8_t(o)); }  // same numbering: 1 W, 2 D, 3 L
 
@@ -86,7 +90,16 @@ Status CoverProber::add(store::CoverFile cover, int max_copies) {
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
   auto t0 = std::chrono::steady_clock::now();
-  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies);
+  // Where probes will land: representatives of random legal placements (fixed seed, so an index
+  // is a function of its cover).
+  std::vector<uint64_t> queries;
+  std::mt19937_64 rng(0x5eed);
+  const uint64_t mask = lc->encoding.size() - 1;
+  for (int tries = 0; queries.size() < kIndexSample && tries < 50 * int(kIndexSample); ++tries) {
+    const Placement p = lc->encoding.decode(rng() & mask);
+    if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
+  }
+  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   lc->file = std::move(cover);
   lc->file.cubes.shrink_to_fit();

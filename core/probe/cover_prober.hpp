@@ -56,9 +56,9 @@ class CoverProber {
   CoverProber() { slot_of_key_.fill(-1); }
 
   // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
-  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, int max_copies = 16);
+  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, int max_copies = 4);
   // Adds one cover (tests build covers in memory).
-  Status add(store::CoverFile cover, int max_copies = 16);
+  Status add(store::CoverFile cover, int max_copies = 4);
 
   bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
   const LoadedCover* cover(const Balance& b) const { return lookup(b.canonical()); }
