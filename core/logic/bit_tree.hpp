@@ -59,6 +59,11 @@ inline bool intersects(const BitTree& t, CubeWord c) {
 template <class Fn>
 void for_each_in(const BitTree& t, CubeWord c, Fn&& fn);
 
+// Calls fn(word, bits) for each level-0 word holding members inside cube c: bits are those
+// members (bit b = index word * 64 + b). Lets counters work 64 minterms at a time.
+template <class Fn>
+void for_each_word_in(const BitTree& t, CubeWord c, Fn&& fn);
+
 // Does pred(index) hold for some member of t inside cube c? Stops at the first.
 template <class Pred>
 bool any_in(const BitTree& t, CubeWord c, Pred&& pred);
@@ -90,7 +95,26 @@ void visit(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn& fn) {
       visit(t, m, g - 1, child, fn);
   }
 }
+template <class Fn>
+void visit_words(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn& fn) {
+  uint64_t w = t.levels()[g][node] & m.m[g];
+  if (g == 0) {
+    if (w) fn(node, w);
+    return;
+  }
+  while (w) {
+    int v = __builtin_ctzll(w);
+    w &= w - 1;
+    visit_words(t, m, g - 1, (node << 6) | uint64_t(v), fn);
+  }
+}
 }  // namespace detail
+
+template <class Fn>
+void for_each_word_in(const BitTree& t, CubeWord c, Fn&& fn) {
+  CubeMasks m = cube_masks(c, t.inputs());
+  detail::visit_words(t, m, int(t.levels().size()) - 1, 0, fn);
+}
 
 template <class Fn>
 void for_each_in(const BitTree& t, CubeWord c, Fn&& fn) {

@@ -5,6 +5,8 @@
 #include <array>
 #include <numeric>
 
+#include "logic/coverage.hpp"
+
 namespace egtmin::logic {
 
 namespace {
@@ -28,7 +30,6 @@ const BitTree* const* blockers(const CareFunction& f, Output o, const BitTree* (
   return buf;
 }
 
-constexpr uint16_t kMany = 0xFFFF;
 }  // namespace
 
 std::string_view pass_name(Pass p) { return kPassNames[size_t(p)]; }
@@ -228,117 +229,77 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
   cover = std::move(kept);
 }
 
-namespace {
-// Adds +1 to the count of every care minterm of output o inside each cube.
-void add_counts(const Cover& cv, const CareFunction& f, Output o, Counts& counts) {
-  const BitTree& on = f.on(o);
-  for (CubeWord c : cv)
-    for_each_in(on, c, [&](uint64_t idx) {
-      uint16_t& v = counts[f.rank(idx)];
-      if (v != kMany) ++v;
-    });
-}
-void clear_counts(const CareFunction& f, Output o, Counts& counts) {
-  for_each_in(f.on(o), universe(o), [&](uint64_t idx) { counts[f.rank(idx)] = 0; });
-}
-void prepare_counts(const Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
-  if (counts.size() != f.care_count()) counts.assign(f.care_count(), 0);
-  clear_counts(f, o, counts);
-  add_counts(cover, f, o, counts);
-  add_counts(fixed, f, o, counts);
-}
-uint64_t on_size(const CareFunction& f, Output o, CubeWord c) {
-  uint64_t s = 0;
-  for_each_in(f.on(o), c, [&](uint64_t) { ++s; });
-  return s;
-}
-}  // namespace
-
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
-  if (counts.size() != f.care_count()) counts.assign(f.care_count(), 0);
-  clear_counts(f, o, counts);
-  add_counts(fixed, f, o, counts);
-  const BitTree& on = f.on(o);
-  // Counts and sizes in one sweep.
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
+  Coverage cov(f, o);
+  for (CubeWord c : fixed) cov.add(c);
   std::vector<std::pair<uint64_t, CubeWord>> order;
   order.reserve(cover.size());
   for (CubeWord c : cover) {
-    uint64_t size = 0;
-    for_each_in(on, c, [&](uint64_t idx) {
-      uint16_t& v = counts[f.rank(idx)];
-      if (v != kMany) ++v;
-      ++size;
-    });
-    order.push_back({size, c});
+    cov.add(c);
+    order.push_back({cov.size(c), c});
   }
+  // Smallest first: they are the likeliest to be covered by the rest.
   std::sort(order.begin(), order.end());
   Cover kept;
   for (auto [size, c] : order) {
-    bool needed = any_in(on, c, [&](uint64_t idx) {
-      uint16_t v = counts[f.rank(idx)];
-      return v < 2 || v == kMany;
-    });
-    if (needed) {
+    if (cov.needed(c))
       kept.push_back(c);
-      continue;
-    }
-    for_each_in(on, c, [&](uint64_t idx) { --counts[f.rank(idx)]; });
+    else
+      cov.remove(c);
   }
   cover = std::move(kept);
 }
 
-void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
-  prepare_counts(cover, fixed, f, o, counts);
-  const int n = f.inputs();
+void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
+  Coverage cov(f, o);
+  for (CubeWord c : fixed) cov.add(c);
   std::vector<std::pair<uint64_t, CubeWord>> order;
   order.reserve(cover.size());
-  for (CubeWord c : cover) order.push_back({on_size(f, o, c), c});
+  for (CubeWord c : cover) {
+    cov.add(c);
+    order.push_back({cov.size(c), c});
+  }
+  // Largest first, as ESPRESSO: big cubes have the most room to give up.
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
-  const BitTree& on = f.on(o);
   Cover kept;
   for (auto [size, c] : order) {
-    // The supercube of the minterms only c covers (a saturated count counts as "only c" so that
-    // nothing is ever uncovered on a guess).
-    CubeWord s = 0;
-    for_each_in(on, c, [&](uint64_t idx) {
-      uint16_t v = counts[f.rank(idx)];
-      if (v == 1 || v == kMany) s |= minterm_fast(idx, n);
-    });
-    s &= kInputMask;
-    CubeWord reduced = s ? with_output(s, o) : 0;
-    for_each_in(on, c, [&](uint64_t idx) {
-      if (reduced && contains(reduced, minterm_fast(idx, n))) return;
-      uint16_t& v = counts[f.rank(idx)];
-      if (v != kMany) --v;
-    });
-    if (reduced) kept.push_back(reduced);
+    CubeWord s = cov.unique_supercube(c);
+    cov.remove(c);
+    if (!s) continue;  // everything it covers is covered elsewhere
+    CubeWord reduced = with_output(s, o);
+    cov.add(reduced);
+    kept.push_back(reduced);
   }
   cover = std::move(kept);
 }
 
-void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o, Counts& counts) {
-  prepare_counts(cover, fixed, f, o, counts);
-  const BitTree& on = f.on(o);
+void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o) {
+  Coverage cov(f, o);
+  for (CubeWord c : fixed) cov.add(c);
+  for (CubeWord c : cover) cov.add(c);
   Cover rest;
   for (CubeWord c : cover) {
-    bool alone = any_in(on, c, [&](uint64_t idx) { return counts[f.rank(idx)] == 1; });
+    // Relatively essential: some care minterm has no other cube.
+    bool alone = false;
+    for_each_word_in(cov.on(), c, [&](uint64_t word, uint64_t bits) {
+      if (!alone && cov.exactly_one(word, bits)) alone = true;
+    });
     (alone ? fixed : rest).push_back(c);
   }
   cover = std::move(rest);
 }
 
-void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts,
-              const Progress& progress) {
+void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, const Progress& progress) {
   auto cost = [](const Cover& c) { return std::pair<size_t, uint64_t>(c.size(), literal_count(c)); };
   expand(cover, f, o, progress);
-  irredundant(cover, fixed, f, o, counts);
+  irredundant(cover, fixed, f, o);
   Cover best = cover;
   for (int round = 0; round < 64 && !progress.cancelled(); ++round) {
-    reduce(cover, fixed, f, o, counts);
+    reduce(cover, fixed, f, o);
     expand(cover, f, o, progress);
-    irredundant(cover, fixed, f, o, counts);
+    irredundant(cover, fixed, f, o);
     if (cost(cover) < cost(best))
       best = cover;
     else

@@ -39,20 +39,17 @@ void compact(Cover& f);
 // cover. Cubes contained in an expanded cube are dropped. All cubes of `cover` have output o.
 void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress = no_progress());
 
-// Per-care-minterm coverage counts shared by irredundant/reduce/essential: uint16 with 65535 as
-// "many" (saturated counts are treated conservatively: never removable, never decremented).
-using Counts = std::vector<uint16_t>;
-
+// Coverage counts (logic/coverage.hpp) are per output, so the outputs run in parallel.
 // Removes cubes whose care minterms are all covered by other cubes (smallest first), leaving
 // every cube with a minterm only it covers.
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts);
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
 // Shrinks each cube (largest first) to the smallest cube holding the care minterms only it
 // covers; a cube with none is dropped.
-void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts);
+void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
 // Moves cubes that alone cover some care minterm (relatively essential) into `fixed`.
-void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o, Counts& counts);
+void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o);
 // expand + irredundant, then reduce-expand-irredundant until neither cubes nor literals improve.
-void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Counts& counts,
+void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o,
               const Progress& progress = no_progress());
 
 // Minterm word of an index, faster than cube.hpp's bit loop (hot in reduce).

@@ -95,7 +95,6 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
                       bool built_canonical) {
   Minimized result;
   result.initial_cubes = st.cubes();
-  Counts counts;
   bool canon_done = built_canonical;
   for (size_t i = 0; i < passes.size(); ++i) {
     if (progress.cancelled()) return Error{"cancelled"};
@@ -126,16 +125,13 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
       case Pass::Reduce:
       case Pass::Essential:
       case Pass::Espresso:
-        // One count array; the outputs touch disjoint entries (their care sets are disjoint).
-        counts.assign(st.f.care_count(), 0);
         per_output(opt.threads, [&](int s) {
           Output o = slot_output(s);
-          if (p == Pass::Irredundant) irredundant(st.work[s], st.fixed[s], st.f, o, counts);
-          if (p == Pass::Reduce) reduce(st.work[s], st.fixed[s], st.f, o, counts);
-          if (p == Pass::Essential) essential(st.work[s], st.fixed[s], st.f, o, counts);
-          if (p == Pass::Espresso) espresso(st.work[s], st.fixed[s], st.f, o, counts, progress);
+          if (p == Pass::Irredundant) irredundant(st.work[s], st.fixed[s], st.f, o);
+          if (p == Pass::Reduce) reduce(st.work[s], st.fixed[s], st.f, o);
+          if (p == Pass::Essential) essential(st.work[s], st.fixed[s], st.f, o);
+          if (p == Pass::Espresso) espresso(st.work[s], st.fixed[s], st.f, o, progress);
         });
-        counts = Counts();
         break;
     }
     if (progress.cancelled()) return Error{"cancelled"};

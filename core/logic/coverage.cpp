@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "logic/coverage.hpp"
+
+#include <array>
+
+#include "logic/passes.hpp"
+
+namespace egtmin::logic {
+
+namespace {
+constexpr auto kValueBit = [] {
+  std::array<std::array<uint64_t, 2>, 6> t{};
+  for (int b = 0; b < 6; ++b)
+    for (int x = 0; x < 64; ++x) t[b][(x >> b) & 1] |= uint64_t{1} << x;
+  return t;
+}();
+}  // namespace
+
+Coverage::Coverage(const CareFunction& f, Output o) : on_(&f.on(o)), n_(f.inputs()) {
+  const auto& words = on_->words();
+  slot_.assign(words.size(), 0);
+  uint32_t next = 0;
+  for (size_t w = 0; w < words.size(); ++w)
+    if (words[w]) slot_[w] = next++;
+  planes_.assign(uint64_t(next) * kPlanes, 0);
+}
+
+void Coverage::add(CubeWord c) {
+  for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
+    uint64_t* p = planes(word);
+    uint64_t sat = ~uint64_t{0};
+    for (int i = 0; i < kPlanes; ++i) sat &= p[i];
+    uint64_t carry = bits & ~sat;
+    for (int i = 0; i < kPlanes && carry; ++i) {
+      uint64_t x = p[i];
+      p[i] = x ^ carry;
+      carry &= x;
+    }
+    // A carry out of the top plane wrapped a count to zero: pin it at "many" instead.
+    if (carry)
+      for (int i = 0; i < kPlanes; ++i) p[i] |= carry;
+  });
+}
+
+void Coverage::remove(CubeWord c) {
+  for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
+    uint64_t* p = planes(word);
+    uint64_t sat = ~uint64_t{0};
+    for (int i = 0; i < kPlanes; ++i) sat &= p[i];
+    uint64_t borrow = bits & ~sat;
+    for (int i = 0; i < kPlanes && borrow; ++i) {
+      uint64_t x = p[i];
+      p[i] = x ^ borrow;
+      borrow &= ~x;
+    }
+  });
+}
+
+uint64_t Coverage::below_two(uint64_t word, uint64_t bits) const {
+  const uint64_t* p = planes(word);
+  uint64_t high = 0, sat = ~uint64_t{0};
+  for (int i = 1; i < kPlanes; ++i) high |= p[i];
+  for (int i = 0; i < kPlanes; ++i) sat &= p[i];
+  return bits & (~high | sat);
+}
+
+uint64_t Coverage::exactly_one(uint64_t word, uint64_t bits) const {
+  const uint64_t* p = planes(word);
+  uint64_t high = 0, sat = ~uint64_t{0};
+  for (int i = 1; i < kPlanes; ++i) high |= p[i];
+  for (int i = 0; i < kPlanes; ++i) sat &= p[i];
+  return bits & ((p[0] & ~high) | sat);
+}
+
+bool Coverage::needed(CubeWord c) const {
+  bool found = false;
+  // No early exit in for_each_word_in; the flag skips the work once found.
+  for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
+    if (!found && below_two(word, bits)) found = true;
+  });
+  return found;
+}
+
+CubeWord Coverage::unique_supercube(CubeWord c) const {
+  CubeWord s = 0;
+  for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
+    uint64_t u = exactly_one(word, bits);
+    if (!u) return;
+    // The low 6 index bits vary over u's set positions; the rest come from the word number.
+    CubeWord m = minterm_fast(word << 6, n_) & kInputMask;
+    for (int b = 0; b < 6 && b < n_; ++b) {
+      int input = n_ - 1 - b;
+      CubeWord pair = ((u & kValueBit[b][0]) ? 2u : 0u) | ((u & kValueBit[b][1]) ? 1u : 0u);
+      m = (m & ~pair_mask(input)) | (pair << pair_shift(input));
+    }
+    s |= m;
+  });
+  return s;
+}
+
+uint64_t Coverage::size(CubeWord c) const {
+  uint64_t s = 0;
+  for_each_word_in(*on_, c, [&](uint64_t, uint64_t bits) { s += uint64_t(__builtin_popcountll(bits)); });
+  return s;
+}
+
+}  // namespace egtmin::logic

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How many cubes cover each care minterm of one output, as bit-sliced counters: for every
+// non-empty 64-minterm word of the ON-set, kPlanes words whose bit b together hold minterm b's
+// count. Adding or removing a cube then costs a few word operations per 64 minterms (a ripple
+// carry across the planes) instead of one counter update per minterm, which is what makes
+// irredundant and reduce cheap on covers whose cubes each span thousands of care positions.
+// Counts saturate at 2^kPlanes - 1 ("many"): a saturated minterm is never decremented and is
+// treated as possibly uncovered-if-removed, so saturation can only make passes keep more.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "logic/care_function.hpp"
+
+namespace egtmin::logic {
+
+class Coverage {
+ public:
+  static constexpr int kPlanes = 16;
+
+  Coverage(const CareFunction& f, Output o);
+
+  const BitTree& on() const { return *on_; }
+
+  void add(CubeWord c);
+  void remove(CubeWord c);
+
+  // Minterm masks of one word (`bits` = the cube's members there).
+  uint64_t below_two(uint64_t word, uint64_t bits) const;  // count 0 or 1, or saturated
+  uint64_t exactly_one(uint64_t word, uint64_t bits) const;  // count 1, or saturated
+
+  // Some care minterm of c whose count is below two (or saturated): c is needed.
+  bool needed(CubeWord c) const;
+  // The supercube (inputs only; 0 when none) of c's care minterms counted once (or saturated).
+  CubeWord unique_supercube(CubeWord c) const;
+  // Care minterms of output o inside c.
+  uint64_t size(CubeWord c) const;
+
+ private:
+  uint64_t* planes(uint64_t word) { return &planes_[uint64_t(slot_[word]) * kPlanes]; }
+  const uint64_t* planes(uint64_t word) const { return &planes_[uint64_t(slot_[word]) * kPlanes]; }
+
+  const BitTree* on_;
+  int n_;
+  std::vector<uint32_t> slot_;     // word -> its planes (only words with care minterms)
+  std::vector<uint64_t> planes_;
+};
+
+}  // namespace egtmin::logic
