@@ -53,6 +53,7 @@ in_root "egtmin-cli check KQvK --data /tmp/x"
 in_root "egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1' --data /tmp/x"
 in_root "egtmin-cli bogus-subcommand; test \$? -eq 2 && echo 'usage error exits 2'"
 in_root "QT_QPA_PLATFORM=offscreen timeout 5 egtmin --version"
-in_root "QT_QPA_PLATFORM=offscreen timeout 20 egtmin --quit-after-ms 1000 && echo 'GUI started and quit: exit 0'"
+# Start and quit: --screenshot shows the real main window, renders it in a few states and exits.
+in_root "QT_QPA_PLATFORM=offscreen timeout 120 egtmin --screenshot /tmp/shots --data /tmp/x && ls /tmp/shots && echo 'GUI started, rendered and quit: exit 0'"
 in_root "test -f /usr/share/man/man1/egtmin-cli.1.gz && zcat /usr/share/man/man1/egtmin-cli.1.gz | grep -c '^\.SS' | xargs echo 'man page subcommand sections:'"
 echo "== all checks passed in the clean Debian 12 root ($R)"

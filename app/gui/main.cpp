@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName("egtmin");
   QApplication::setApplicationName("egtmin");
   QApplication::setApplicationVersion(EGTMIN_VERSION);
+  QGuiApplication::setDesktopFileName("io.github.egtmin.egtmin");  // packaging/: desktop file, icon
 
   QCommandLineParser cli;
   cli.setApplicationDescription("egtmin workbench: endgame tables by two-level logic minimization");
