@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/size_report.hpp"
 
-#include <lzma.h>
-
 #include "store/cover_file.hpp"
+#include "store/xz.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin::bench {
@@ -11,12 +10,9 @@ namespace egtmin::bench {
 namespace fs = std::filesystem;
 
 Result<uint64_t> xz_size(const std::vector<uint8_t>& bytes) {
-  std::vector<uint8_t> out(lzma_stream_buffer_bound(bytes.size()));
-  size_t pos = 0;
-  if (lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, nullptr, bytes.data(), bytes.size(),
-                              out.data(), &pos, out.size()) != LZMA_OK)
-    return Error{"xz compression failed"};
-  return uint64_t(pos);
+  auto out = store::xz_compress(bytes);
+  if (!out) return out.error();
+  return uint64_t(out->size());
 }
 
 Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_dir, int pieces,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "store/xz.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin::store {
@@ -65,13 +66,10 @@ std::vector<uint8_t> serialize_cover(const CoverFile& cover) {
   raw.reserve(cubes.size() * 8);
   for (logic::CubeWord c : cubes) put_le(raw, c, 8);
 
-  std::vector<uint8_t> payload(lzma_stream_buffer_bound(raw.size()));
-  size_t out_pos = 0;
-  lzma_ret r = lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, nullptr, raw.data(), raw.size(),
-                                       payload.data(), &out_pos, payload.size());
+  auto xz = xz_compress(raw);
   // The output buffer is sized by lzma_stream_buffer_bound, so only memory exhaustion fails here.
-  if (r != LZMA_OK) throw std::bad_alloc();
-  payload.resize(out_pos);
+  if (!xz) throw std::bad_alloc();
+  std::vector<uint8_t> payload = std::move(*xz);
 
   const std::string name = cover.balance.canonical().name();
   std::vector<uint8_t> out(kMagic, kMagic + 8);
