@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The probe and bench commands end to end, on a data directory holding test covers of the 3-piece
+// balances (tests/probe/cover_builder.hpp), so they do not wait for the minimizer.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "probe/cover_builder.hpp"
+#include "support/env.hpp"
+
+namespace egtmin {
+namespace {
+
+struct CliRun {
+  int rc = -1;
+  std::string out;
+};
+
+CliRun run_cli(const std::string& args) {
+  CliRun r;
+  std::string cmd = std::string(EGTMIN_CLI) + " " + args + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = ::pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class CliProbeBench : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                     ("egtmin-cli-probe-" + std::to_string(::getpid())));
+    for (const char* name : {"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) {
+      auto t = test::shared_store().ensure(*Balance::parse(name));
+      ASSERT_TRUE(t.ok()) << t.error().message;
+      auto c = test::trie_cover(**t, CanonScheme::Full);
+      ASSERT_TRUE(store::save_cover(store::cover_path(*dir_, c.balance), c).ok());
+    }
+  }
+  static void TearDownTestSuite() {
+    std::filesystem::remove_all(*dir_);
+    delete dir_;
+  }
+  static std::filesystem::path* dir_;
+};
+std::filesystem::path* CliProbeBench::dir_ = nullptr;
+
+TEST_F(CliProbeBench, ProbeAnswersFromTheCoverWithItsCube) {
+  // KvKR, Black to move wins: answered through the KRvK cover.
+  for (const char* method : {"linear", "indexed"}) {
+    CliRun r = run_cli("probe '8/8/8/8/8/2k5/3r4/K7 b - - 0 1' --json --method " + std::string(method) + " --data " +
+                    dir_->string());
+    ASSERT_EQ(r.rc, 0) << r.out;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["balance"], "KRvK");
+    EXPECT_EQ(j["cover_wdl"], "win");
+    EXPECT_EQ(j["wdl"], "win");  // no table in this directory: the cover's answer
+    EXPECT_TRUE(j["table_wdl"].is_null());
+    EXPECT_EQ(j["cube"].get<std::string>().size(), std::string("X XXXXXX XXXXXX XXXXXX 100").size());
+  }
+  CliRun missing = run_cli("probe '8/8/8/8/8/2k5/2pq4/K7 w - - 0 1' --json --data " + dir_->string());
+  EXPECT_EQ(missing.rc, 1);  // KQPvK: no cover, no table
+}
+
+TEST_F(CliProbeBench, BenchProbeAgreesWithFathomAndReportsEveryMethod) {
+  EGTMIN_REQUIRE_SYZYGY();
+  CliRun r = run_cli("bench probe --pieces 3 --positions 3000 --seed 5 --json --quiet --syzygy " +
+                  test::syzygy_dir().string() + " --data " + dir_->string());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["positions"], 3000);
+  EXPECT_EQ(j["mismatches"], 0);
+  for (const char* m : {"linear", "indexed", "fathom"})
+    for (const char* k : {"mean_ns", "sd_ns", "median_ns", "p99_ns", "memory_bytes"})
+      EXPECT_TRUE(j["methods"][m].contains(k)) << m << " " << k;
+}
+
+TEST_F(CliProbeBench, BenchSizeTotals) {
+  EGTMIN_REQUIRE_SYZYGY();
+  CliRun r = run_cli("bench size --pieces 3 --json --quiet --syzygy " + test::syzygy_dir().string() + " --data " +
+                  dir_->string());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["total_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["syzygy_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["syzygy_xz_bytes"].get<uint64_t>(), 0u);
+}
+
+}  // namespace
+}  // namespace egtmin
