@@ -125,7 +125,8 @@ trap 'rm -f "$tmp"' EXIT
   echo '.SH DESCRIPTION'
   printf '%s\n' "$description"
   echo '.PP'
-  echo 'Every subcommand accepts \fB\-\-data\fR \fIDIR\fR (where tables and cover files live) and'
+  echo 'Every subcommand that does work (for groups such as \fBpla\fR and \fBbench\fR, each of theirs)'
+  echo 'accepts \fB\-\-data\fR \fIDIR\fR (where tables and cover files live) and'
   echo '\fB\-\-json\fR (print the result as JSON on standard output, for scripts).'
   echo 'Progress is drawn on standard error only when it is a terminal.'
   printf '%s\n' "$top" | to_man 1
