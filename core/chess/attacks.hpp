@@ -55,6 +55,19 @@ inline constexpr auto kKingAttacks = detail::make_table(detail::kKingDf, detail:
 inline constexpr auto kKnightAttacks = detail::make_table(detail::kKnightDf, detail::kKnightDr);
 inline constexpr auto kRays = detail::make_rays();
 
+// Rook and bishop moves on an empty board: a cheap test that rules out most attacks before the
+// blocker-aware computation.
+inline constexpr auto kRookLines = [] {
+  std::array<Bitboard, 64> t{};
+  for (int s = 0; s < 64; ++s) t[s] = kRays[0][s] | kRays[1][s] | kRays[2][s] | kRays[3][s];
+  return t;
+}();
+inline constexpr auto kBishopLines = [] {
+  std::array<Bitboard, 64> t{};
+  for (int s = 0; s < 64; ++s) t[s] = kRays[4][s] | kRays[5][s] | kRays[6][s] | kRays[7][s];
+  return t;
+}();
+
 // Squares a pawn of colour c on s attacks. White pawns move towards rank 8 (smaller numbers).
 constexpr Bitboard pawn_attacks(Color c, Square s) {
   Bitboard b = bb(s);
@@ -74,6 +87,22 @@ inline Bitboard rook_attacks(Square s, Bitboard occ) {
 inline Bitboard bishop_attacks(Square s, Bitboard occ) {
   return ray_attacks(4, s, occ) | ray_attacks(5, s, occ) | ray_attacks(6, s, occ) | ray_attacks(7, s, occ);
 }
+// Does a piece of type t and colour c on s attack `target` given occupancy occ?
+inline bool attacks_square(PieceType t, Color c, Square s, Square target, Bitboard occ) {
+  const Bitboard tb = bb(target);
+  switch (t) {
+    case King: return kKingAttacks[s] & tb;
+    case Knight: return kKnightAttacks[s] & tb;
+    case Pawn: return pawn_attacks(c, s) & tb;
+    case Rook: return (kRookLines[s] & tb) && (rook_attacks(s, occ) & tb);
+    case Bishop: return (kBishopLines[s] & tb) && (bishop_attacks(s, occ) & tb);
+    case Queen:
+      return ((kRookLines[s] & tb) && (rook_attacks(s, occ) & tb)) ||
+             ((kBishopLines[s] & tb) && (bishop_attacks(s, occ) & tb));
+    default: return false;
+  }
+}
+
 inline Bitboard attacks(PieceType t, Color c, Square s, Bitboard occ) {
   switch (t) {
     case King: return kKingAttacks[s];

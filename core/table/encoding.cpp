@@ -43,7 +43,7 @@ bool Encoding::is_legal(const Placement& p) const {
   for (int i = 0; i < k_; ++i) {
     Piece pc = order_[i];
     if (color_of(pc) != p.stm) continue;
-    if (attacks(type_of(pc), p.stm, p.sq[i], occ) & bb(king)) return false;
+    if (attacks_square(type_of(pc), p.stm, p.sq[i], king, occ)) return false;
   }
   return true;
 }

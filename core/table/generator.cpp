@@ -100,7 +100,7 @@ class Generator {
   bool attacked(const Placement& p, Color by, Square target, Bitboard occ, int skip) const {
     for (int i = 0; i < k_; ++i) {
       if (i == skip || color_[i] != by) continue;
-      if (attacks(type_[i], by, p.sq[i], occ) & bb(target)) return true;
+      if (attacks_square(type_[i], by, p.sq[i], target, occ)) return true;
     }
     return false;
   }
@@ -293,10 +293,13 @@ void Generator::forward(uint64_t begin, uint64_t end, std::vector<uint32_t>& fro
             continue;
           }
         }
-        uint64_t s = sym_.slot(sym_.canonical(a));
-        if (std::find(succ.begin(), succ.begin() + n_succ, s) == succ.begin() + n_succ) succ[n_succ++] = s;
+        succ[n_succ++] = sym_.slot(sym_.canonical(a));
       }
     }
+    // Distinct successor classes: duplicates come only from symmetric successors, so they are rare
+    // and one sort at the end is cheaper than a search per move.
+    std::sort(succ.begin(), succ.begin() + n_succ);
+    n_succ = int(std::unique(succ.begin(), succ.begin() + n_succ) - succ.begin());
     uint8_t st = uint8_t(exit_best << kExitShift);
     uint8_t value = kUnknown;
     if (win)

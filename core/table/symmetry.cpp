@@ -27,12 +27,28 @@ Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
 }
 
 void Symmetry::sort_identical(Placement& p) const {
-  for (auto [start, len] : runs_) std::sort(p.sq.begin() + start, p.sq.begin() + start + len);
+  for (auto [start, len] : runs_) {
+    if (len == 2) {
+      if (p.sq[start] > p.sq[start + 1]) std::swap(p.sq[start], p.sq[start + 1]);
+    } else {
+      std::sort(p.sq.begin() + start, p.sq.begin() + start + len);
+    }
+  }
 }
 
 Placement Symmetry::canonical(const Placement& p) const {
   const int k = enc_.pieces();
   uint8_t cand = candidates_[p.sq[0]];
+  if ((cand & (cand - 1)) == 0) {
+    // One transform takes the white king to its orbit's minimum (the king is off the symmetry
+    // axes): it alone decides, no index comparison needed. This is the hot path of generation.
+    const int g = __builtin_ctz(cand);
+    Placement q = p;
+    if (g != 0)
+      for (int i = 0; i < k; ++i) q.sq[i] = kTransforms[g][p.sq[i]];
+    if (!runs_.empty()) sort_identical(q);
+    return q;
+  }
   Placement best;
   uint64_t best_idx = ~uint64_t{0};
   for (int g = 0; g < group_; ++g) {
