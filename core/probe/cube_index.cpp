@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 
 namespace egtmin::probe {
 
@@ -78,6 +79,43 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max
   }
   nodes_.shrink_to_fit();
   pool_.shrink_to_fit();
+  choose_front(queries);
+}
+
+void CubeIndex::choose_front(std::span<const uint64_t> queries) {
+  // Greedy maximum coverage of the sampled queries by kFront cubes. Each query's containing cubes
+  // come from its leaf (every cube containing it is there), so this costs one leaf scan per query.
+  std::vector<std::vector<logic::CubeWord>> holds(queries.size());
+  std::unordered_map<logic::CubeWord, uint32_t> count;
+  for (size_t q = 0; q < queries.size(); ++q) {
+    uint64_t ref = root_;
+    while (!(ref & kLeaf)) {
+      const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
+      ref = nodes_[(ref & 0xffffffffu) + ((queries[q] >> shift) & ((1u << width) - 1))];
+    }
+    const logic::CubeWord m = logic::minterm(queries[q], inputs_);
+    const logic::CubeWord* c = pool_.data() + (ref & kStartMask);
+    const logic::CubeWord* end = c + ((ref >> kCountShift) & kCountMask);
+    for (; c != end; ++c)
+      if (logic::contains(*c, m)) {
+        holds[q].push_back(*c);
+        ++count[*c];
+      }
+  }
+  std::vector<char> covered(queries.size(), 0);
+  for (front_size_ = 0; front_size_ < kFront; ++front_size_) {
+    logic::CubeWord best = 0;
+    uint32_t best_n = 0;
+    for (const auto& [cube, n] : count)
+      if (n > best_n || (n == best_n && n > 0 && cube < best)) best = cube, best_n = n;
+    if (best_n == 0) break;
+    front_[size_t(front_size_)] = best;
+    for (size_t q = 0; q < queries.size(); ++q) {
+      if (covered[q] || std::find(holds[q].begin(), holds[q].end(), best) == holds[q].end()) continue;
+      covered[q] = 1;
+      for (logic::CubeWord c : holds[q]) --count[c];
+    }
+  }
 }
 
 uint64_t CubeIndex::make_leaf(std::vector<logic::CubeWord>& cubes, const std::vector<uint64_t>& queries) {
