@@ -172,8 +172,11 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
     const Piece src = flip ? Piece((pc + kPieceTypes) % kPieces) : Piece(pc);
     const int start = i;
     for (Bitboard b = pos.pieces(src); b;) p.sq[size_t(i++)] = Square(flip ? pop_lsb(b) ^ 56 : pop_lsb(b));
-    // Mirroring reverses rank order: keep identical pieces ascending, as the encoding wants.
-    if (flip) std::sort(p.sq.begin() + start, p.sq.begin() + i);
+    // Mirroring reverses rank order: keep identical pieces ascending, as the encoding wants
+    // (runs are at most 4 long: an insertion sort, no call).
+    if (flip)
+      for (int a = start + 1; a < i; ++a)
+        for (int b = a; b > start && p.sq[size_t(b - 1)] > p.sq[size_t(b)]; --b) std::swap(p.sq[size_t(b - 1)], p.sq[size_t(b)]);
   }
 
   bool negate_white = false;
