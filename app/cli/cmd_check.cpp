@@ -21,10 +21,11 @@ Command add_check(CLI::App& app) {
   auto* sub = app.add_subcommand("check", "Check saved covers against the exact tables");
   sub->footer(
       "Every legal position (the whole 2^n index space) is checked for up to 4 pieces; 5-piece\n"
-      "balances are checked on a uniform sample of legal positions (default 1000000).\n"
+      "balances are checked on a uniform sample of legal positions (default 100000, each by a\n"
+      "linear scan of the cover, as the probe does).\n"
       "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check KQRvKR --sample 100000 --json");
   sub->add_option("balances", a->balances, "Balances whose covers to check")->required();
-  sub->add_option("--sample", a->sample, "Check N random legal positions instead of all (0 = all)");
+  sub->add_option("--sample", a->sample, "Check N random legal positions (default: all for up to 4 pieces, 100000 for 5)");
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
   add_common(sub, a->common);
   return {sub, [a] {
@@ -50,7 +51,7 @@ Command add_check(CLI::App& app) {
                 return fail(t.error().message);
               }
               uint64_t sample = a->sample;
-              if (sample == 0 && b.pieces() >= 5) sample = 1000000;
+              if (sample == 0 && b.pieces() >= 5) sample = 100000;
               auto r = logic::check_cover(**t, cover->cubes, cover->canon, sample, a->seed, threads, *progress);
               end_progress(a->common);
               all_positions += r.positions;
