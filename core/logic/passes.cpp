@@ -155,7 +155,7 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
   const size_t total = live.size();
   // Scoring looks this far ahead: enough to find the cubes a raise swallows, bounded so that
   // expand stays linear-ish on covers of hundreds of thousands of cubes.
-  constexpr size_t kScoreWindow = 1 << 14;
+  constexpr size_t kScoreWindow = size_t{1} << 17;
   std::array<uint32_t, kMaxInputs> score{};
   auto score_ahead = [&](CubeWord c, size_t from) {
     score.fill(0);
