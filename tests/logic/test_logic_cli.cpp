@@ -55,6 +55,13 @@ fs::path data_dir() {
     fs::create_directory_symlink(fs::absolute(store.data_dir() / "tables"), d / "tables", ec);
     return d;
   }();
+  // Removed at exit (the symlink only, not the shared tables it points to).
+  static struct Cleanup {
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup;
   return dir;
 }
 
