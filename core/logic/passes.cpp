@@ -90,7 +90,7 @@ CubeWord minterm_fast(uint64_t index, int n, Output o) {
   return with_output(c & kInputMask, o);
 }
 
-void compact(Cover& f) {
+void compact(Cover& f, const Progress& progress) {
   if (f.size() < 2) return;
   CubeWord active = 0;  // pairs that are not 11 in some cube: only those inputs can merge
   for (CubeWord c : f) active |= ~c & kInputMask;
@@ -99,9 +99,12 @@ void compact(Cover& f) {
   for (int i = 0; i < kMaxInputs; ++i)
     if (active & (CubeWord{1} << pair_shift(i))) inputs.push_back(i);
   bool merged = true;
-  while (merged) {
+  for (int round = 1; merged; ++round) {
     merged = false;
-    for (int i : inputs) {
+    for (size_t v = 0; v < inputs.size(); ++v) {
+      if (progress.cancelled()) return;
+      progress.report("compact, round " + std::to_string(round), double(v) / double(inputs.size()));
+      const int i = inputs[v];
       const CubeWord pm = pair_mask(i);
       const int sh = pair_shift(i);
       std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) {

@@ -31,7 +31,8 @@ std::string passes_string(const std::vector<Pass>& passes);
 // MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
 // cubes equal except at that input are adjacent, merge 0/1 pairs into X and drop cubes a
 // neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
-void compact(Cover& f);
+// Stops between inputs when progress is cancelled (the cover is still exact then).
+void compact(Cover& f, const Progress& progress = no_progress());
 
 // Raises literals of each cube while it contains no care minterm of another output. Cubes go
 // largest first; a cube's literals are tried first where the raise would swallow another cube

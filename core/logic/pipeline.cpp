@@ -116,7 +116,7 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
         canon_done = true;
         break;
       case Pass::Compact:
-        per_output(opt.threads, [&](int s) { compact(st.work[s]); });
+        per_output(opt.threads, [&](int s) { compact(st.work[s], progress); });
         break;
       case Pass::Expand:
         per_output(opt.threads, [&](int s) { expand(st.work[s], st.f, slot_output(s), progress); });

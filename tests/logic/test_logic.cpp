@@ -161,6 +161,20 @@ TEST(LogicPasses, BadPassNameIsAnErrorNamingIt) {
   EXPECT_EQ(passes_string(*parse_passes("canon, compact")), "canon,compact");
 }
 
+TEST(LogicPasses, CancelledRunIsAnError) {
+  std::mt19937_64 rng(9);
+  auto values = random_values(9, 0.3, rng);
+  Progress cancelled;
+  cancelled.cancel();
+  auto r = minimize_function(CareFunction::from_values(9, values), *parse_passes("compact,expand"), {}, cancelled);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "cancelled");
+  // Cancelling inside compact leaves an exact cover behind.
+  Cover f = minterm_cover(CareFunction::from_values(9, values));
+  compact(f, cancelled);
+  EXPECT_TRUE(exact_on_care(f, 9, values));
+}
+
 Result<Minimized> minimize_balance(const char* name, const char* passes, CanonScheme canon = CanonScheme::Full) {
   auto b = Balance::parse(name);
   auto t = test::shared_store().ensure(b->canonical());
