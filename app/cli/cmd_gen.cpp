@@ -50,9 +50,7 @@ Command add_gen(CLI::App& app) {
             };
             GenerateOptions opts;
             opts.threads = a->common.threads;
-            int already = 0;
             for (const Balance& b : todo) {
-              if (store.on_disk(b)) ++already;
               auto r = store.ensure(b, opts, *progress, on_generated);
               if (!r) {
                 end_progress(a->common);
@@ -61,11 +59,16 @@ Command add_gen(CLI::App& app) {
               if (a->pieces == 0 || b.pieces() == 5) store.unload_all();
             }
             end_progress(a->common);
+            // Requested balances this run did not have to generate (on disk, or made by another process).
+            int already = 0;
+            for (const Balance& b : todo)
+              already += std::none_of(generated.begin(), generated.end(),
+                                      [&](const nlohmann::json& g) { return g["balance"] == b.name(); });
             if (a->common.json)
               print_json({{"generated", generated}, {"seconds", total}, {"already_present", already},
                           {"data", store.data_dir().string()}});
             else
-              std::printf("%zu generated in %.2f s, %d already present, under %s\n", generated.size(), total, already,
+              std::printf("%zu generated in %.2f s, %d of the requested already present, under %s\n", generated.size(), total, already,
                           (store.data_dir() / "tables").c_str());
             return int(kOk);
           }};

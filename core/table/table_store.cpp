@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "table/table_store.hpp"
 
+#include <cerrno>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <chrono>
-#include <set>
 
 namespace egtmin {
 
@@ -36,6 +41,23 @@ Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions&
   for (const Balance& dep : successor_balances(c)) {
     auto r = ensure(dep, opts, progress, on_generated);
     if (!r) return r;
+  }
+  // Another process (a second CLI run, the GUI, a parallel test) may be generating the same table:
+  // take an exclusive lock per balance and look again once it is ours, rather than doing the work twice.
+  std::error_code ec;
+  std::filesystem::create_directories(dir_ / "tables", ec);
+  const std::string lock_path = (dir_ / "tables" / ("." + c.name() + ".lock")).string();
+  const int lock_fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) ::close(fd);  // closing releases the flock
+    }
+  } unlock{lock_fd};
+  if (lock_fd >= 0) {
+    while (::flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    if (on_disk(c)) return get(c);
   }
   auto lookup = [&](const Balance& sub) -> const Table* {
     auto r = get(sub);

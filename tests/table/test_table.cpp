@@ -101,7 +101,7 @@ void expect_minimax_consistent(const char* name, uint64_t stride) {
 
 TEST(Generator, MinimaxConsistentKRvK) { expect_minimax_consistent("KRvK", 1); }
 TEST(Generator, MinimaxConsistentKPvK) { expect_minimax_consistent("KPvK", 1); }
-TEST(Generator, MinimaxConsistentKPvKPSample) { expect_minimax_consistent("KPvKP", 101); }
+TEST(Generator, MinimaxConsistentKPvKPSample) { expect_minimax_consistent("KPvKP", 397); }
 TEST(Generator, MinimaxConsistentKRvKBSample) { expect_minimax_consistent("KRvKB", 211); }
 
 TEST(Generator, SymmetricPositionsAgree) {
