@@ -9,7 +9,7 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins qt6-svg-dev libqt6opengl6-dev
   liblzma-dev xz-utils libfathom-dev googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev
-  desktop-file-utils appstream
+  desktop-file-utils appstream file
 )
 
 missing=()
