@@ -70,11 +70,13 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     std::optional<Wdl> want = f ? std::optional<Wdl>(from_syzygy(*f)) : std::nullopt;
     for (probe::Method m : {probe::Method::Linear, probe::Method::Indexed}) {
       auto got = prober.probe(pos, m);
-      if (!want || !got || got->wdl != *want) {
+      const Wdl fast = prober.probe_wdl(pos, m);  // the timed path must agree too
+      if (!want || !got || got->wdl != *want || fast != *want) {
         ++r.mismatches;
         if (r.mismatch_examples.size() < 10)
           r.mismatch_examples.push_back(pos.fen() + " " + probe::method_name(m) + ": " +
-                                        (got ? wdl_name(got->wdl) : got.error().message) + ", fathom " +
+                                        (got ? wdl_name(got->wdl) : got.error().message) + " (fast path " +
+                                        wdl_name(fast) + "), fathom " +
                                         (want ? wdl_name(*want) : "none"));
       }
     }
@@ -123,10 +125,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   for (probe::Method m : {probe::Method::Linear, probe::Method::Indexed})
     time_method(
         probe::method_name(m),
-        [&](const Position& pos) -> uint64_t {
-          auto v = prober.probe(pos, m);
-          return v ? uint64_t(v->wdl) : 0;
-        },
+        [&](const Position& pos) -> uint64_t { return uint64_t(prober.probe_wdl(pos, m)); },
         prober.memory_bytes(m));
   time_method(
       "fathom",

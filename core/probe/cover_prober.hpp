@@ -42,6 +42,20 @@ struct LoadedCover {
   // The cube containing the placement's representative (0 when none) and whether White's value must
   // be negated. `p` must be of this (canonical) balance.
   logic::CubeWord find(const Placement& p, Method m, bool& negate) const;
+
+  // Precomputed for CoverProber::probe_wdl (the hot path): filled by CoverProber::add.
+  struct Fast {
+    int k = 0;                            // pieces
+    std::array<uint8_t, 5> order{};       // Piece of each encoding slot
+    std::array<uint8_t, 5> order_flip{};  // the same with colours swapped (probing the flipped balance)
+    std::array<uint8_t, 64> xf{};         // board transform by white-king square; 0xFF: ask canon
+    std::array<uint8_t, 4> run_start{};   // identical-piece runs (start, length), at most two
+    std::array<uint8_t, 4> run_len{};
+    int runs = 0;
+    bool swap_colors = false;             // the `full` scheme on a symmetric balance
+    int half = 0;
+    logic::CubeWord filler = 0;           // inputs beyond the balance's width, kept at 11
+  } fast;
 };
 
 struct CoverProbe {
@@ -53,7 +67,10 @@ struct CoverProbe {
 
 class CoverProber {
  public:
-  CoverProber() { slot_of_key_.fill(-1); }
+  CoverProber() {
+    slot_of_key_.fill(-1);
+    hash_sig_.fill(~uint32_t{0});
+  }
 
   // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, int max_copies = 4);
@@ -71,6 +88,11 @@ class CoverProber {
   // hot path checks nothing but the cover's existence); probe_checked() validates first.
   Result<CoverProbe> probe(const Position& pos, Method m) const;
   Result<CoverProbe> probe_checked(const Position& pos, Method m) const;
+  // The hot path: the same value as probe(pos, m)->wdl for a legal position, Wdl::Illegal where
+  // probe() gives an error. No strings, no Balance: a material hash picks the cover, a per-square
+  // table picks the board transform (CoverCanon only when the white king is on a symmetry axis),
+  // and the minterm is put together from per-square PCN patterns. En passant goes through probe().
+  Wdl probe_wdl(const Position& pos, Method m) const;
 
  private:
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
@@ -78,7 +100,13 @@ class CoverProber {
   static int material_key(const std::array<uint8_t, kPieces>& counts);
   const LoadedCover* lookup(const Balance& b) const;
 
+  void rebuild_material_hash();
+
   std::array<int16_t, 4096> slot_of_key_{};
+  // Open addressing on the non-king piece counts (3 bits per piece type): slot | flip << 15.
+  static constexpr int kHashBits = 8;
+  std::array<uint32_t, 1u << kHashBits> hash_sig_{};
+  std::array<uint16_t, 1u << kHashBits> hash_val_{};
   std::vector<std::unique_ptr<LoadedCover>> covers_;
 };
 

@@ -40,9 +40,12 @@ class CubeIndex {
   // The first cube in the leaf of `index` (the table index, stm bit first) that contains `minterm`
   // (= logic::minterm(index, inputs)); 0 when no cube contains it.
   logic::CubeWord find(uint64_t index, logic::CubeWord minterm) const {
-    // The few cubes that hold the most sampled queries, in one cache line that stays hot.
-    for (int k = 0; k < front_size_; ++k)
-      if (logic::contains(front_[size_t(k)], minterm)) return front_[size_t(k)];
+    // The few cubes that hold the most sampled queries, in two cache lines that stay hot. All 16
+    // are tested without early exit (unused slots are 0 and contain nothing), so the loop has a
+    // fixed trip count and no data-dependent branch; the first hit is the lowest set bit.
+    unsigned hits = 0;
+    for (int k = 0; k < kFront; ++k) hits |= unsigned(logic::contains(front_[size_t(k)], minterm)) << k;
+    if (hits) return front_[size_t(__builtin_ctz(hits))];
     uint64_t ref = root_;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;

@@ -38,6 +38,13 @@ int check_position(const CoverProber& prober, const Table& t, const Placement& p
         ADD_FAILURE() << pos.fen() << " " << method_name(m) << ": "
                       << (r.ok() ? wdl_name(r->wdl) : r.error().message) << ", table " << wdl_name(expect);
     }
+    // The hot path (material hash, transform table, PCN patterns) must give the same value.
+    const Wdl fast = prober.probe_wdl(pos, m);
+    if (fast != expect) {
+      if (++bad < 3)
+        ADD_FAILURE() << pos.fen() << " " << method_name(m) << " probe_wdl: " << wdl_name(fast) << ", table "
+                      << wdl_name(expect);
+    }
   }
   return bad;
 }
@@ -112,7 +119,7 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
     Wdl want = from_syzygy(*(*syz)->wdl(enc, p));
     for (Method m : {Method::Linear, Method::Indexed}) {
       auto got = prober.probe(pos, m);
-      if (!got.ok() || got->wdl != want) {
+      if (!got.ok() || got->wdl != want || prober.probe_wdl(pos, m) != want) {
         if (++bad < 3) ADD_FAILURE() << pos.fen() << " " << method_name(m);
       }
     }
@@ -133,6 +140,7 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
       auto got = prober.probe_checked(*pos, m);
       ASSERT_TRUE(got.ok()) << got.error().message;
       EXPECT_EQ(got->wdl, from_syzygy(*want)) << fen << " " << method_name(m);
+      EXPECT_EQ(prober.probe_wdl(*pos, m), from_syzygy(*want)) << fen << " " << method_name(m);
     }
     // At least one of these must differ from the position without the en-passant right, or the
     // test would not show that the capture is considered.
@@ -158,12 +166,15 @@ TEST(CoverProber, ColourFlippedBalanceUsesCanonicalCover) {
       auto got = prober.probe_checked(*pos, m);
       ASSERT_TRUE(got.ok()) << got.error().message;
       EXPECT_EQ(got->wdl, *want) << fen;
+      EXPECT_EQ(prober.probe_wdl(*pos, m), *want) << fen;
       EXPECT_EQ(got->balance.name(), "KRvK");
       EXPECT_NE(got->cube, 0u);
     }
   }
   auto none = prober.probe_checked(*Position::from_fen("8/8/8/8/8/2k5/3q4/K7 w - - 0 1"), Method::Indexed);
   ASSERT_FALSE(none.ok());
+  EXPECT_EQ(prober.probe_wdl(*Position::from_fen("8/8/8/8/8/2k5/3q4/K7 w - - 0 1"), Method::Indexed), Wdl::Illegal);
+  EXPECT_EQ(CoverProber().probe_wdl(*Position::from_fen("8/8/8/8/8/2k5/8/K7 w - - 0 1"), Method::Indexed), Wdl::Illegal);
   EXPECT_NE(none.error().message.find("no cover for KQvK"), std::string::npos) << none.error().message;
 }
 
