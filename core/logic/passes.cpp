@@ -214,6 +214,11 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
     live.resize(w);
     if ((done & 255) == 0) progress.report("expand", double(total - (live.size() - head)) / double(total));
   }
+  if (progress.cancelled()) {
+    // The pipeline discards a cancelled run; the quadratic clean-up below would only delay the stop.
+    cover = std::move(out);
+    return;
+  }
   // Cubes expanded later may contain earlier ones.
   std::sort(out.begin(), out.end(), [](CubeWord a, CubeWord b) {
     int la = literals(a), lb = literals(b);
