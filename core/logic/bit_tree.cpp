@@ -7,13 +7,6 @@
 namespace egtmin::logic {
 
 namespace {
-// kValueBit[b][v]: the 64-bit set of 6-bit values whose bit b equals v.
-constexpr auto kValueBit = [] {
-  std::array<std::array<uint64_t, 2>, 6> t{};
-  for (int b = 0; b < 6; ++b)
-    for (int x = 0; x < 64; ++x) t[b][(x >> b) & 1] |= uint64_t{1} << x;
-  return t;
-}();
 
 int level_count(int n) { return std::max(1, (n + 5) / 6); }
 }  // namespace

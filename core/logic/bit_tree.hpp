@@ -11,12 +11,22 @@
 // into set bits.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "logic/cube.hpp"
 
 namespace egtmin::logic {
+
+// kValueBit[b][v]: the 64-bit set of 6-bit values whose bit b equals v; turns one input of a cube
+// into the set of the 64 word positions it admits.
+inline constexpr auto kValueBit = [] {
+  std::array<std::array<uint64_t, 2>, 6> t{};
+  for (int b = 0; b < 6; ++b)
+    for (int x = 0; x < 64; ++x) t[b][(x >> b) & 1] |= uint64_t{1} << x;
+  return t;
+}();
 
 class BitTree {
  public:

@@ -3,18 +3,10 @@
 
 #include <array>
 
+#include "logic/bit_tree.hpp"
 #include "logic/passes.hpp"
 
 namespace egtmin::logic {
-
-namespace {
-constexpr auto kValueBit = [] {
-  std::array<std::array<uint64_t, 2>, 6> t{};
-  for (int b = 0; b < 6; ++b)
-    for (int x = 0; x < 64; ++x) t[b][(x >> b) & 1] |= uint64_t{1} << x;
-  return t;
-}();
-}  // namespace
 
 Coverage::Coverage(const CareFunction& f, Output o) : on_(&f.on(o)), n_(f.inputs()) {
   const auto& words = on_->words();

@@ -237,8 +237,10 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
   cover = std::move(kept);
 }
 
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
-  Coverage cov(f, o);
+namespace {
+// Adds the fixed cubes and the cover to the coverage counts; returns the cover's cubes with the
+// number of care minterms each holds, the order irredundant and reduce work in.
+std::vector<std::pair<uint64_t, CubeWord>> count_and_size(Coverage& cov, const Cover& cover, const Cover& fixed) {
   for (CubeWord c : fixed) cov.add(c);
   std::vector<std::pair<uint64_t, CubeWord>> order;
   order.reserve(cover.size());
@@ -246,6 +248,13 @@ void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output
     cov.add(c);
     order.push_back({cov.size(c), c});
   }
+  return order;
+}
+}  // namespace
+
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
+  Coverage cov(f, o);
+  auto order = count_and_size(cov, cover, fixed);
   // Smallest first: they are the likeliest to be covered by the rest.
   std::sort(order.begin(), order.end());
   Cover kept;
@@ -260,13 +269,7 @@ void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output
 
 void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
   Coverage cov(f, o);
-  for (CubeWord c : fixed) cov.add(c);
-  std::vector<std::pair<uint64_t, CubeWord>> order;
-  order.reserve(cover.size());
-  for (CubeWord c : cover) {
-    cov.add(c);
-    order.push_back({cov.size(c), c});
-  }
+  auto order = count_and_size(cov, cover, fixed);
   // Largest first, as ESPRESSO: big cubes have the most room to give up.
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
