@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QValueAxis>
 
+#include "charts/scatter_charts.hpp"
 #include "charts/sizes_chart.hpp"
 #include <QVBoxLayout>
 #include <cmath>
@@ -38,6 +39,7 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   metric_ = new QComboBox(this);
   metric_->addItems({tr("cubes"), tr("literals"), tr("seconds per pass"), tr("peak memory (MiB)")});
   auto* png = new QPushButton(tr("Export PNG…"), this);
+  auto* svg = new QPushButton(tr("Export SVG…"), this);
   auto* csv = new QPushButton(tr("Export CSV…"), this);
   auto* clearButton = new QPushButton(tr("Clear"), this);
   view_ = new QChartView(new QChart, this);
@@ -48,6 +50,7 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   top->addWidget(metric_);
   top->addStretch(1);
   top->addWidget(png);
+  top->addWidget(svg);
   top->addWidget(csv);
   top->addWidget(clearButton);
   auto* passes = new QWidget(this);
@@ -61,17 +64,27 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
     auto* tabs = new QTabWidget(this);
     tabs->setDocumentMode(true);
     tabs->addTab(passes, tr("Passes"));
+    time_ = new TimeChart(this);
+    tabs->addTab(time_, tr("Time vs cubes"));
     sizes_ = new SizesChart(ctx, this);
     tabs->addTab(sizes_, tr("File sizes"));
+    syzygy_ = new SyzygySizeChart(ctx, this);
+    tabs->addTab(syzygy_, tr("Cover vs Syzygy"));
     layout->addWidget(tabs);
   } else {
     layout->addWidget(passes);
+    time_ = new TimeChart(this);  // kept for its data; not shown without tabs
+    time_->hide();
   }
   connect(metric_, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
   connect(clearButton, &QPushButton::clicked, this, &ChartsPanel::clear);
   connect(png, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("passes.png"), tr("PNG images (*.png)"));
     if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  });
+  connect(svg, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("passes.svg"), tr("SVG images (*.svg)"));
+    if (!path.isEmpty() && !exportSvg(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
   });
   connect(csv, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export numbers"), QStringLiteral("passes.csv"), tr("CSV files (*.csv)"));
@@ -97,6 +110,7 @@ void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& poi
     else
       it->points.push_back(p);
   }
+  time_->addPoints(runTitle, points);
   if (add.isEmpty()) return;
   lines_ += add;
   rebuild();
@@ -104,6 +118,7 @@ void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& poi
 
 void ChartsPanel::clear() {
   lines_.clear();
+  time_->clear();
   rebuild();
 }
 
@@ -181,6 +196,8 @@ void ChartsPanel::rebuild() {
 }
 
 bool ChartsPanel::exportPng(const QString& path) const { return view_->grab().save(path, "PNG"); }
+
+bool ChartsPanel::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
 
 bool ChartsPanel::exportCsv(const QString& path, QString* error) const {
   QSaveFile f(path);

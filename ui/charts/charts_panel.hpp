@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Charts of finished runs: cubes, literals, seconds or memory after each pass, one line per
 // balance and run, on a log scale for the counts (they fall by orders of magnitude). Exports the
-// chart as PNG and the numbers as CSV.
+// chart as PNG or SVG and the numbers as CSV. Further tabs: minimization time vs cover size,
+// table vs cover file sizes, and our cover vs Syzygy WDL file sizes.
 #pragma once
 
 #include <QList>
@@ -17,6 +18,8 @@ namespace egtmin::ui {
 
 class AppContext;
 class SizesChart;
+class SyzygySizeChart;
+class TimeChart;
 
 class ChartsPanel : public QWidget {
   Q_OBJECT
@@ -26,6 +29,9 @@ class ChartsPanel : public QWidget {
   // With a context, a second tab compares table and cover file sizes in its data directory.
   explicit ChartsPanel(AppContext* ctx = nullptr, QWidget* parent = nullptr);
   SizesChart* sizesChart() const { return sizes_; }
+  // Cover vs Syzygy WDL sizes (with a context only) and minimization time vs cover size.
+  SyzygySizeChart* syzygyChart() const { return syzygy_; }
+  TimeChart* timeChart() const { return time_; }
 
   // Adds a finished run's points (nothing when it ran no passes).
   void addRun(const RunJob* job);
@@ -36,6 +42,7 @@ class ChartsPanel : public QWidget {
   int seriesCount() const;
   QChart* chart() const;
   bool exportPng(const QString& path) const;
+  bool exportSvg(const QString& path) const;
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
  private:
@@ -50,6 +57,8 @@ class ChartsPanel : public QWidget {
   QChartView* view_;
   QComboBox* metric_;
   SizesChart* sizes_ = nullptr;
+  SyzygySizeChart* syzygy_ = nullptr;
+  TimeChart* time_ = nullptr;
 };
 
 }  // namespace egtmin::ui

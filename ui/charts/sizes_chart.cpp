@@ -7,6 +7,9 @@
 #include <QChart>
 #include <QChartView>
 #include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QMessageBox>
 #include <QFileInfo>
 #include <QLogValueAxis>
 #include <QMap>
@@ -15,6 +18,7 @@
 #include <cmath>
 
 #include "app_context.hpp"
+#include "charts/scatter_charts.hpp"
 
 namespace egtmin::ui {
 
@@ -22,9 +26,24 @@ SizesChart::SizesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_
   view_ = new QChartView(new QChart, this);
   view_->setRenderHint(QPainter::Antialiasing);
   auto* again = new QPushButton(tr("Refresh"), this);
+  auto* png = new QPushButton(tr("Export PNG…"), this);
+  auto* svg = new QPushButton(tr("Export SVG…"), this);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
-  layout->addWidget(again, 0, Qt::AlignRight);
+  auto* row = new QHBoxLayout;
+  row->addStretch(1);
+  row->addWidget(png);
+  row->addWidget(svg);
+  row->addWidget(again);
+  layout->addLayout(row);
+  connect(png, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("sizes.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  });
+  connect(svg, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("sizes.svg"), tr("SVG images (*.svg)"));
+    if (!path.isEmpty() && !exportSvg(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  });
   connect(again, &QPushButton::clicked, this, &SizesChart::refresh);
   connect(ctx_, &AppContext::changed, this, &SizesChart::refresh);
   refresh();
@@ -33,6 +52,8 @@ SizesChart::SizesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_
 QChart* SizesChart::chart() const { return view_->chart(); }
 
 bool SizesChart::exportPng(const QString& path) const { return view_->grab().save(path, "PNG"); }
+
+bool SizesChart::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
 
 void SizesChart::refresh() {
   // Only balances that have a cover: their table beside it is the comparison that matters.

@@ -20,6 +20,7 @@ class SizesChart : public QWidget {
   QChart* chart() const;
   int balanceCount() const { return balances_; }
   bool exportPng(const QString& path) const;
+  bool exportSvg(const QString& path) const;
 
  public Q_SLOTS:
   void refresh();

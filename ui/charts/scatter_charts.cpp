@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts/scatter_charts.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <cmath>
+
+#include "app_context.hpp"
+#include "bench/size_report.hpp"
+
+namespace egtmin::ui {
+
+bool exportChartSvg(QChartView* view, const QString& path) {
+  if (!view) return false;
+  const QSize size = view->size().isEmpty() ? QSize(800, 600) : view->size();
+  QSvgGenerator svg;
+  svg.setFileName(path);
+  svg.setSize(size);
+  svg.setViewBox(QRect(QPoint(0, 0), size));
+  svg.setTitle(view->chart() ? view->chart()->title() : QString());
+  QPainter painter;
+  if (!painter.begin(&svg)) return false;
+  painter.setRenderHint(QPainter::Antialiasing);
+  view->render(&painter);
+  if (!painter.end()) return false;
+  return QFileInfo(path).size() > 0;
+}
+
+bool exportChartPng(QChartView* view, const QString& path) { return view && view->grab().save(path, "PNG"); }
+
+namespace {
+
+QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
+  auto* a = new QLogValueAxis;
+  a->setBase(10);
+  a->setLabelFormat(QStringLiteral("%g"));
+  lo = std::max(lo, 1e-9);
+  hi = std::max(hi, lo);
+  a->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi) + 0.01)));
+  a->setTitleText(title);
+  return a;
+}
+
+// PNG and SVG buttons under a chart view.
+QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem) {
+  auto* png = new QPushButton(QObject::tr("Export PNG…"), owner);
+  auto* svg = new QPushButton(QObject::tr("Export SVG…"), owner);
+  auto* row = new QHBoxLayout;
+  row->addStretch(1);
+  row->addWidget(png);
+  row->addWidget(svg);
+  QObject::connect(png, &QPushButton::clicked, owner, [owner, view, stem] {
+    const QString path = QFileDialog::getSaveFileName(owner, QObject::tr("Export chart"), stem + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !exportChartPng(view, path)) QMessageBox::warning(owner, QObject::tr("Export failed"), QObject::tr("Could not write %1").arg(path));
+  });
+  QObject::connect(svg, &QPushButton::clicked, owner, [owner, view, stem] {
+    const QString path = QFileDialog::getSaveFileName(owner, QObject::tr("Export chart"), stem + QStringLiteral(".svg"), QObject::tr("SVG images (*.svg)"));
+    if (!path.isEmpty() && !exportChartSvg(view, path)) QMessageBox::warning(owner, QObject::tr("Export failed"), QObject::tr("Could not write %1").arg(path));
+  });
+  return row;
+}
+
+using SizeResult = QPair<QList<SyzygySizePoint>, QString>;
+
+SizeResult computeSizes(const QString& dataDir, const QString& syzygyDir) {
+  // Balances up to the largest cover present: xz -9e of every Syzygy file is not cheap.
+  int pieces = 2;
+  for (const QFileInfo& f : QDir(QDir(dataDir).filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files))
+    pieces = std::max(pieces, int(f.completeBaseName().size()) - 1);
+  auto rep = bench::size_report(std::filesystem::path(dataDir.toStdString()), std::filesystem::path(syzygyDir.toStdString()), pieces);
+  if (!rep) return {{}, QString::fromStdString(rep.error().message)};
+  QList<SyzygySizePoint> out;
+  for (const bench::SizeRow& r : rep->rows)
+    if (r.has_cover && r.has_syzygy)
+      out.push_back({QString::fromStdString(r.balance.name()), double(r.cover_bytes), double(r.syzygy_bytes), double(r.syzygy_xz_bytes)});
+  return {out, QString()};
+}
+
+}  // namespace
+
+// ---- our cover vs Syzygy WDL ----
+
+SyzygySizeChart::SyzygySizeChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(ctx) {
+  view_ = new QChartView(new QChart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  watcher_ = new QFutureWatcher<SizeResult>(this);
+  auto* again = new QPushButton(tr("Refresh"), this);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(view_, 1);
+  auto* row = exportButtons(this, view_, QStringLiteral("cover-vs-syzygy"));
+  row->addWidget(again);
+  layout->addLayout(row);
+  connect(again, &QPushButton::clicked, this, &SyzygySizeChart::refresh);
+  connect(watcher_, &QFutureWatcher<SizeResult>::finished, this, [this] {
+    const SizeResult r = watcher_->result();
+    if (!r.second.isEmpty())
+      setMessage(tr("Size report failed: %1").arg(r.second));
+    else if (r.first.isEmpty())
+      setMessage(tr("No balance has both a cover file and a Syzygy WDL file yet"));
+    else
+      setPoints(r.first);
+    if (again_) {
+      again_ = false;
+      refresh();
+    }
+  });
+  if (ctx_) connect(ctx_, &AppContext::changed, this, &SyzygySizeChart::refresh);
+  refresh();
+}
+
+QChart* SyzygySizeChart::chart() const { return view_->chart(); }
+
+bool SyzygySizeChart::busy() const { return watcher_->isRunning(); }
+
+void SyzygySizeChart::setMessage(const QString& message) {
+  message_ = message;
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(message);
+  view_->setChart(chart);
+}
+
+void SyzygySizeChart::refresh() {
+  if (!ctx_) return;
+  if (watcher_->isRunning()) {
+    again_ = true;
+    return;
+  }
+  const QString dataPath = ctx_->dataDir(), syz = ctx_->syzygyDir();
+  if (syz.isEmpty() || !QDir(syz).exists()) {
+    setMessage(tr("Syzygy tables missing: set the Syzygy directory in the settings to compare file sizes"));
+    return;
+  }
+  if (dataPath.isEmpty() || !QDir(dataPath).exists()) {
+    setMessage(tr("No data directory set"));
+    return;
+  }
+  setMessage(tr("Measuring file sizes (xz -9e of the Syzygy files)…"));
+  watcher_->setFuture(QtConcurrent::run(computeSizes, dataPath, syz));
+}
+
+void SyzygySizeChart::setPoints(const QList<SyzygySizePoint>& points) {
+  if (points.isEmpty()) {
+    setMessage(tr("No balance has both a cover file and a Syzygy WDL file yet"));
+    return;
+  }
+  message_.clear();
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(tr("Our cover file size vs Syzygy WDL file size (bytes, one point per balance)"));
+  auto* shipped = new QScatterSeries;
+  shipped->setName(tr("Syzygy .rtbw"));
+  shipped->setMarkerSize(8);
+  auto* xz = new QScatterSeries;
+  xz->setName(tr("Syzygy .rtbw, xz -9e"));
+  xz->setMarkerSize(6);
+  double lo = 1e300, hi = 1;
+  for (const SyzygySizePoint& p : points) {
+    if (p.coverBytes <= 0) continue;
+    if (p.syzygyBytes > 0) shipped->append(p.syzygyBytes, p.coverBytes);
+    if (p.syzygyXzBytes > 0) xz->append(p.syzygyXzBytes, p.coverBytes);
+    for (double v : {p.coverBytes, p.syzygyBytes, p.syzygyXzBytes})
+      if (v > 0) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+  }
+  if (lo > hi) lo = 1;
+  auto* x = logAxis(lo, hi, tr("Syzygy WDL file (bytes)"));
+  auto* y = logAxis(lo, hi, tr("our cover file (bytes)"));
+  auto* diagonal = new QLineSeries;
+  diagonal->setName(tr("y = x"));
+  diagonal->append(x->min(), x->min());
+  diagonal->append(x->max(), x->max());
+  QPen pen(Qt::gray);
+  pen.setStyle(Qt::DashLine);
+  diagonal->setPen(pen);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  y->setRange(x->min(), x->max());
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{diagonal, shipped, xz}) {
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  chart->legend()->setAlignment(Qt::AlignRight);
+  view_->setChart(chart);
+}
+
+// ---- minimization time vs cover size ----
+
+TimeChart::TimeChart(QWidget* parent) : QWidget(parent) {
+  view_ = new QChartView(new QChart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(view_, 1);
+  layout->addLayout(exportButtons(this, view_, QStringLiteral("time-vs-cubes")));
+  rebuild();
+}
+
+QChart* TimeChart::chart() const { return view_->chart(); }
+
+void TimeChart::addPoints(const QString& runTitle, const QList<PassPoint>& points) {
+  // Per balance: seconds summed over its passes, cubes after the last one.
+  QList<Point> add;
+  for (const PassPoint& p : points) {
+    auto it = std::find_if(add.begin(), add.end(), [&](const Point& q) { return q.balance == p.balance; });
+    if (it == add.end()) it = add.insert(add.end(), Point{runTitle, p.balance, 0, 0});
+    it->seconds += p.seconds;
+    it->cubes = double(p.cubes);
+  }
+  if (add.isEmpty()) return;
+  points_ += add;
+  rebuild();
+}
+
+void TimeChart::clear() {
+  points_.clear();
+  rebuild();
+}
+
+void TimeChart::rebuild() {
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  if (points_.isEmpty()) {
+    chart->setTitle(tr("Finished runs with minimization passes appear here"));
+    view_->setChart(chart);
+    return;
+  }
+  chart->setTitle(tr("Minimization time vs cover size (one point per run and balance)"));
+  auto* s = new QScatterSeries;
+  s->setName(tr("runs"));
+  s->setMarkerSize(8);
+  double xlo = 1e300, xhi = 1, ylo = 1e300, yhi = 1e-3;
+  for (const Point& p : points_) {
+    const double c = std::max(1.0, p.cubes), t = std::max(1e-3, p.seconds);
+    s->append(c, t);
+    xlo = std::min(xlo, c);
+    xhi = std::max(xhi, c);
+    ylo = std::min(ylo, t);
+    yhi = std::max(yhi, t);
+  }
+  auto* x = logAxis(xlo, xhi, tr("cover size (cubes)"));
+  auto* y = logAxis(ylo, yhi, tr("minimization time (s)"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  chart->addSeries(s);
+  s->attachAxis(x);
+  s->attachAxis(y);
+  chart->legend()->hide();
+  view_->setChart(chart);
+}
+
+}  // namespace egtmin::ui

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Log-log scatter charts after the paper's figures: our cover file size against the Syzygy WDL
+// file size per balance (Fig. 2a, with the y = x diagonal), and minimization time against the
+// final cover size per finished run and balance (Fig. 1a). Also SVG/PNG export of any chart view.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include "runs/run_job.hpp"
+
+class QChart;
+class QChartView;
+
+namespace egtmin::ui {
+
+class AppContext;
+
+// Renders the view's chart into an SVG file; false when it cannot be written or came out empty.
+bool exportChartSvg(QChartView* view, const QString& path);
+bool exportChartPng(QChartView* view, const QString& path);
+
+struct SyzygySizePoint {
+  QString balance;
+  double coverBytes = 0;   // our .egtc
+  double syzygyBytes = 0;  // the .rtbw as shipped
+  double syzygyXzBytes = 0;  // that file through xz -9e
+};
+
+class SyzygySizeChart : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SyzygySizeChart(AppContext* ctx, QWidget* parent = nullptr);
+
+  QChart* chart() const;
+  QChartView* view() const { return view_; }
+  bool exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
+  // Shows these points (balances with both files); used by refresh() and by tests.
+  void setPoints(const QList<SyzygySizePoint>& points);
+  // Says why there is nothing to plot.
+  void setMessage(const QString& message);
+  QString message() const { return message_; }
+  bool busy() const;
+
+ public Q_SLOTS:
+  void refresh();
+
+ private:
+  AppContext* ctx_;
+  QChartView* view_;
+  QString message_;
+  QFutureWatcher<QPair<QList<SyzygySizePoint>, QString>>* watcher_;
+  bool again_ = false;
+};
+
+class TimeChart : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimeChart(QWidget* parent = nullptr);
+
+  QChart* chart() const;
+  QChartView* view() const { return view_; }
+  bool exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
+  // One point per balance in the run: total seconds over its passes against its final cubes.
+  void addPoints(const QString& runTitle, const QList<PassPoint>& points);
+  void clear();
+  int pointCount() const { return int(points_.size()); }
+
+ private:
+  void rebuild();
+  struct Point {
+    QString run, balance;
+    double seconds = 0, cubes = 0;
+  };
+  QList<Point> points_;
+  QChartView* view_;
+};
+
+}  // namespace egtmin::ui
