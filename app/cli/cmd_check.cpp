@@ -16,6 +16,7 @@ Command add_check(CLI::App& app) {
     std::vector<std::string> balances;
     uint64_t sample = 0;
     uint64_t seed = 1;
+    int pieces = 0;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("check", "Check saved covers against the exact tables");
@@ -23,8 +24,9 @@ Command add_check(CLI::App& app) {
       "Every legal position (the whole 2^n index space) is checked for up to 4 pieces; 5-piece\n"
       "balances are checked on a uniform sample of legal positions (default 100000, each by a\n"
       "linear scan of the cover, as the probe does).\n"
-      "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check KQRvKR --sample 100000 --json");
-  sub->add_option("balances", a->balances, "Balances whose covers to check")->required();
+      "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check --pieces 4 --json\n  egtmin-cli check KQRvKR --sample 100000 --json");
+  sub->add_option("balances", a->balances, "Balances whose covers to check");
+  sub->add_option("--pieces", a->pieces, "Every balance with up to N pieces")->check(CLI::Range(2, 5));
   sub->add_option("--sample", a->sample, "Check N random legal positions (default: all for up to 4 pieces, 100000 for 5)");
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
   add_common(sub, a->common);
@@ -32,6 +34,13 @@ Command add_check(CLI::App& app) {
             auto requested = parse_balances(a->balances);
             if (!requested) {
               fail(requested.error().message);
+              return int(kUsage);
+            }
+            if (a->pieces > 0)
+              for (const Balance& b : Balance::all_up_to(a->pieces))
+                if (std::find(requested->begin(), requested->end(), b) == requested->end()) requested->push_back(b);
+            if (requested->empty()) {
+              fail("name at least one balance or give --pieces N (see check --help)");
               return int(kUsage);
             }
             TableStore store(a->common.data_dir());
