@@ -31,16 +31,9 @@ Command add_check(CLI::App& app) {
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
   add_common(sub, a->common);
   return {sub, [a] {
-            auto requested = parse_balances(a->balances);
+            auto requested = balances_or_pieces(a->balances, a->pieces, "check");
             if (!requested) {
               fail(requested.error().message);
-              return int(kUsage);
-            }
-            if (a->pieces > 0)
-              for (const Balance& b : Balance::all_up_to(a->pieces))
-                if (std::find(requested->begin(), requested->end(), b) == requested->end()) requested->push_back(b);
-            if (requested->empty()) {
-              fail("name at least one balance or give --pieces N (see check --help)");
               return int(kUsage);
             }
             TableStore store(a->common.data_dir());

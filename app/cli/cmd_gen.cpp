@@ -22,13 +22,9 @@ Command add_gen(CLI::App& app) {
   sub->add_option("--pieces", a->pieces, "Generate every balance with up to N pieces")->check(CLI::Range(2, 5));
   add_common(sub, a->common);
   return {sub, [a] {
-            auto requested = parse_balances(a->balances);
+            auto requested = balances_or_pieces(a->balances, a->pieces, "gen");
             if (!requested) return fail(requested.error().message);
             std::vector<Balance> todo = *requested;
-            if (a->pieces > 0)
-              for (const Balance& b : Balance::all_up_to(a->pieces))
-                if (std::find(todo.begin(), todo.end(), b) == todo.end()) todo.push_back(b);
-            if (todo.empty()) return fail("name at least one balance or give --pieces N (see gen --help)");
             for (const Balance& b : todo)
               if (b.pieces() > 5) return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; gen handles up to 5");
             TableStore store(a->common.data_dir());

@@ -48,19 +48,12 @@ Command add_minimize(CLI::App& app) {
               fail(scheme ? "--canon takes board or full (leave out the canon pass for none)" : scheme.error().message);
               return int(kUsage);
             }
-            auto requested = parse_balances(a->balances);
+            auto requested = balances_or_pieces(a->balances, a->pieces, "minimize");
             if (!requested) {
               fail(requested.error().message);
               return int(kUsage);
             }
             std::vector<Balance> todo = *requested;
-            if (a->pieces > 0)
-              for (const Balance& b : Balance::all_up_to(a->pieces))
-                if (std::find(todo.begin(), todo.end(), b) == todo.end()) todo.push_back(b);
-            if (todo.empty()) {
-              fail("name at least one balance or give --pieces N (see minimize --help)");
-              return int(kUsage);
-            }
             for (const Balance& b : todo)
               if (b.pieces() > 5) return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; up to 5 are supported");
 

@@ -53,6 +53,18 @@ Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& name
   return out;
 }
 
+Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& names, int pieces,
+                                                const std::string& command) {
+  auto requested = parse_balances(names);
+  if (!requested) return requested.error();
+  std::vector<Balance> todo = *requested;
+  if (pieces > 0)
+    for (const Balance& b : Balance::all_up_to(pieces))
+      if (std::find(todo.begin(), todo.end(), b) == todo.end()) todo.push_back(b);
+  if (todo.empty()) return Error{"name at least one balance or give --pieces N (see " + command + " --help)"};
+  return todo;
+}
+
 int fail(const std::string& message) {
   std::cerr << "egtmin-cli: error: " << message << "\n";
   return kFailure;

@@ -39,6 +39,11 @@ void end_progress(const Common& c);
 // Balance names to canonical balances; errors name the bad argument.
 Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& names);
 
+// The named balances plus, when pieces > 0, every balance with up to that many pieces; an error
+// (naming `command`'s --help) when that leaves nothing to do.
+Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& names, int pieces,
+                                                const std::string& command);
+
 // Prints an error line to stderr and returns kFailure.
 int fail(const std::string& message);
 void print_json(const nlohmann::json& j);
