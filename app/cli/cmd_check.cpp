@@ -25,8 +25,7 @@ Command add_check(CLI::App& app) {
       "balances are checked on a uniform sample of legal positions (default 100000, each by a\n"
       "linear scan of the cover, as the probe does).\n"
       "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check --pieces 4 --json\n  egtmin-cli check KQRvKR --sample 100000 --json");
-  sub->add_option("balances", a->balances, "Balances whose covers to check");
-  sub->add_option("--pieces", a->pieces, "Every balance with up to N pieces")->check(CLI::Range(2, 5));
+  add_balance_selection(sub, a->balances, a->pieces, "Covers to check");
   sub->add_option("--sample", a->sample, "Check N random legal positions (default: all for up to 4 pieces, 100000 for 5)");
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
   add_common(sub, a->common);

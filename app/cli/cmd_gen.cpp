@@ -18,8 +18,7 @@ Command add_gen(CLI::App& app) {
   sub->footer(
       "Missing dependencies (the balances captures and promotions lead to) are generated first.\n"
       "Examples:\n  egtmin-cli gen KQvKR\n  egtmin-cli gen --pieces 4\n  egtmin-cli gen KQRvKR --json");
-  sub->add_option("balances", a->balances, "Balances such as KRvK, KQvKR, KRPvKR");
-  sub->add_option("--pieces", a->pieces, "Generate every balance with up to N pieces")->check(CLI::Range(2, 5));
+  add_balance_selection(sub, a->balances, a->pieces, "Tables to generate");
   add_common(sub, a->common);
   return {sub, [a] {
             auto requested = balances_or_pieces(a->balances, a->pieces, "gen");

@@ -31,8 +31,7 @@ Command add_minimize(CLI::App& app) {
       "Missing tables are generated first. The cover is saved to DATA/covers/NAME.egtc.\n"
       "Examples:\n  egtmin-cli minimize KRvK\n  egtmin-cli minimize --pieces 4 --json\n"
       "  egtmin-cli minimize KQvK --passes compact,expand,irredundant --no-save");
-  sub->add_option("balances", a->balances, "Balances such as KRvK, KQvKR");
-  sub->add_option("--pieces", a->pieces, "Every balance with up to N pieces")->check(CLI::Range(2, 5));
+  add_balance_selection(sub, a->balances, a->pieces, "Tables to minimize");
   sub->add_option("--passes", a->passes, "Comma-separated passes to run in order")->capture_default_str();
   sub->add_option("--canon", a->canon, "Scheme the canon pass applies: board or full")->capture_default_str();
   sub->add_flag("--no-save", a->no_save, "Do not write cover files (benchmarks)");

@@ -53,6 +53,11 @@ Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& name
   return out;
 }
 
+void add_balance_selection(CLI::App* sub, std::vector<std::string>& names, int& pieces, const std::string& what) {
+  sub->add_option("balances", names, what + " (balances such as KRvK, KQvKR, KRPvKR)");
+  sub->add_option("--pieces", pieces, "Every balance with up to N pieces")->check(CLI::Range(2, 5));
+}
+
 Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& names, int pieces,
                                                 const std::string& command) {
   auto requested = parse_balances(names);

@@ -39,6 +39,10 @@ void end_progress(const Common& c);
 // Balance names to canonical balances; errors name the bad argument.
 Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& names);
 
+// The BALANCE... positional and --pieces N, as gen, minimize and check take them; read them back
+// with balances_or_pieces.
+void add_balance_selection(CLI::App* sub, std::vector<std::string>& names, int& pieces, const std::string& what);
+
 // The named balances plus, when pieces > 0, every balance with up to that many pieces; an error
 // (naming `command`'s --help) when that leaves nothing to do.
 Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& names, int pieces,
