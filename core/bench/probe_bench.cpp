@@ -65,6 +65,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
 
   // 2. Correctness: every method against Fathom on every position.
   for (size_t i = 0; i < samples.size(); ++i) {
+    if ((i & 0xfff) == 0 && progress.cancelled()) return Error{"cancelled"};
     const Position pos = to_position(samples[i]);
     auto f = syzygy.wdl(pos);
     std::optional<Wdl> want = f ? std::optional<Wdl>(from_syzygy(*f)) : std::nullopt;
@@ -103,6 +104,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     double batch_ns = 0;
     // Positions are rebuilt outside the timed regions, a chunk at a time.
     for (size_t base = 0; base < samples.size(); base += chunk.size()) {
+      if (progress.cancelled()) return false;
       const size_t n = std::min(chunk.size(), samples.size() - base);
       for (size_t k = 0; k < n; ++k) chunk[k] = to_position(samples[base + k]);
       auto b0 = Clock::now();
@@ -121,19 +123,22 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     mt.per_probe = summarize(times);
     if (opts.keep_times) mt.times_ns = std::move(times);
     r.methods.push_back(std::move(mt));
+    return true;
   };
   for (probe::Method m : {probe::Method::Linear, probe::Method::Indexed})
-    time_method(
-        probe::method_name(m),
-        [&](const Position& pos) -> uint64_t { return uint64_t(prober.probe_wdl(pos, m)); },
-        prober.memory_bytes(m));
-  time_method(
-      "fathom",
-      [&](const Position& pos) -> uint64_t {
-        auto v = syzygy.wdl(pos);
-        return v ? uint64_t(*v) : 9;
-      },
-      fathom_bytes);
+    if (!time_method(
+            probe::method_name(m),
+            [&](const Position& pos) -> uint64_t { return uint64_t(prober.probe_wdl(pos, m)); },
+            prober.memory_bytes(m)))
+      return Error{"cancelled"};
+  if (!time_method(
+          "fathom",
+          [&](const Position& pos) -> uint64_t {
+            auto v = syzygy.wdl(pos);
+            return v ? uint64_t(*v) : 9;
+          },
+          fathom_bytes))
+    return Error{"cancelled"};
   if (opts.keep_times) r.samples = std::move(samples);
   return r;
 }

@@ -44,6 +44,8 @@ struct ProbeBenchResult {
   std::vector<Sample> samples;  // when keep_times, to label the CSV
 };
 
+// progress.cancelled() is checked in every phase (sampling, the Fathom check, between timed chunks
+// of 4096 probes, outside the timed regions); a cancelled run returns the error "cancelled".
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
                                          const ProbeBenchOptions& opts, const Progress& progress = no_progress());
 

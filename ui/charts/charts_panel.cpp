@@ -15,12 +15,13 @@
 #include <QSaveFile>
 #include <QTextStream>
 #include <QTabWidget>
+#include <QVBoxLayout>
 #include <QValueAxis>
+#include <cmath>
 
+#include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
 #include "charts/sizes_chart.hpp"
-#include <QVBoxLayout>
-#include <cmath>
 
 namespace egtmin::ui {
 
@@ -62,6 +63,7 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   if (ctx) {
     auto* tabs = new QTabWidget(this);
+    tabs_ = tabs;
     tabs->setDocumentMode(true);
     tabs->addTab(passes, tr("Passes"));
     time_ = new TimeChart(this);
@@ -70,6 +72,13 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
     tabs->addTab(sizes_, tr("File sizes"));
     syzygy_ = new SyzygySizeChart(ctx, this);
     tabs->addTab(syzygy_, tr("Cover vs Syzygy"));
+    probeTimes_ = new ProbeTimesChart(ctx, this);
+    tabs->addTab(probeTimes_, tr("Probe times"));
+    passes->setObjectName("passes");
+    time_->setObjectName("time");
+    sizes_->setObjectName("sizes");
+    syzygy_->setObjectName("syzygy");
+    probeTimes_->setObjectName("probe-times");
     layout->addWidget(tabs);
   } else {
     layout->addWidget(passes);
@@ -92,6 +101,12 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
     if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
   });
   rebuild();
+}
+
+void ChartsPanel::showTab(const QString& name) {
+  if (!tabs_) return;
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (tabs_->widget(i)->objectName() == name) tabs_->setCurrentIndex(i);
 }
 
 QChart* ChartsPanel::chart() const { return view_->chart(); }

@@ -2,7 +2,8 @@
 // Charts of finished runs: cubes, literals, seconds or memory after each pass, one line per
 // balance and run, on a log scale for the counts (they fall by orders of magnitude). Exports the
 // chart as PNG or SVG and the numbers as CSV. Further tabs: minimization time vs cover size,
-// table vs cover file sizes, and our cover vs Syzygy WDL file sizes.
+// table vs cover file sizes, our cover vs Syzygy WDL file sizes, and probe-time distributions
+// from a probe benchmark run in the background.
 #pragma once
 
 #include <QList>
@@ -13,10 +14,12 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QTabWidget;
 
 namespace egtmin::ui {
 
 class AppContext;
+class ProbeTimesChart;
 class SizesChart;
 class SyzygySizeChart;
 class TimeChart;
@@ -32,6 +35,10 @@ class ChartsPanel : public QWidget {
   // Cover vs Syzygy WDL sizes (with a context only) and minimization time vs cover size.
   SyzygySizeChart* syzygyChart() const { return syzygy_; }
   TimeChart* timeChart() const { return time_; }
+  // Probe-time distributions (with a context only).
+  ProbeTimesChart* probeTimesChart() const { return probeTimes_; }
+  // Brings a tab to the front (with a context): "passes", "time", "sizes", "syzygy", "probe-times".
+  void showTab(const QString& name);
 
   // Adds a finished run's points (nothing when it ran no passes).
   void addRun(const RunJob* job);
@@ -59,6 +66,8 @@ class ChartsPanel : public QWidget {
   SizesChart* sizes_ = nullptr;
   SyzygySizeChart* syzygy_ = nullptr;
   TimeChart* time_ = nullptr;
+  ProbeTimesChart* probeTimes_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
 };
 
 }  // namespace egtmin::ui

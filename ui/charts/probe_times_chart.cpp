@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts/probe_times_chart.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLocale>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QTextStream>
+#include <QThread>
+#include <QThreadPool>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cmath>
+
+#include "app_context.hpp"
+#include "bench/probe_bench.hpp"
+#include "charts/scatter_charts.hpp"
+#include "probe/cover_prober.hpp"
+#include "probe/probe_engine.hpp"
+#include "util/progress.hpp"
+
+namespace egtmin::ui {
+
+// Written by the worker's progress callback, read by poll() on the GUI thread. A fresh one per
+// benchmark: Progress's cancel flag cannot be reset.
+struct ProbeTimesChart::Shared {
+  QMutex mutex;
+  QString stage;
+  double fraction = 0;
+  Progress progress;
+  Shared()
+      : progress([this](std::string_view stageName, double f) {
+          // The benchmark's stages, in order, mapped onto one bar.
+          struct Span {
+            const char* name;
+            double from, to;
+          };
+          static constexpr Span kSpans[] = {{"loading covers", 0.0, 0.05},   {"sampling", 0.05, 0.3},
+                                            {"checking against Fathom", 0.3, 0.5}, {"timing linear", 0.5, 0.65},
+                                            {"timing indexed", 0.65, 0.8},   {"timing fathom", 0.8, 0.95},
+                                            {"binning", 0.95, 1.0}};
+          QMutexLocker lock(&mutex);
+          stage = QString::fromUtf8(stageName.data(), qsizetype(stageName.size()));
+          for (const Span& s : kSpans)
+            if (stageName == s.name) fraction = std::max(fraction, s.from + (s.to - s.from) * std::clamp(f, 0.0, 1.0));
+        }) {}
+};
+
+struct ProbeTimesChart::Outcome {
+  bool ok = false;
+  bool cancelled = false;
+  QString error;
+  ProbeTimesResult result;
+};
+
+ProbeTimeHistogram binProbeTimes(const std::vector<uint32_t>& times, uint32_t lo, uint32_t hi, int perDecade) {
+  perDecade = std::max(1, perDecade);
+  const int k0 = int(std::floor(std::log10(double(std::max<uint32_t>(1, lo)))));
+  const int k1 = int(std::floor(std::log10(double(std::max<uint32_t>(1, hi))))) + 1;  // 10^k1 > hi
+  const int bins = (k1 - k0) * perDecade;
+  ProbeTimeHistogram h;
+  for (int i = 0; i <= bins; ++i) h.edges << std::pow(10.0, k0 + double(i) / perDecade);
+  std::vector<quint64> counts(size_t(bins), 0);
+  for (uint32_t t : times) {
+    const double x = (std::log10(double(std::max<uint32_t>(1, t))) - k0) * perDecade;
+    counts[size_t(std::clamp(int(std::floor(x)), 0, bins - 1))]++;
+  }
+  h.counts = QList<quint64>(counts.begin(), counts.end());
+  return h;
+}
+
+namespace {
+
+QThreadPool* benchPool() {
+  // One benchmark at a time, on a thread of its own: it must not wait behind (or starve) the
+  // probe panel's workers on the global pool.
+  static QThreadPool* p = [] {
+    auto* tp = new QThreadPool;
+    tp->setMaxThreadCount(1);
+    return tp;
+  }();
+  return p;
+}
+
+int coversWithPieces(const QString& dataDir, int pieces) {
+  int n = 0;
+  for (const QFileInfo& f : QDir(QDir(dataDir).filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files))
+    n += int(f.completeBaseName().size()) - 1 == pieces;  // "KQvK": 3 pieces
+  return n;
+}
+
+QString ns(double v) {
+  if (v >= 1e6) return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'g', 3);
+  if (v >= 1e4) return QStringLiteral("%1 µs").arg(v / 1e3, 0, 'g', 3);
+  return QStringLiteral("%1 ns").arg(QLocale().toString(v, 'f', 0));
+}
+
+}  // namespace
+
+ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(ctx) {
+  view_ = new QChartView(new QChart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumHeight(200);
+  positions_ = new QSpinBox(this);
+  positions_->setObjectName("probe-bench-positions");
+  positions_->setRange(100, 10'000'000);
+  positions_->setSingleStep(50'000);
+  positions_->setValue(200'000);
+  positions_->setGroupSeparatorShown(true);
+  positions_->setToolTip(tr("Random legal positions to probe (the paper used 10,000,000; 200,000 take about a second)"));
+  pieces_ = new QComboBox(this);
+  pieces_->setObjectName("probe-bench-pieces");
+  for (int p : {3, 4, 5}) pieces_->addItem(tr("%1 pieces").arg(p), p);
+  if (ctx_ && coversWithPieces(ctx_->dataDir(), 4) > 0) pieces_->setCurrentIndex(1);
+  run_ = new QPushButton(tr("Run"), this);
+  run_->setObjectName("probe-bench-run");
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setObjectName("probe-bench-cancel");
+  cancel_->setEnabled(false);
+  bar_ = new QProgressBar(this);
+  bar_->setRange(0, 1000);
+  bar_->setValue(0);
+  bar_->setTextVisible(false);
+  bar_->setMaximumWidth(220);
+  stage_ = new QLabel(this);
+  summary_ = new QLabel(this);
+  summary_->setWordWrap(true);
+  summary_->setTextFormat(Qt::RichText);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Positions:"), this));
+  top->addWidget(positions_);
+  top->addWidget(pieces_);
+  top->addWidget(run_);
+  top->addWidget(cancel_);
+  top->addWidget(bar_);
+  top->addWidget(stage_, 1);
+  auto* png = new QPushButton(tr("Export PNG…"), this);
+  auto* svg = new QPushButton(tr("Export SVG…"), this);
+  auto* csv = new QPushButton(tr("Export CSV…"), this);
+  top->addWidget(png);
+  top->addWidget(svg);
+  top->addWidget(csv);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(view_, 1);
+  layout->addWidget(summary_);
+
+  poll_.setInterval(100);
+  connect(&poll_, &QTimer::timeout, this, &ProbeTimesChart::poll);
+  connect(run_, &QPushButton::clicked, this, &ProbeTimesChart::start);
+  connect(cancel_, &QPushButton::clicked, this, &ProbeTimesChart::cancel);
+  connect(pieces_, &QComboBox::currentIndexChanged, this, &ProbeTimesChart::refresh);
+  if (ctx_) connect(ctx_, &AppContext::changed, this, &ProbeTimesChart::refresh);
+  connect(png, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("probe-times.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  });
+  connect(svg, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("probe-times.svg"), tr("SVG images (*.svg)"));
+    if (!path.isEmpty() && !exportSvg(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+  });
+  connect(csv, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export histogram"), QStringLiteral("probe-times.csv"), tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  });
+  refresh();
+}
+
+ProbeTimesChart::~ProbeTimesChart() {
+  if (shared_) shared_->progress.cancel();
+  future_.waitForFinished();
+}
+
+QChart* ProbeTimesChart::chart() const { return view_->chart(); }
+
+bool ProbeTimesChart::exportPng(const QString& path) const { return exportChartPng(view_, path); }
+
+bool ProbeTimesChart::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
+
+QString ProbeTimesChart::missing() const {
+  if (!ctx_) return tr("No settings: the probe benchmark needs a data directory and a Syzygy directory");
+  if (!ctx_->syzygy())
+    return tr("No Syzygy tables (%1): the benchmark times Fathom and checks every position against it. "
+              "Set the Syzygy directory in File → Settings.")
+        .arg(ctx_->syzygyError());
+  const int pieces = pieces_->currentData().toInt();
+  if (coversWithPieces(ctx_->dataDir(), pieces) == 0)
+    return tr("No %1-piece cover files in %2: minimize the %1-piece balances first (Runs panel, or "
+              "egtmin-cli minimize --pieces %1)")
+        .arg(pieces)
+        .arg(QDir(ctx_->dataDir()).filePath(QStringLiteral("covers")));
+  return {};
+}
+
+void ProbeTimesChart::setMessage(const QString& message) {
+  message_ = message;
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(message);
+  view_->setChart(chart);  // the view deletes the previous chart
+}
+
+void ProbeTimesChart::refresh() {
+  if (busy_) return;
+  const QString why = missing();
+  run_->setEnabled(why.isEmpty());
+  run_->setToolTip(why.isEmpty() ? tr("Time random positions with both cover methods and Fathom") : why);
+  if (!hasResult_)
+    setMessage(!why.isEmpty()              ? why
+               : !outcomeMessage_.isEmpty() ? outcomeMessage_
+                                            : tr("Press Run to time our covers (indexed, linear) and Fathom on random positions"));
+}
+
+void ProbeTimesChart::start() {
+  if (busy_) return;
+  const QString why = missing();
+  if (!why.isEmpty()) {
+    refresh();
+    return;
+  }
+  const QString dataDir = ctx_->dataDir();
+  const Syzygy* syzygy = ctx_->syzygy();
+  const int pieces = pieces_->currentData().toInt();
+  const quint64 positions = quint64(positions_->value());
+  shared_ = std::make_shared<Shared>();
+  busy_ = true;
+  hasResult_ = false;
+  outcomeMessage_.clear();
+  summary_->clear();
+  bar_->setValue(0);
+  stage_->setText(tr("starting…"));
+  run_->setEnabled(false);
+  cancel_->setEnabled(true);
+  positions_->setEnabled(false);
+  pieces_->setEnabled(false);
+  setMessage(tr("Probing %1 random %2-piece positions…").arg(QLocale().toString(positions)).arg(pieces));
+  poll_.start();
+  std::shared_ptr<Shared> sh = shared_;
+  future_ = QtConcurrent::run(benchPool(), [this, sh, dataDir, syzygy, pieces, positions] {
+    Outcome o;
+    {
+      // Fathom's state is global: AppContext replaces it only under this mutex, and the probe
+      // panel probes under it, so nothing else touches Fathom while the times are taken (the
+      // panel's probes wait). The Syzygy pointer was read on the GUI thread an instant before;
+      // it can only be replaced by taking this same mutex.
+      QMutexLocker lock(&ProbeEngine::mutex());
+      sh->progress.report("loading covers", 0);
+      auto prober = probe::CoverProber::open(std::filesystem::path(dataDir.toStdString()));
+      if (sh->progress.cancelled()) {
+        o.cancelled = true;
+      } else if (!prober) {
+        o.error = QString::fromStdString(prober.error().message);
+      } else {
+        bench::ProbeBenchOptions opts;
+        opts.pieces = pieces;
+        opts.positions = positions;
+        opts.keep_times = true;
+        auto r = bench::run_probe_bench(**prober, *syzygy, opts, sh->progress);
+        lock.unlock();
+        if (sh->progress.cancelled()) {
+          o.cancelled = true;
+        } else if (!r) {
+          o.error = QString::fromStdString(r.error().message);
+        } else {
+          sh->progress.report("binning", 0);
+          ProbeTimesResult& out = o.result;
+          out.positions = r->positions;
+          out.candidates = r->candidates;
+          out.mismatches = r->mismatches;
+          for (const std::string& e : r->mismatch_examples) out.mismatchExamples << QString::fromStdString(e);
+          out.timerOverheadNs = r->timer_overhead_ns;
+          out.pieces = pieces;
+          uint32_t lo = UINT32_MAX, hi = 0;
+          for (const bench::MethodTiming& m : r->methods)
+            for (uint32_t t : m.times_ns) {
+              lo = std::min(lo, t);
+              hi = std::max(hi, t);
+            }
+          // Our two methods first, the indexed one (the default) leading, then Fathom.
+          std::vector<const bench::MethodTiming*> order;
+          for (const char* name : {"indexed", "linear", "fathom"})
+            for (const bench::MethodTiming& m : r->methods)
+              if (m.name == name) order.push_back(&m);
+          for (const bench::MethodTiming* m : order) {
+            ProbeTimeHistogram h = binProbeTimes(m->times_ns, lo, hi);
+            h.method = QString::fromStdString(m->name);
+            h.meanNs = m->per_probe.mean_ns;
+            h.medianNs = m->per_probe.median_ns;
+            h.p99Ns = m->per_probe.p99_ns;
+            h.batchMeanNs = m->batch_mean_ns;
+            h.memoryBytes = m->memory_bytes;
+            out.methods << h;
+          }
+          o.ok = true;
+        }
+      }
+    }
+    QMetaObject::invokeMethod(this, [this, o] { done(o); }, Qt::QueuedConnection);
+  });
+}
+
+void ProbeTimesChart::cancel() {
+  if (!busy_ || !shared_) return;
+  shared_->progress.cancel();
+  stage_->setText(tr("cancelling…"));
+  cancel_->setEnabled(false);
+}
+
+bool ProbeTimesChart::wait(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (busy_) {
+    if (deadline.hasExpired()) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return true;
+}
+
+void ProbeTimesChart::poll() {
+  if (!shared_) return;
+  QMutexLocker lock(&shared_->mutex);
+  bar_->setValue(int(shared_->fraction * 1000));
+  if (!shared_->progress.cancelled() && !shared_->stage.isEmpty()) stage_->setText(shared_->stage + QStringLiteral("…"));
+}
+
+void ProbeTimesChart::done(const Outcome& o) {
+  poll_.stop();
+  busy_ = false;
+  cancel_->setEnabled(false);
+  positions_->setEnabled(true);
+  pieces_->setEnabled(true);
+  if (o.ok) {
+    bar_->setValue(1000);
+    stage_->setText(tr("done"));
+    setResult(o.result);
+  } else {
+    bar_->setValue(0);
+    stage_->setText(o.cancelled ? tr("cancelled") : tr("failed"));
+    outcomeMessage_ = o.cancelled ? tr("Probe benchmark cancelled") : tr("Probe benchmark failed: %1").arg(o.error);
+    setMessage(outcomeMessage_);
+  }
+  refresh();
+  Q_EMIT finished();
+}
+
+void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
+  result_ = r;
+  hasResult_ = true;
+  message_.clear();
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(tr("Time per probe, %1 random %2-piece positions (histogram, log time axis)")
+                      .arg(QLocale().toString(r.positions))
+                      .arg(r.pieces));
+  // The x axis shows every bin up to the one holding the 99.9th percentile of the slowest
+  // method: the rare slow probes (interrupts, page faults) are counted but would flatten the rest.
+  double xlo = 1e300, xhi = 1;
+  quint64 ymax = 1;
+  for (const ProbeTimeHistogram& h : r.methods) {
+    quint64 total = 0;
+    for (quint64 c : h.counts) total += c;
+    quint64 seen = 0;
+    int first = -1, last = 0;
+    for (int i = 0; i < h.counts.size(); ++i) {
+      if (h.counts[i] && first < 0) first = i;
+      seen += h.counts[i];
+      ymax = std::max(ymax, h.counts[i]);
+      last = i;
+      if (double(seen) >= 0.999 * double(total)) break;
+    }
+    if (first >= 0) {
+      xlo = std::min(xlo, h.edges[first]);
+      xhi = std::max(xhi, h.edges[last + 1]);
+    }
+  }
+  if (xlo > xhi) xlo = 1;
+  auto* x = new QLogValueAxis;
+  x->setBase(10);
+  x->setLabelFormat(QStringLiteral("%g"));
+  x->setMinorTickCount(8);
+  x->setRange(std::pow(10.0, std::floor(std::log10(xlo))), std::pow(10.0, std::ceil(std::log10(xhi))));
+  x->setTitleText(tr("time per probe (ns, clock overhead of %1 ns included)").arg(r.timerOverheadNs, 0, 'f', 0));
+  auto* y = new QValueAxis;
+  y->setRange(0, double(ymax) * 1.05);
+  y->setLabelFormat(QStringLiteral("%.0f"));
+  y->setTitleText(tr("probes per bin"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  for (const ProbeTimeHistogram& h : r.methods) {
+    auto* s = new QLineSeries;
+    const QString who = h.method == QLatin1String("fathom") ? tr("Fathom (Syzygy)") : tr("cover, %1").arg(h.method);
+    s->setName(tr("%1: median %2, mean %3").arg(who, ns(h.medianNs), ns(h.meanNs)));
+    // A point at each bin's geometric centre.
+    for (int i = 0; i < h.counts.size(); ++i) s->append(std::sqrt(h.edges[i] * h.edges[i + 1]), double(h.counts[i]));
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+    QPen pen = s->pen();
+    pen.setWidthF(2);
+    s->setPen(pen);
+  }
+  chart->legend()->setAlignment(Qt::AlignTop);
+  view_->setChart(chart);
+
+  QString text = tr("%1 positions (%2 drawn, illegal or uncovered ones discarded). ")
+                     .arg(QLocale().toString(r.positions), QLocale().toString(r.candidates));
+  text += r.mismatches == 0
+              ? tr("<b>0 mismatches</b> against Fathom.")
+              : tr("<b style='color:#b01010'>%1 mismatches</b> against Fathom, e.g. %2")
+                    .arg(QLocale().toString(r.mismatches), r.mismatchExamples.value(0).toHtmlEscaped());
+  text += QStringLiteral("<br>");
+  QStringList rows;
+  for (const ProbeTimeHistogram& h : r.methods)
+    rows << tr("%1: median %2, mean %3, p99 %4, batch mean %5, %6 KiB")
+                .arg(h.method, ns(h.medianNs), ns(h.meanNs), ns(h.p99Ns), ns(h.batchMeanNs))
+                .arg(QLocale().toString(double(h.memoryBytes) / 1024.0, 'f', 0));
+  text += rows.join(QStringLiteral(" · "));
+  summary_->setText(text);
+  summary_->setToolTip(r.mismatchExamples.join(QLatin1Char('\n')));
+}
+
+bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
+  if (!hasResult_) {
+    if (error) *error = tr("No probe benchmark result to export");
+    return false;
+  }
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  QTextStream out(&f);
+  out << "method,bin_from_ns,bin_to_ns,probes\n";
+  for (const ProbeTimeHistogram& h : result_.methods)
+    for (int i = 0; i < h.counts.size(); ++i)
+      out << h.method << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
+  out.flush();
+  if (!f.commit()) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace egtmin::ui
