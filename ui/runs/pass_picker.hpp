@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Chooses the pass sequence: presets, one button per pass to append it (passes may repeat), and
-// the editable sequence itself, validated by core's parser as you type.
+// Chooses the pass sequence: presets, one button per pass to append it (passes may repeat), the
+// editable sequence as text, validated by core's parser as you type, and the same sequence as a
+// row of items the user reorders by dragging (or with the buttons beside it, Ctrl+Left/Right,
+// Delete). Text and row stay in step; the text is what a run uses.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
+class QToolButton;
 
 namespace egtmin::ui {
 
@@ -22,19 +27,38 @@ class PassPicker : public QWidget {
   void setPasses(const QString& list);
   void applyPreset(int index);
 
+  // The sequence as the reorderable row shows it, one entry per pass.
+  QStringList passList() const;
+  // Moves the pass at `from` so it ends up at index `to` (through the model, as a drag does).
+  bool movePass(int from, int to);
+  // Removes the pass at `row`.
+  void removePass(int row);
+
   QComboBox* presetBox() const { return presets_; }
   QLineEdit* edit() const { return edit_; }
+  // The row of passes: InternalMove drag and drop on a QListWidget.
+  QListWidget* list() const { return list_; }
+  QToolButton* earlierButton() const { return earlier_; }
+  QToolButton* laterButton() const { return later_; }
+  QToolButton* removeButton() const { return remove_; }
 
  Q_SIGNALS:
   void changed();
 
  private:
   void validate();
+  void fillList();      // text -> row
+  void listChanged();   // row -> text
+  void moveCurrent(int delta);
+  void updateButtons();
 
   QComboBox* presets_;
   QLineEdit* edit_;
+  QListWidget* list_;
+  QToolButton *earlier_, *later_, *remove_;
   QLabel* message_;
   bool valid_ = true;
+  bool syncing_ = false;
 };
 
 }  // namespace egtmin::ui
