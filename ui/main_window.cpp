@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QFileInfo>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -14,6 +15,7 @@
 #include "board/board_editor_widget.hpp"
 #include "board/board_widget.hpp"
 #include "charts/charts_panel.hpp"
+#include "charts/probe_times_chart.hpp"
 #include "chess/balance.hpp"
 #include "covers/cover_viewer.hpp"
 #include "probe/probe_panel.hpp"
@@ -77,6 +79,7 @@ void MainWindow::buildMenus() {
   QAction* settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
   settings->setShortcut(QKeySequence::Preferences);
   file->addAction(tr("Generate all 3-piece tables"), this, [this] { generateUpTo(3); });
+  file->addAction(tr("Generate and minimize the 3-piece set"), this, &MainWindow::setUpThreePieceSet);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -107,6 +110,13 @@ void MainWindow::about() {
 }
 
 void MainWindow::openSettings() {
+  // A running probe benchmark holds Fathom (ProbeEngine's mutex), which a new Syzygy directory
+  // would wait for on this thread: stop it first (it stops within a few thousand probes).
+  if (ProbeTimesChart* bench = charts_->probeTimesChart(); bench && bench->busy()) {
+    bench->cancel();
+    bench->wait(30000);
+    statusBar()->showMessage(tr("Probe benchmark cancelled: the settings may change its directories"), 8000);
+  }
   SettingsDialog d(ctx_, this);
   d.exec();
 }
@@ -117,37 +127,85 @@ void MainWindow::showArea(const QString& name) {
   d->raise();
 }
 
-void MainWindow::generateUpTo(int n) {
+RunJob* MainWindow::generateUpTo(int n, bool minimize) {
   RunSpec spec;
   for (const Balance& b : Balance::all_up_to(n)) spec.balances << QString::fromStdString(b.name());
+  if (minimize) spec.passes = QStringLiteral("canon,compact,expand,irredundant");
   spec.dataDir = ctx_->dataDir();
   spec.threads = ctx_->threads();
-  runs_->startRun(spec);
+  RunJob* job = runs_->startRun(spec);
   showArea(QStringLiteral("runs"));
+  return job;
+}
+
+namespace {
+// Balances with at most n pieces that have no cover file in dataDir yet.
+QStringList missingCovers(const QString& dataDir, int n) {
+  QStringList out;
+  for (const Balance& b : Balance::all_up_to(n)) {
+    const QString name = QString::fromStdString(b.name());
+    if (!QFileInfo::exists(QDir(dataDir).filePath(QStringLiteral("covers/%1.egtc").arg(name)))) out << name;
+  }
+  return out;
+}
+}  // namespace
+
+RunJob* MainWindow::setUpThreePieceSet() {
+  RunJob* job = generateUpTo(3, true);
+  connect(job, &RunJob::finished, this, [this, job] {
+    if (job->state() != RunJob::State::Done) {
+      statusBar()->showMessage(tr("Setting up the 3-piece set: %1").arg(job->stage()), 15000);
+      return;
+    }
+    // Show what was made: values from the new covers, on a position that has one.
+    ctx_->setSource(AppContext::Source::Covers);
+    if (board_->editor()->position().illegal_reason())
+      board_->editor()->setFen(QStringLiteral("8/8/8/3k4/8/8/2Q5/4K3 w - - 0 1"));
+    statusBar()->showMessage(tr("3-piece tables and covers ready in %1: the Probe panel answers from the covers")
+                                 .arg(ctx_->dataDir()),
+                             15000);
+  });
+  return job;
 }
 
 void MainWindow::maybeWelcome() {
   if (!ctx_->firstStart()) return;
   ctx_->markStarted();
-  const bool haveTables =
-      !QDir(QDir(ctx_->dataDir()).filePath(QStringLiteral("tables"))).entryList({QStringLiteral("*.egtt")}, QDir::Files).isEmpty();
-  QMessageBox box(this);
-  box.setWindowTitle(tr("Welcome to egtmin"));
-  box.setIcon(QMessageBox::Information);
-  box.setText(tr("<p><b>egtmin</b> makes exact endgame tables and compresses them into small "
-                 "two-level logic covers.</p>"
-                 "<p>Tables and covers are kept in <tt>%1</tt> (change it in File → Settings, where you can "
-                 "also point to Syzygy tables for comparison: %2).</p>"
-                 "<p>%3</p>")
-                  .arg(ctx_->dataDir().toHtmlEscaped(),
-                       ctx_->syzygy() ? tr("found in <tt>%1</tt>").arg(ctx_->syzygyDir().toHtmlEscaped())
-                                      : tr("none set yet"),
-                       haveTables ? tr("Tables are already there: set up a position and look at the Probe panel.")
-                                  : tr("There are no tables yet. The 3-piece set takes about a second to generate.")));
-  QPushButton* gen = haveTables ? nullptr : box.addButton(tr("Generate 3-piece tables"), QMessageBox::AcceptRole);
-  box.addButton(haveTables ? tr("Start") : tr("Not now"), QMessageBox::RejectRole);
-  box.exec();
-  if (gen && box.clickedButton() == gen) generateUpTo(3);
+  const QStringList missing = missingCovers(ctx_->dataDir(), 3);
+  welcome_ = new QMessageBox(this);
+  welcome_->setAttribute(Qt::WA_DeleteOnClose);
+  welcome_->setWindowTitle(tr("Welcome to egtmin"));
+  welcome_->setIcon(QMessageBox::Information);
+  welcome_->setTextFormat(Qt::RichText);
+  welcome_->setText(
+      tr("<p><b>egtmin</b> makes exact endgame tables and compresses them into small two-level logic "
+         "covers, then probes positions from the covers alone.</p>"
+         "<p>Tables and covers are kept in <tt>%1</tt>. Syzygy tables, for comparison: %2. Both are set in "
+         "File → Settings.</p>"
+         "<p>%3</p>"
+         "<p>Then set up a position on the board (pick a piece in the palette and click squares, or paste a "
+         "FEN): the Probe panel shows our value and Syzygy's for it and for every move. Larger sets are made "
+         "in the Runs panel; the Charts panel plots the results.</p>")
+          .arg(ctx_->dataDir().toHtmlEscaped(),
+               ctx_->syzygy() ? tr("found in <tt>%1</tt>").arg(ctx_->syzygyDir().toHtmlEscaped()) : tr("none set yet"),
+               missing.isEmpty()
+                   ? tr("The 3-piece tables and covers are already there.")
+                   : tr("Start with the 3-piece set: one click generates its tables (KQvK, KRvK, KBvK, KNvK, KPvK) "
+                        "and minimizes each into a cover with the paper's passes. It takes a few seconds.")));
+  welcomeSetup_ = missing.isEmpty() ? nullptr
+                                    : welcome_->addButton(tr("Generate and minimize the 3-piece set"), QMessageBox::AcceptRole);
+  welcome_->addButton(missing.isEmpty() ? tr("Start") : tr("Not now"), QMessageBox::RejectRole);
+  if (welcomeSetup_) welcome_->setDefaultButton(welcomeSetup_);
+  QPushButton* setup = welcomeSetup_;
+  connect(welcome_, &QMessageBox::buttonClicked, this, [this, setup](QAbstractButton* b) {
+    if (setup && b == setup) setUpThreePieceSet();
+  });
+  connect(welcome_, &QObject::destroyed, this, [this] {
+    welcome_ = nullptr;
+    welcomeSetup_ = nullptr;
+  });
+  // Window-modal and not blocking: the event loop (and the tests) go on while it is shown.
+  welcome_->open();
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -5,6 +5,8 @@
 #include <functional>
 
 class QDockWidget;
+class QMessageBox;
+class QPushButton;
 
 namespace egtmin::ui {
 
@@ -13,6 +15,7 @@ class BoardEditorWidget;
 class ChartsPanel;
 class CoverViewer;
 class ProbePanel;
+class RunJob;
 class RunsPanel;
 
 // The workbench's main window: the board editor in the centre, the probe panel beside it, and
@@ -33,10 +36,18 @@ class MainWindow : public QMainWindow {
 
   // Brings a bottom area to the front: "runs", "covers" or "charts".
   void showArea(const QString& name);
-  // On first start: explains what to do and offers to generate the 3-piece tables.
+  // On first start (nothing in the settings): a window-modal box, shown without blocking, that
+  // explains what to do and offers to generate and minimize the 3-piece set in one click.
   void maybeWelcome();
-  // Starts a run generating every table with at most n pieces.
-  void generateUpTo(int n);
+  QMessageBox* welcomeBox() const { return welcome_; }
+  // The box's one-click button (null when the 3-piece covers are already there).
+  QPushButton* welcomeSetupButton() const { return welcomeSetup_; }
+  // Starts a run generating every table with at most n pieces (and minimizing each with the
+  // paper default passes when `minimize`).
+  RunJob* generateUpTo(int n, bool minimize = false);
+  // The welcome's one click: the 3-piece tables and covers; when the run is done the probe panel
+  // answers from the new covers (and the board gets a KQvK example if it holds no legal position).
+  RunJob* setUpThreePieceSet();
 
   // Asked when closing with runs going; returns true to cancel them and quit. Replaceable so
   // tests need not click a modal box.
@@ -56,6 +67,8 @@ class MainWindow : public QMainWindow {
   RunsPanel* runs_ = nullptr;
   CoverViewer* covers_ = nullptr;
   ChartsPanel* charts_ = nullptr;
+  QMessageBox* welcome_ = nullptr;
+  QPushButton* welcomeSetup_ = nullptr;
   QDockWidget *probeDock_ = nullptr, *runsDock_ = nullptr, *coversDock_ = nullptr, *chartsDock_ = nullptr;
 };
 
