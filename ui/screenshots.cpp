@@ -2,9 +2,12 @@
 #include "screenshots.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QScreen>
+#include <QSpinBox>
 #include <QTableView>
 #include <QThread>
 #include <QWidget>
@@ -12,6 +15,7 @@
 #include "app_context.hpp"
 #include "board/board_editor_widget.hpp"
 #include "charts/charts_panel.hpp"
+#include "charts/probe_times_chart.hpp"
 #include "covers/cover_model.hpp"
 #include "covers/cover_viewer.hpp"
 #include "main_window.hpp"
@@ -107,7 +111,24 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
 
   // 5. Charts of the finished runs.
   w.showArea(QStringLiteral("charts"));
+  w.chartsPanel()->showTab(QStringLiteral("passes"));
   ok = save(w, dir, "charts.png") && ok;
+
+  // 6. Probe-time distributions (Fig. 2b): the probe benchmark run from the charts area, over the
+  // 3-piece covers made above (needs a Syzygy directory; without one the chart says so).
+  w.chartsPanel()->showTab(QStringLiteral("probe-times"));
+  QDockWidget* chartsDock = w.findChild<QDockWidget*>(QStringLiteral("charts-dock"));
+  if (chartsDock) w.resizeDocks({chartsDock}, {560}, Qt::Vertical);
+  if (ProbeTimesChart* probeTimes = w.chartsPanel()->probeTimesChart()) {
+    probeTimes->piecesBox()->setCurrentIndex(probeTimes->piecesBox()->findData(3));
+    probeTimes->positionsBox()->setValue(200000);
+    probeTimes->refresh();
+    probeTimes->start();
+    probeTimes->wait(120000);
+  }
+  ok = save(w, dir, "charts-probe-times.png") && ok;
+  if (chartsDock) w.resizeDocks({chartsDock}, {330}, Qt::Vertical);
+  w.chartsPanel()->showTab(QStringLiteral("passes"));
   return ok;
 }
 

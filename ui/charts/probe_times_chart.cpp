@@ -401,6 +401,7 @@ void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
   x->setTitleText(tr("time per probe (ns, clock overhead of %1 ns included)").arg(r.timerOverheadNs, 0, 'f', 0));
   auto* y = new QValueAxis;
   y->setRange(0, double(ymax) * 1.05);
+  y->applyNiceNumbers();
   y->setLabelFormat(QStringLiteral("%.0f"));
   y->setTitleText(tr("probes per bin"));
   chart->addAxis(x, Qt::AlignBottom);

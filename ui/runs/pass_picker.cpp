@@ -67,8 +67,9 @@ PassPicker::PassPicker(QWidget* parent) : QWidget(parent) {
   list_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   list_->setToolTip(tr("The passes in the order they run: drag one to move it (or select it and use "
                        "Ctrl+Left / Ctrl+Right; Delete removes it)"));
-  list_->setStyleSheet(QStringLiteral("QListWidget::item { border: 1px solid palette(mid); border-radius: 3px; padding: 1px 6px; }"));
-  list_->setFixedHeight(list_->fontMetrics().height() + 16 + 2 * list_->frameWidth() +
+  list_->setStyleSheet(QStringLiteral("QListWidget::item { border: 1px solid palette(mid); border-radius: 3px; padding: 0px 5px; }"));
+  // One row of items, and room for the scroll bar long sequences need.
+  list_->setFixedHeight(list_->fontMetrics().height() + 8 + 2 * list_->frameWidth() +
                         list_->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
   auto toolButton = [this](Qt::ArrowType arrow, const QString& text, const QString& tip) {
     auto* b = new QToolButton(this);
