@@ -12,7 +12,7 @@ namespace egtmin::cli {
 namespace {
 
 int run_probe_bench(const Common& common, const std::string& syzygy_dir, const bench::ProbeBenchOptions& opts,
-                    const std::string& csv, int index_copies) {
+                    const std::string& csv, double index_copies) {
   auto syz = Syzygy::open(syzygy_dir);
   if (!syz) return fail(syz.error().message);
   auto prober = probe::CoverProber::open(common.data_dir(), index_copies);
@@ -128,7 +128,7 @@ Command add_bench(CLI::App& app) {
     std::string syzygy_probe, syzygy_size, csv;
     bench::ProbeBenchOptions opts;
     int size_pieces = 4;
-    int index_copies = 4;
+    double index_copies = probe::CoverProber::kDefaultCopies;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("bench", "Benchmarks against Syzygy/Fathom: probe times and file sizes");
@@ -140,8 +140,8 @@ Command add_bench(CLI::App& app) {
   p->add_option("--seed", a->opts.seed, "Random seed (default 1)");
   p->add_option("--csv", a->csv, "Write every per-probe time to this CSV file");
   p->add_option("--index-copies", a->index_copies,
-                "Memory budget of the indexed method: cube copies per cube of the cover (default 4)")
-      ->check(CLI::Range(1, 1024));
+                "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
+      ->check(CLI::Range(1.0, 1024.0));
   p->footer("Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
             "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
             "mismatch), then each method is timed over all of them.\n"

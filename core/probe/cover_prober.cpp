@@ -54,14 +54,15 @@ inline uint32_t material_sig(const std::array<uint8_t, kPieces>& counts) {
     if (type_of(Piece(pc)) != King) sig |= uint32_t(counts[size_t(pc)] & 7) << (3 * j++);
   return sig;
 }
-inline uint32_t material_sig(const Position& pos) {
-  uint32_t sig = 0;
-  for (int pc = 1, j = 0; pc < kPieces; ++pc, ++j) {
-    if (pc == kPieceTypes) ++pc;  // the black king
-    sig |= uint32_t(popcount(pos.pieces(Piece(pc)))) << (3 * j);
-  }
-  return sig;
-}
+// What one piece adds to the material key (0 for kings and empty squares). The hot path counts
+// by walking the occupied squares: a handful of table reads, where ten popcounts would be calls
+// on the baseline x86-64 target.
+constexpr auto kSigAdd = [] {
+  std::array<uint32_t, kPieces + 1> t{};
+  for (int pc = 0, j = 0; pc < kPieces; ++pc)
+    if (type_of(Piece(pc)) != King) t[size_t(pc)] = uint32_t{1} << (3 * j++);
+  return t;
+}();
 constexpr uint32_t kNoSig = ~uint32_t{0};
 inline size_t sig_hash(uint32_t sig, int bits) { return size_t((sig * 0x9E3779B1u) >> (32 - bits)); }
 
@@ -106,7 +107,7 @@ const LoadedCover* CoverProber::lookup(const Balance& b) const {
   return covers_[size_t(slot_of_key_[size_t(key)])].get();
 }
 
-Status CoverProber::add(store::CoverFile cover, int max_copies) {
+Status CoverProber::add(store::CoverFile cover, double max_copies) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
   std::array<uint8_t, kPieces> counts{};
@@ -135,31 +136,37 @@ Status CoverProber::add(store::CoverFile cover, int max_copies) {
       const Piece pc = enc.piece(i);
       f.order[size_t(i)] = uint8_t(pc);
       f.order_flip[size_t(i)] = uint8_t((pc + kPieceTypes) % kPieces);
+      f.nth[size_t(i)] = uint8_t(i > 0 && enc.piece(i - 1) == pc ? f.nth[size_t(i - 1)] + 1 : 0);
     }
     const CanonScheme scheme = lc->canon.scheme();
     f.swap_colors = scheme == CanonScheme::Full && b.is_symmetric();
-    f.half = f.k / 2;
-    // The transform Symmetry::canonical applies when only one takes the white king to its orbit's
-    // minimum; squares with several candidates (symmetry axes) go through CoverCanon.
+    // The transforms Symmetry::canonical tries: those taking the white king to its orbit's minimum.
     const int group = scheme == CanonScheme::None ? 1 : b.has_pawns() ? 2 : 8;
     for (int s = 0; s < 64; ++s) {
-      int best = 64, n = 0, g_best = 0;
+      int best = 64;
       for (int g = 0; g < group; ++g) best = std::min<int>(best, kTransforms[size_t(g)][size_t(s)]);
+      std::vector<uint8_t> cand;
       for (int g = 0; g < group; ++g)
-        if (kTransforms[size_t(g)][size_t(s)] == best) ++n, g_best = g;
-      f.xf[size_t(s)] = n == 1 ? uint8_t(g_best) : uint8_t(0xFF);
+        if (kTransforms[size_t(g)][size_t(s)] == best) cand.push_back(uint8_t(g));
+      if (cand.size() > 2) return Error{"cover of " + b.name() + ": more than two canonical transforms"};
+      f.xf[size_t(s)] = cand.front();
+      f.xf2[size_t(s)] = cand.back();
     }
-    f.runs = 0;
+    // Bubble sort of each run of identical pieces: for a run of length L, L-1 passes over its
+    // adjacent pairs. Five pieces need at most three exchanges (KRRRvK; KRRvKR needs one).
+    size_t e = 0;
     for (int i = 0; i < f.k;) {
       int j = i;
       while (j < f.k && enc.piece(j) == enc.piece(i)) ++j;
-      if (j - i >= 2) {
-        if (f.runs == 2) return Error{"cover of " + b.name() + ": too many runs of identical pieces"};
-        f.run_start[size_t(f.runs)] = uint8_t(i), f.run_len[size_t(f.runs)] = uint8_t(j - i), ++f.runs;
-      }
+      for (int pass = 0; pass < j - i - 1; ++pass)
+        for (int a = i; a < j - 1 - pass; ++a) {
+          if (e == f.exchange.size()) return Error{"cover of " + b.name() + ": too many identical pieces"};
+          f.exchange[e++] = {uint8_t(a), uint8_t(a + 1)};
+        }
       i = j;
     }
-    f.filler = (uint64_t{1} << (62 - 2 * cover.inputs)) - 1;
+    if (e > size_t(f.k <= 3 ? 0 : f.k == 4 ? 1 : 3))
+      return Error{"cover of " + b.name() + ": identical pieces the hot path does not sort"};
   }
   lc->file = std::move(cover);
   lc->file.cubes.shrink_to_fit();
@@ -195,82 +202,106 @@ void CoverProber::rebuild_material_hash() {
     }
 }
 
+namespace {
+
+// The representative of a placement under one board transform: squares moved, identical pieces
+// sorted (runs are short: compare-exchange, no call).
+template <int K>
+inline uint64_t transformed_index(const std::array<Square, K>& sq, Color stm, unsigned g, const LoadedCover::Fast& f) {
+  std::array<uint8_t, K> t;
+  const auto& table = kTransforms[g];
+  for (int i = 0; i < K; ++i) t[size_t(i)] = uint8_t(table[sq[size_t(i)]]);
+  // Fewer than four pieces have no identical pieces in a canonical balance, four at most one
+  // pair (KXXvK), five at most three exchanges: a fixed count, so no loop branch to mispredict.
+  constexpr int kExchanges = K <= 3 ? 0 : K == 4 ? 1 : 3;
+  for (int e = 0; e < kExchanges; ++e) {
+    const auto [x, y] = f.exchange[size_t(e)];
+    const uint8_t lo = std::min(t[x], t[y]), hi = std::max(t[x], t[y]);
+    t[x] = lo, t[y] = hi;
+  }
+  uint64_t idx = uint64_t(stm);
+  for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
+  return idx;
+}
+
+// The hot path for a K-piece cover: placement in encoding order straight from the bitboards
+// (colours swapped and ranks mirrored when probing the flipped balance), the colour swap of
+// symmetric balances, the canonical transform (both candidates when the white king is on a
+// symmetry axis, the smaller index wins, as in Symmetry::canonical), then the index.
+template <int K>
+inline Wdl probe_k(const Position& pos, const LoadedCover& lc, bool flip, Method m) {
+  const auto& f = lc.fast;
+  const Color stm = flip ? ~pos.side_to_move() : pos.side_to_move();
+  const auto& order = flip ? f.order_flip : f.order;
+  const unsigned mirror = flip ? 56u : 0u;
+  std::array<Square, K> sq;
+  for (int i = 0; i < K; ++i) {
+    // The nth of identical pieces, without a loop: clear the lowest bits by selection.
+    const Bitboard b0 = pos.pieces(Piece(order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
+    const uint8_t nth = f.nth[size_t(i)];
+    const Bitboard b = nth == 0 ? b0 : nth == 1 ? b1 : b2;
+    sq[size_t(i)] = Square(unsigned(__builtin_ctzll(b | (Bitboard{1} << 63))) ^ mirror);
+  }
+  bool negate_white = false;
+  Color rep_stm = stm;
+  if (f.swap_colors && stm == Black) {
+    // The representative has White to move: swap the halves, mirror ranks, negate.
+    negate_white = true;
+    rep_stm = White;
+    std::array<Square, K> sw;
+    for (int i = 0; i < K / 2; ++i) {
+      sw[size_t(i)] = Square(sq[size_t(K / 2 + i)] ^ 56);
+      sw[size_t(K / 2 + i)] = Square(sq[size_t(i)] ^ 56);
+    }
+    sq = sw;
+  }
+  const uint64_t a = transformed_index<K>(sq, rep_stm, f.xf[sq[0]], f);
+  const uint64_t b = transformed_index<K>(sq, rep_stm, f.xf2[sq[0]], f);
+  const uint64_t idx = std::min(a, b);
+  logic::Output out = logic::Output::None;
+  if (m == Method::Indexed) {
+    out = lc.index.find_output_fixed<K>(idx);
+  } else {
+    const logic::CubeWord mt = fast_minterm(idx, 1 + 6 * K);
+    for (logic::CubeWord c : lc.file.cubes)
+      if (logic::contains(c, mt)) {
+        out = logic::output_of(c);
+        break;
+      }
+  }
+  if (out == logic::Output::None) return Wdl::Illegal;
+  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move.
+  const unsigned v = unsigned(out);
+  return Wdl((negate_white != (stm == Black)) ? 4 - v : v);
+}
+
+}  // namespace
+
 Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
-  if (pos.ep_square() != NoSquare || pos.piece_count() > 5) [[unlikely]] {
+  uint32_t sig = 0;
+  int pieces = 0;
+  for (Bitboard b = pos.pieces(); b; b &= b - 1, ++pieces) sig += kSigAdd[size_t(pos.at(lsb(b)))];
+  if (pos.ep_square() != NoSquare || pieces > 5) [[unlikely]] {
     auto v = probe(pos, m);
     return v ? v->wdl : Wdl::Illegal;
   }
-  const uint32_t sig = material_sig(pos);
   size_t h = sig_hash(sig, kHashBits);
   while (hash_sig_[h] != sig) {
     if (hash_sig_[h] == kNoSig) return Wdl::Illegal;
     h = (h + 1) & ((1u << kHashBits) - 1);
   }
   const LoadedCover& lc = *covers_[hash_val_[h] & 0x7fff];
-  const auto& f = lc.fast;
   const bool flip = hash_val_[h] >> 15;
-
-  // The placement in the canonical balance's encoding order (identical pieces in any order: every
-  // path below sorts them), colours swapped and the board mirrored rank-wise when flipping.
-  Placement p;
-  p.stm = flip ? ~pos.side_to_move() : pos.side_to_move();
-  {
-    std::array<Bitboard, kPieces> bb;
-    for (int pc = 0; pc < kPieces; ++pc) bb[size_t(pc)] = pos.pieces(Piece(pc));
-    const auto& order = flip ? f.order_flip : f.order;
-    const unsigned mirror = flip ? 56u : 0u;
-    for (int i = 0; i < f.k; ++i) p.sq[size_t(i)] = Square(pop_lsb(bb[order[size_t(i)]]) ^ mirror);
+  switch (lc.fast.k) {
+    case 2: return probe_k<2>(pos, lc, flip, m);
+    case 3: return probe_k<3>(pos, lc, flip, m);
+    case 4: return probe_k<4>(pos, lc, flip, m);
+    case 5: return probe_k<5>(pos, lc, flip, m);
+    default: return Wdl::Illegal;
   }
-  // Colour swap of symmetric balances (scheme full): the representative has White to move.
-  bool negate_white = false;
-  Placement q = p;
-  if (f.swap_colors && p.stm == Black) {
-    negate_white = true;
-    q.stm = White;
-    for (int i = 0; i < f.half; ++i) {
-      q.sq[size_t(i)] = Square(p.sq[size_t(f.half + i)] ^ 56);
-      q.sq[size_t(f.half + i)] = Square(p.sq[size_t(i)] ^ 56);
-    }
-  }
-  const uint8_t g = f.xf[q.sq[0]];
-  if (g == 0xFF) [[unlikely]] {
-    const auto rep = lc.canon.canonical(p);
-    q = rep.placement;
-    negate_white = rep.negate;
-  } else {
-    const auto& t = kTransforms[g];
-    for (int i = 0; i < f.k; ++i) q.sq[size_t(i)] = t[q.sq[size_t(i)]];
-    for (int r = 0; r < f.runs; ++r) {
-      Square* a = q.sq.data() + f.run_start[size_t(r)];
-      const int len = f.run_len[size_t(r)];
-      for (int x = 1; x < len; ++x)
-        for (int y = x; y > 0 && a[y - 1] > a[y]; --y) std::swap(a[y - 1], a[y]);
-    }
-  }
-  // Index and minterm together: each square's 12-bit PCN pattern goes to its piece's place.
-  uint64_t idx = q.stm;
-  logic::CubeWord mt = (q.stm == White ? logic::CubeWord{2} : logic::CubeWord{1}) << 60 | f.filler;
-  for (int i = 0; i < f.k; ++i) {
-    idx = (idx << 6) | q.sq[size_t(i)];
-    mt |= logic::CubeWord(kSquarePcn[q.sq[size_t(i)]]) << (48 - 12 * i);
-  }
-  logic::CubeWord cube = 0;
-  if (m == Method::Indexed) {
-    cube = lc.index.find(idx, mt);
-  } else {
-    for (logic::CubeWord c : lc.file.cubes)
-      if (logic::contains(c, mt)) {
-        cube = c;
-        break;
-      }
-  }
-  if (cube == 0) return Wdl::Illegal;
-  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move.
-  const unsigned v = unsigned(logic::output_of(cube));
-  return Wdl((negate_white != (p.stm == Black)) ? 4 - v : v);
 }
 
-Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, int max_copies) {
+Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies) {
   auto prober = std::make_unique<CoverProber>();
   const fs::path dir = data_dir / "covers";
   std::error_code ec;

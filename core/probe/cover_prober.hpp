@@ -33,29 +33,33 @@ Result<Method> parse_method(std::string_view name);
 
 // One balance's cover, ready to probe.
 struct LoadedCover {
+  // Hot members first (probe_wdl reads fast and index, nothing else).
+  // Precomputed for CoverProber::probe_wdl (the hot path): filled by CoverProber::add.
+  struct Fast {
+    int k = 0;                            // pieces
+    std::array<uint8_t, 5> order{};       // Piece of each encoding slot
+    std::array<uint8_t, 5> order_flip{};  // the same with colours swapped (probing the flipped balance)
+    std::array<uint8_t, 5> nth{};         // the slot's rank within its run of identical pieces
+    // The transforms taking a white king on each square to its orbit's minimum: one, or two when
+    // the king is on a symmetry axis (then the smaller index decides; xf2 = xf when only one).
+    std::array<uint8_t, 64> xf{};
+    std::array<uint8_t, 64> xf2{};
+    // Identical pieces are put in ascending order by compare-exchanges of adjacent slots (a
+    // bubble sort of each run); unused entries are (0, 0), which exchange nothing.
+    std::array<std::array<uint8_t, 2>, 3> exchange{};
+    bool swap_colors = false;             // the `full` scheme on a symmetric balance
+  };
+  Fast fast;
+  CubeIndex index;
   store::CoverFile file;
   Encoding encoding;
   CoverCanon canon;
-  CubeIndex index;
   double index_build_seconds = 0;
 
   // The cube containing the placement's representative (0 when none) and whether White's value must
   // be negated. `p` must be of this (canonical) balance.
   logic::CubeWord find(const Placement& p, Method m, bool& negate) const;
 
-  // Precomputed for CoverProber::probe_wdl (the hot path): filled by CoverProber::add.
-  struct Fast {
-    int k = 0;                            // pieces
-    std::array<uint8_t, 5> order{};       // Piece of each encoding slot
-    std::array<uint8_t, 5> order_flip{};  // the same with colours swapped (probing the flipped balance)
-    std::array<uint8_t, 64> xf{};         // board transform by white-king square; 0xFF: ask canon
-    std::array<uint8_t, 4> run_start{};   // identical-piece runs (start, length), at most two
-    std::array<uint8_t, 4> run_len{};
-    int runs = 0;
-    bool swap_colors = false;             // the `full` scheme on a symmetric balance
-    int half = 0;
-    logic::CubeWord filler = 0;           // inputs beyond the balance's width, kept at 11
-  } fast;
 };
 
 struct CoverProbe {
@@ -67,15 +71,18 @@ struct CoverProbe {
 
 class CoverProber {
  public:
+  // The indexed method's memory budget: cube copies in its leaves per cube of the cover.
+  static constexpr double kDefaultCopies = 2.0;
+
   CoverProber() {
     slot_of_key_.fill(-1);
     hash_sig_.fill(~uint32_t{0});
   }
 
   // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
-  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, int max_copies = 4);
+  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies);
   // Adds one cover (tests build covers in memory).
-  Status add(store::CoverFile cover, int max_copies = 4);
+  Status add(store::CoverFile cover, double max_copies = kDefaultCopies);
 
   bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
   const LoadedCover* cover(const Balance& b) const { return lookup(b.canonical()); }

@@ -4,42 +4,90 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
+#include <stdexcept>
 
 namespace egtmin::probe {
 
 namespace {
-// Leaves this small are scanned faster than another level of indirection pays for.
-constexpr size_t kLeafMax = 4;
+// A leaf of one 64-cube block is matched in one step: splitting it further cannot pay.
+constexpr size_t kLeafMax = 64;
+// Front-line candidates: the cubes with the fewest literals (only big cubes hold many queries),
+// judged on at most this many sampled queries.
+constexpr size_t kFrontCandidates = 4096;
+constexpr size_t kFrontQueries = 16384;
+// Within a node, each cube is checked for containment in the front line and in this many of the
+// node's biggest kept cubes (bounding the pruning at O(cubes) per node).
+constexpr size_t kAbsorbers = 256;
+
+// A cube restricted to a node's region: the inputs the path fixed take the path's values.
+struct Region {
+  logic::CubeWord fixed_pairs = 0;  // 11 at every fixed input
+  logic::CubeWord pattern = 0;      // the path's values there, as PCN pairs
+  // Only meaningful for cubes that admit the region.
+  logic::CubeWord restrict(logic::CubeWord c) const { return (c & ~fixed_pairs) | pattern; }
+  bool admits(logic::CubeWord c) const { return (c & pattern) == pattern; }
+};
+
+Region region_of(uint64_t used, uint64_t values, int inputs) {
+  Region r;
+  for (int i = 0; i < inputs; ++i)
+    if (used >> i & 1) {
+      r.fixed_pairs |= logic::pair_mask(i);
+      r.pattern |= logic::CubeWord(values >> i & 1 ? 1 : 2) << logic::pair_shift(i);
+    }
+  return r;
+}
+
+bool inside(logic::CubeWord small, logic::CubeWord big) {
+  return ((small & ~big) & logic::kInputMask) == 0;
+}
+
 }  // namespace
 
-CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max_copies, double split_copies,
+CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies, double split_copies,
                      std::span<const uint64_t> queries)
-    : inputs_(inputs), split_copies_(split_copies) {
+    : inputs_(inputs), split_copies_(split_copies), cubes_(cubes.begin(), cubes.end()) {
+  set_groups();
   const bool sampled = !queries.empty();
-  budget_ = size_t(std::max(max_copies - 1, 0)) * cubes.size();
-  // Best first: always split the pending node with the most expected scanning (its cubes times the
-  // share of the index space that reaches it), so the copy budget goes where probes go instead of
-  // to whichever subtree a depth-first build reaches first.
+  budget_ = size_t(std::max(max_copies - 1.0, 0.0) * double(cubes.size()));
+
+  // 1. The front line, and what it leaves to the tree: queries it does not answer, and cubes it
+  // does not swallow (a cube inside a front cube is never the first answer).
+  choose_front(queries);
+  std::vector<uint64_t> rest_queries;
+  for (uint64_t q : queries)
+    if (!front_match(q).hits) rest_queries.push_back(q);
+  std::vector<uint32_t> rest_cubes;
+  for (uint32_t c = 0; c < cubes_.size(); ++c) {
+    bool swallowed = false;
+    for (int f = 0; f < front_size_ && !swallowed; ++f) swallowed = inside(cubes_[c], front_cubes_[size_t(f)]);
+    if (!swallowed) rest_cubes.push_back(c);
+  }
+
+  // 2. The tree, best first: always split the pending node with the most expected work (the share
+  // of probes reaching it times its 64-cube blocks), so the copy budget goes where probes go
+  // instead of to whichever subtree a depth-first build reaches first.
   struct Pending {
     double priority;
-    uint64_t used;
+    uint64_t used;    // inputs fixed on the path here
+    uint64_t values;  // their values (bit i = input i)
     double share;
     size_t slot;  // where its reference goes in nodes_ (SIZE_MAX: the root)
     int level;
-    std::vector<logic::CubeWord> cubes;
+    std::vector<uint32_t> cubes;
     std::vector<uint64_t> queries;  // the sampled queries reaching this node
   };
   auto cmp = [](const Pending* a, const Pending* b) { return a->priority < b->priority; };
   std::vector<Pending*> heap;
   std::vector<std::unique_ptr<Pending>> owned;
-  auto push = [&](std::vector<logic::CubeWord> cs, uint64_t used, double share, size_t slot, int level,
+  const double all_queries = double(rest_queries.size());
+  auto push = [&](std::vector<uint32_t> cs, uint64_t used, uint64_t values, double share, size_t slot, int level,
                   std::vector<uint64_t> qs) {
     depth_ = std::max(depth_, level);
-    // Expected scanning here: the share of probes reaching the node times its cubes.
-    const double reach = sampled ? double(qs.size()) / double(queries.size()) : share;
+    const double reach = sampled ? (all_queries > 0 ? double(qs.size()) / all_queries : 0.0) : share;
+    const double blocks = double((cs.size() + 63) / 64);
     owned.push_back(std::make_unique<Pending>(
-        Pending{reach * double(cs.size()), used, share, slot, level, std::move(cs), std::move(qs)}));
+        Pending{reach * blocks, used, values, share, slot, level, std::move(cs), std::move(qs)}));
     heap.push_back(owned.back().get());
     std::push_heap(heap.begin(), heap.end(), cmp);
   };
@@ -47,99 +95,264 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max
     if (slot == SIZE_MAX) root_ = ref;
     else nodes_[slot] = ref;
   };
-  push(std::vector<logic::CubeWord>(cubes.begin(), cubes.end()), 0, 1.0, SIZE_MAX, 0,
-       std::vector<uint64_t>(queries.begin(), queries.end()));
+  push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), cmp);
     Pending* p = heap.back();
     heap.pop_back();
     const Split sp = sampled && p->queries.empty() ? Split{} : choose(p->cubes, p->used, p->queries);
-    if (sp.first < 0 || sp.total - p->cubes.size() > budget_) {
-      set_ref(p->slot, make_leaf(p->cubes, p->queries));
-    } else {
-      budget_ -= sp.total - p->cubes.size();
+    bool split = false;
+    if (sp.first >= 0 && sp.total - p->cubes.size() <= budget_) {
       const int w = sp.width, n = 1 << w;
-      const size_t off = nodes_.size();
-      nodes_.resize(off + size_t(n));
-      set_ref(p->slot, (uint64_t(w) << 40) | (uint64_t(inputs_ - sp.first - w) << 32) | off);
       uint64_t used = p->used;
       for (int b = 0; b < w; ++b) used |= uint64_t{1} << (sp.first + b);
-      const unsigned shift = unsigned(inputs_ - sp.first - w);
-      std::vector<std::vector<uint64_t>> qs(static_cast<size_t>(n));
-      for (uint64_t q : p->queries) qs[(q >> shift) & uint64_t(n - 1)].push_back(q);
+      std::vector<std::vector<uint32_t>> children(static_cast<size_t>(n));
+      std::vector<uint64_t> child_values(static_cast<size_t>(n));
+      size_t total = 0;
       for (int v = 0; v < n; ++v) {
-        std::vector<logic::CubeWord> child;
-        for (logic::CubeWord c : p->cubes)
-          if (admits(c, sp, v)) child.push_back(c);
-        push(std::move(child), used, p->share / double(n), off + size_t(v), p->level + 1, std::move(qs[size_t(v)]));
+        uint64_t values = p->values;
+        for (int b = 0; b < w; ++b)
+          if (v >> (w - 1 - b) & 1) values |= uint64_t{1} << (sp.first + b);
+        child_values[size_t(v)] = values;
+        for (uint32_t c : p->cubes)
+          if (admits(cubes_[c], sp, v)) children[size_t(v)].push_back(c);
+        prune(children[size_t(v)], used, values);
+        total += children[size_t(v)].size();
+      }
+      // Copies are counted after pruning: what the children really hold.
+      if (total <= p->cubes.size() + budget_) {
+        split = true;
+        budget_ -= std::min(budget_, total > p->cubes.size() ? total - p->cubes.size() : 0);
+        const size_t off = nodes_.size();
+        nodes_.resize(off + size_t(n));
+        set_ref(p->slot, (uint64_t(w) << 40) | (uint64_t(inputs_ - sp.first - w) << 32) | off);
+        const unsigned shift = unsigned(inputs_ - sp.first - w);
+        std::vector<std::vector<uint64_t>> qs(static_cast<size_t>(n));
+        for (uint64_t q : p->queries) qs[(q >> shift) & uint64_t(n - 1)].push_back(q);
+        for (int v = 0; v < n; ++v)
+          push(std::move(children[size_t(v)]), used, child_values[size_t(v)], p->share / double(n), off + size_t(v),
+               p->level + 1, std::move(qs[size_t(v)]));
       }
     }
+    if (!split) set_ref(p->slot, make_leaf(p->cubes, p->queries, p->used, p->values));
     p->cubes = {};
     p->queries = {};
   }
   nodes_.shrink_to_fit();
-  pool_.shrink_to_fit();
-  choose_front(queries);
+  slices_.shrink_to_fit();
+  ids_.shrink_to_fit();
+}
+
+void CubeIndex::prune(std::vector<uint32_t>& ids, uint64_t used, uint64_t values) const {
+  // Within the node's region, a cube inside another kept cube or inside a front cube is never
+  // needed: every query reaching the node that it holds is held by the other one too (and cubes of
+  // different outputs never share a care position, so either answer is exact).
+  const Region r = region_of(used, values, inputs_);
+  std::vector<std::pair<int, uint32_t>> order(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) order[i] = {logic::literals(r.restrict(cubes_[ids[i]])), ids[i]};
+  std::stable_sort(order.begin(), order.end());
+  // Front cubes that miss the region say nothing about it (restricting them would pretend they do).
+  std::array<logic::CubeWord, kFront> front{};
+  int fronts = 0;
+  for (int f = 0; f < front_size_; ++f)
+    if (r.admits(front_cubes_[size_t(f)])) front[size_t(fronts++)] = r.restrict(front_cubes_[size_t(f)]);
+  std::vector<logic::CubeWord> absorbers;
+  std::vector<uint32_t> kept;
+  kept.reserve(ids.size());
+  for (const auto& [lits, id] : order) {
+    const logic::CubeWord c = r.restrict(cubes_[id]);
+    bool swallowed = false;
+    for (int f = 0; f < fronts && !swallowed; ++f) swallowed = inside(c, front[size_t(f)]);
+    for (size_t a = 0; a < absorbers.size() && !swallowed; ++a) swallowed = inside(c, absorbers[a]);
+    if (swallowed) continue;
+    kept.push_back(id);
+    if (absorbers.size() < kAbsorbers) absorbers.push_back(c);
+  }
+  // Keep the cover's order (scan order is decided by make_leaf).
+  std::sort(kept.begin(), kept.end());
+  ids = std::move(kept);
+}
+
+CubeIndex::Trace CubeIndex::trace(uint64_t index, logic::CubeWord minterm) const {
+  (void)minterm;
+  Trace t;
+  if (front_match(index).hits) {
+    t.front = true;
+    return t;
+  }
+  uint64_t ref = root_;
+  while (!(ref & kLeaf)) {
+    const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
+    ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
+    ++t.depth;
+  }
+  t.leaf_cubes = slices_[ref & kOffsetMask] >> kHeaderCountShift;
+  const Match m = match(index);
+  t.blocks = m.block ? m.position / 64 + 1 : (ref >> kBlocksShift) & kBlocksMask;
+  return t;
+}
+
+void CubeIndex::set_groups() {
+  // The side-to-move bit alone, then runs of 3 inputs: with the paper's encoding, each piece's
+  // rank bits and file bits.
+  groups_ = 0;
+  uint32_t offset = kFirstGroupWord;
+  for (int first = 0; first < inputs_ && groups_ < kMaxGroups;) {
+    const int width = first == 0 ? 1 : std::min(3, inputs_ - first);
+    group_first_[size_t(groups_)] = uint8_t(first);
+    group_width_[size_t(groups_)] = uint8_t(width);
+    group_shift_[size_t(groups_)] = uint8_t(inputs_ - first - width);
+    group_mask_[size_t(groups_)] = (1u << width) - 1;
+    group_offset_[size_t(groups_)] = offset;
+    offset += 1u << width;
+    ++groups_;
+    first += width;
+  }
+  front_block_words_ = offset;
+}
+
+uint8_t CubeIndex::admitted_values(logic::CubeWord c, int g) const {
+  const int first = group_first_[size_t(g)], width = group_width_[size_t(g)];
+  uint8_t set = 0;
+  for (int v = 0; v < (1 << width); ++v) {
+    bool ok = true;
+    for (int b = 0; b < width; ++b) {
+      const unsigned pair = unsigned(c >> logic::pair_shift(first + b)) & 3;
+      if (!(pair & ((v >> (width - 1 - b) & 1) ? 1u : 2u))) ok = false;
+    }
+    if (ok) set |= uint8_t(1u << v);
+  }
+  return set;
+}
+
+void CubeIndex::append_block(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const {
+  uint64_t out_hi = 0, out_lo = 0;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const unsigned o = unsigned(logic::output_of(cubes_[ids[i]]));
+    out_hi |= uint64_t(o >> 1 & 1) << i;
+    out_lo |= uint64_t(o & 1) << i;
+  }
+  out.push_back(out_hi);
+  out.push_back(out_lo);
+  out.push_back(~uint64_t{0});
+  for (int g = 0; g < groups_; ++g) {
+    if (!(active >> g & 1)) continue;
+    const size_t base = out.size();
+    out.resize(base + (size_t{1} << group_width_[size_t(g)]), 0);
+    for (size_t i = 0; i < ids.size(); ++i)
+      for (unsigned set = admitted_values(cubes_[ids[i]], g); set; set &= set - 1)
+        out[base + size_t(__builtin_ctz(set))] |= uint64_t{1} << i;
+  }
 }
 
 void CubeIndex::choose_front(std::span<const uint64_t> queries) {
-  // Greedy maximum coverage of the sampled queries by kFront cubes. Each query's containing cubes
-  // come from its leaf (every cube containing it is there), so this costs one leaf scan per query.
-  std::vector<std::vector<logic::CubeWord>> holds(queries.size());
-  std::unordered_map<logic::CubeWord, uint32_t> count;
-  for (size_t q = 0; q < queries.size(); ++q) {
-    uint64_t ref = root_;
-    while (!(ref & kLeaf)) {
-      const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
-      ref = nodes_[(ref & 0xffffffffu) + ((queries[q] >> shift) & ((1u << width) - 1))];
-    }
+  // Greedy maximum coverage of (a sample of) the sampled queries by up to 64 cubes, among the
+  // cubes with the fewest literals.
+  std::vector<uint32_t> candidates(cubes_.size());
+  for (uint32_t c = 0; c < candidates.size(); ++c) candidates[c] = c;
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](uint32_t a, uint32_t b) { return logic::literals(cubes_[a]) < logic::literals(cubes_[b]); });
+  if (candidates.size() > kFrontCandidates) candidates.resize(kFrontCandidates);
+  const size_t step = std::max<size_t>(1, queries.size() / kFrontQueries);
+  std::vector<std::vector<uint32_t>> holds;  // per query, the candidates (positions) holding it
+  std::vector<uint32_t> count(candidates.size(), 0);
+  for (size_t q = 0; q < queries.size(); q += step) {
     const logic::CubeWord m = logic::minterm(queries[q], inputs_);
-    const logic::CubeWord* c = pool_.data() + (ref & kStartMask);
-    const logic::CubeWord* end = c + ((ref >> kCountShift) & kCountMask);
-    for (; c != end; ++c)
-      if (logic::contains(*c, m)) {
-        holds[q].push_back(*c);
-        ++count[*c];
+    std::vector<uint32_t> h;
+    for (uint32_t k = 0; k < candidates.size(); ++k)
+      if (logic::contains(cubes_[candidates[k]], m)) h.push_back(k), ++count[k];
+    if (!h.empty()) holds.push_back(std::move(h));
+  }
+  // A block at a time: 64 greedy picks, kept while the block answers enough of what is left (a
+  // block costs a few cached loads to every query that reaches it; answering a query here instead
+  // of in a leaf saves tens of times that).
+  std::vector<char> covered(holds.size(), 0);
+  std::vector<uint32_t> chosen;
+  size_t left = holds.size();
+  const size_t sampled = (queries.size() + step - 1) / step;
+  while (chosen.size() < kFront && left > 0) {
+    std::vector<uint32_t> block;
+    std::vector<size_t> newly;
+    while (block.size() < 64) {
+      uint32_t best = 0, best_n = 0;
+      for (uint32_t k = 0; k < count.size(); ++k)
+        if (count[k] > best_n) best = k, best_n = count[k];
+      if (best_n == 0) break;
+      block.push_back(candidates[best]);
+      for (size_t q = 0; q < holds.size(); ++q) {
+        if (covered[q] || std::find(holds[q].begin(), holds[q].end(), best) == holds[q].end()) continue;
+        covered[q] = 1;
+        newly.push_back(q);
+        for (uint32_t k : holds[q]) --count[k];
       }
-  }
-  std::vector<char> covered(queries.size(), 0);
-  for (front_size_ = 0; front_size_ < kFront; ++front_size_) {
-    logic::CubeWord best = 0;
-    uint32_t best_n = 0;
-    for (const auto& [cube, n] : count)
-      if (n > best_n || (n == best_n && n > 0 && cube < best)) best = cube, best_n = n;
-    if (best_n == 0) break;
-    front_[size_t(front_size_)] = best;
-    for (size_t q = 0; q < queries.size(); ++q) {
-      if (covered[q] || std::find(holds[q].begin(), holds[q].end(), best) == holds[q].end()) continue;
-      covered[q] = 1;
-      for (logic::CubeWord c : holds[q]) --count[c];
     }
+    const size_t misses = left + (sampled - holds.size());  // queries no candidate holds miss too
+    if (block.empty() || (!chosen.empty() && newly.size() * 30 < misses)) {
+      for (size_t q : newly) covered[q] = 0;  // not taken: the tree answers them
+      break;
+    }
+    left -= newly.size();
+    chosen.insert(chosen.end(), block.begin(), block.end());
   }
+  front_size_ = int(chosen.size());
+  front_blocks_ = int((chosen.size() + 63) / 64);
+  for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];
+  std::vector<uint64_t> blocks;
+  for (int b = 0; b < front_blocks_; ++b)
+    append_block(std::span<const uint32_t>(chosen).subspan(size_t(b) * 64, std::min<size_t>(64, chosen.size() - size_t(b) * 64)),
+                 (1u << groups_) - 1, blocks);
+  front_block_ = std::move(blocks);
 }
 
-uint64_t CubeIndex::make_leaf(std::vector<logic::CubeWord>& cubes, const std::vector<uint64_t>& queries) {
-  // Scans stop at the first match, so the cubes most queries hit go first: by how many sampled
-  // queries each contains, then bigger cubes (fewer literals) first, which hold more positions.
-  std::vector<std::pair<uint64_t, logic::CubeWord>> order(cubes.size());
+uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries,
+                              uint64_t used_inputs, uint64_t fixed_values) {
+  // Matching stops at the first block with a match, so the cubes most queries hit go first: by how
+  // many sampled queries each contains, then bigger cubes (fewer literals) first.
+  std::vector<std::pair<uint64_t, uint32_t>> order(cubes.size());
   for (size_t i = 0; i < cubes.size(); ++i) order[i] = {0, cubes[i]};
-  if (cubes.size() > 1)
+  if (cubes.size() > 64)
     for (uint64_t q : queries) {
       const logic::CubeWord m = logic::minterm(q, inputs_);
-      for (auto& [hits, c] : order) hits += logic::contains(c, m);
+      for (auto& [hits, c] : order) hits += logic::contains(cubes_[c], m);
     }
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first > b.first;
-    return logic::literals(a.second) < logic::literals(b.second);
+    return logic::literals(cubes_[a.second]) < logic::literals(cubes_[b.second]);
   });
-  for (size_t i = 0; i < cubes.size(); ++i) cubes[i] = order[i].second;
-  const uint64_t start = pool_.size();
-  pool_.insert(pool_.end(), cubes.begin(), cubes.end());
+  const uint64_t leaf_id = ids_.size();
+  for (const auto& [hits, c] : order) ids_.push_back(c);
   largest_leaf_ = std::max(largest_leaf_, cubes.size());
-  return kLeaf | (uint64_t(cubes.size()) << kCountShift) | start;
+
+  // A group is left out when every cube admits every value the path lets reach this leaf.
+  unsigned active = 0;
+  for (int g = 0; g < groups_; ++g) {
+    const int first = group_first_[size_t(g)], width = group_width_[size_t(g)];
+    unsigned reachable = 0;
+    for (int v = 0; v < (1 << width); ++v) {
+      bool ok = true;
+      for (int b = 0; b < width; ++b) {
+        const int input = first + b;
+        if ((used_inputs >> input & 1) && ((fixed_values >> input & 1) != uint64_t(v >> (width - 1 - b) & 1))) ok = false;
+      }
+      if (ok) reachable |= 1u << v;
+    }
+    for (const auto& [hits, c] : order)
+      if ((admitted_values(cubes_[c], g) & reachable) != reachable) {
+        active |= 1u << g;
+        break;
+      }
+  }
+  const uint64_t offset = slices_.size();
+  if (offset > kOffsetMask) throw std::length_error("cube index: more than 2^29 words of leaves");
+  slices_.push_back(leaf_id | uint64_t(order.size()) << kHeaderCountShift);
+  const size_t blocks = (order.size() + 63) / 64;
+  const std::span<const uint32_t> leaf(ids_.data() + leaf_id, order.size());
+  for (size_t b = 0; b < blocks; ++b)
+    append_block(leaf.subspan(b * 64, std::min<size_t>(64, order.size() - b * 64)), active, slices_);
+  return kLeaf | uint64_t(blocks) << kBlocksShift | uint64_t(active) << kActiveShift | offset;
 }
 
-bool CubeIndex::admits(logic::CubeWord c, const Split& sp, int v) {
+bool CubeIndex::admits(logic::CubeWord c, const Split& sp, int v) const {
   // Child v takes the cubes admitting value v of the run (the run's first input is v's top bit).
   for (int b = 0; b < sp.width; ++b) {
     const unsigned pair = unsigned(c >> logic::pair_shift(sp.first + b)) & 3;
@@ -149,10 +362,12 @@ bool CubeIndex::admits(logic::CubeWord c, const Split& sp, int v) {
   return true;
 }
 
-CubeIndex::Split CubeIndex::choose(const std::vector<logic::CubeWord>& cubes, uint64_t used_inputs,
+CubeIndex::Split CubeIndex::choose(const std::vector<uint32_t>& ids, uint64_t used_inputs,
                                    const std::vector<uint64_t>& queries) const {
   Split best;
-  if (cubes.size() <= kLeafMax) return best;
+  if (ids.size() <= kLeafMax) return best;
+  std::vector<logic::CubeWord> cubes(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) cubes[i] = cubes_[ids[i]];
   // Enough sampled queries: judge a split by the cubes the sampled queries would find in their
   // child (where probes really go); else by the mean child size over the run's values.
   const bool weighted = queries.size() >= 16;

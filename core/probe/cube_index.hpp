@@ -1,24 +1,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The indexed probe strategy: a shallow decision tree over the paper's encoding, built from a
-// cover's cubes alone. Each inner node switches on the value of a run of 1 to 6 consecutive inputs
-// (2 to 64 children); a cube with don't-cares in that run is copied into every child it admits, so
-// each leaf holds exactly the cubes that can contain the minterms reaching it, and a probe is a few
-// array reads plus a short scan of a leaf.
-// Nodes are split best first, by expected scanning (cubes times the share of sampled queries that
-// reach the node), with the run that leaves the sampled queries the fewest cubes in their child,
-// among runs that copy at most `split_copies` times the node's cubes; splitting stops at small
-// leaves, when no run helps, or when the copies reach `max_copies` times the cover. Leaves put the
-// cubes most sampled queries hit first, and a front line of the 16 cubes that together hold the most
-// sampled queries is checked before the tree (for many balances a few big cubes hold half the
-// positions, and those two cache lines stay in L1). Measured on 4-piece covers, small budgets win: the whole
-// index stays in cache (see docs/bench-probe.md). Everything lives in two flat arrays of 64-bit
-// words.
+// The indexed probe strategy: a shallow decision tree over the paper's encoding whose leaves are
+// bit-sliced, built from a cover's cubes alone.
+//
+// Tree: each inner node switches on the value of a run of 1 to 6 consecutive inputs (2 to 64
+// children); a cube with don't-cares in that run is copied into every child it admits, so each
+// leaf holds exactly the cubes that can contain the minterms reaching it. Nodes are split best
+// first, by expected work (the share of sampled queries reaching the node times its 64-cube
+// blocks), within a copy budget.
+//
+// Leaves: scanning a leaf cube by cube costs a compare and a branch per cube, and measured leaves
+// hold hundreds of cubes. Instead a leaf is cut into blocks of 64 cubes, and each block stores, for
+// every input group (the side-to-move bit, then each piece's rank bits and file bits: 3 inputs, 8
+// values), one 64-bit mask per value of the group: bit j set when cube j admits that value. A PCN
+// cube is a product over its inputs, so cube j contains the query exactly when bit j is set in the
+// mask of every group's query value: matching 64 cubes is one AND per group (9 loads for 4
+// pieces), and the first match is the lowest set bit. Two more words per block hold the cubes'
+// outputs bit-sliced, so the hot path (find_output) never touches the cube words. Groups whose
+// masks would be all ones for every value that can reach the leaf (don't-cares, or inputs the path
+// has fixed) are left out of the leaf. Cubes are ordered by how many sampled queries they hold, so
+// most probes stop in the first block.
+//
+// A front line, up to 8 blocks of the cubes that together hold the most sampled queries (chosen
+// greedily, a block at a time while a block still answers enough of the remaining queries), is
+// matched before the tree: for many balances a few big cubes hold most positions, and these few
+// hundred words per balance stay in cache while the tree's leaves are cache misses. Cubes inside
+// a front cube are left out of the tree, and within each node's region cubes inside a bigger kept
+// cube are too. Everything lives in flat arrays of 64-bit words.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -34,66 +46,198 @@ class CubeIndex {
   // `queries`: optional sample of the indices probes will ask for (canonical representatives of
   // legal positions). With it, the copy budget is spent where the sample goes and regions no
   // sampled query reaches stay unsplit; without it, the index space is taken as uniform.
-  CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, int max_copies = 4, double split_copies = 2.0,
+  CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies = 2.0, double split_copies = 2.0,
             std::span<const uint64_t> queries = {});
 
-  // The first cube in the leaf of `index` (the table index, stm bit first) that contains `minterm`
-  // (= logic::minterm(index, inputs)); 0 when no cube contains it.
+  // A cube of the cover containing `minterm` (= logic::minterm(index, inputs)), 0 when none: the
+  // first such cube of the front line, else of the leaf `index` reaches.
   logic::CubeWord find(uint64_t index, logic::CubeWord minterm) const {
-    // The few cubes that hold the most sampled queries, in two cache lines that stay hot. All 16
-    // are tested without early exit (unused slots are 0 and contain nothing), so the loop has a
-    // fixed trip count and no data-dependent branch; the first hit is the lowest set bit.
-    unsigned hits = 0;
-    for (int k = 0; k < kFront; ++k) hits |= unsigned(logic::contains(front_[size_t(k)], minterm)) << k;
-    if (hits) return front_[size_t(__builtin_ctz(hits))];
+    (void)minterm;  // the slices read the index itself
+    if (const FrontHit h = front_match(index); h.hits)
+      return front_cubes_[h.block * 64 + size_t(__builtin_ctzll(h.hits))];
+    const Match m = match(index);
+    return m.block ? cubes_[ids_[m.leaf_id + m.position]] : 0;
+  }
+  // The output of that cube (Output::None when none), read from the blocks' output slices: the hot
+  // path never touches the cube words.
+  logic::Output find_output(uint64_t index) const {
+    if (const FrontHit h = front_match(index); h.hits)
+      return output_at(front_block_.data() + h.block * front_block_words_, unsigned(__builtin_ctzll(h.hits)));
+    const Match m = match(index);
+    return m.block ? output_at(m.block, m.position & 63) : logic::Output::None;
+  }
+
+  // find_output for covers of the paper's encoding with K pieces (inputs = 1 + 6K, the groups
+  // side to move, then rank and file of each piece), with the layout known at compile time: the
+  // probe hot path.
+  template <int K>
+  logic::Output find_output_fixed(uint64_t index) const {
+    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
+    std::array<uint32_t, kGroups> value;
+    value[0] = uint32_t(index >> (kInputs - 1)) & 1;
+    for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
+    // Front blocks: every group present, at fixed offsets.
+    constexpr size_t kFrontWords = kFirstGroupWord + 2 + 8 * (kGroups - 1);
+    const uint64_t* f = front_block_.data();
+    for (int b = 0; b < front_blocks_; ++b, f += kFrontWords) {
+      uint64_t acc = f[kFirstGroupWord + value[0]];
+      for (int g = 1; g < kGroups; ++g) acc &= f[kFirstGroupWord + 2 + 8 * (g - 1) + value[size_t(g)]];
+      if (acc) return output_at(f, unsigned(__builtin_ctzll(acc)));
+    }
     uint64_t ref = root_;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
       ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
-    const logic::CubeWord* c = pool_.data() + (ref & kStartMask);
-    const logic::CubeWord* end = c + ((ref >> kCountShift) & kCountMask);
-    for (; c != end; ++c)
-      if (logic::contains(*c, minterm)) return *c;
-    return 0;
+    // Leaf blocks hold only the active groups, packed in group order; an inactive group reads the
+    // block's all-ones word instead, so the loop below has a fixed trip count and no branches.
+    const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
+    std::array<uint32_t, kGroups> at;
+    uint32_t size = kFirstGroupWord;
+    for (int g = 0; g < kGroups; ++g) {
+      const bool on = active >> g & 1;
+      at[size_t(g)] = on ? size + value[size_t(g)] : kOnesWord;
+      size += on ? (g == 0 ? 2u : 8u) : 0u;
+    }
+    const uint64_t* p = slices_.data() + (ref & kOffsetMask) + 1;
+    const uint64_t blocks = (ref >> kBlocksShift) & kBlocksMask;
+    for (uint64_t b = 0; b < blocks; ++b, p += size) {
+      uint64_t hits = p[at[0]];
+      for (int g = 1; g < kGroups; ++g) hits &= p[at[size_t(g)]];
+      if (hits) return output_at(p, unsigned(__builtin_ctzll(hits)));
+    }
+    return logic::Output::None;
   }
 
-  size_t memory_bytes() const { return (nodes_.capacity() + pool_.capacity()) * sizeof(uint64_t) + sizeof(*this); }
+  // What find() does for one query, for diagnostics (bench output, tuning): whether the front line
+  // answered, the tree depth walked and the 64-cube blocks matched.
+  struct Trace {
+    bool front = false;
+    int depth = 0;
+    uint64_t blocks = 0;
+    uint64_t leaf_cubes = 0;
+  };
+  Trace trace(uint64_t index, logic::CubeWord minterm) const;
+
+  size_t memory_bytes() const {
+    return (nodes_.capacity() + slices_.capacity() + cubes_.capacity() + front_block_.capacity()) * sizeof(uint64_t) +
+           ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
+  }
   size_t nodes() const { return nodes_.size(); }
-  size_t cube_copies() const { return pool_.size(); }
+  size_t cube_copies() const { return ids_.size(); }
   int depth() const { return depth_; }
   int front_size() const { return front_size_; }
   size_t largest_leaf() const { return largest_leaf_; }
 
  private:
-  // Node references: leaf = kLeaf | count << kCountShift | start in pool_; inner = width << 40 |
-  // shift << 32 | offset in nodes_ of its 2^width child references (the children are indexed by
-  // (index >> shift) & (2^width - 1)).
+  // Node references. Leaf: kLeaf | blocks << 40 | active groups << 29 | offset in slices_ of the
+  // leaf (a header word: its first position in ids_, then the blocks). Inner: width << 40 |
+  // shift << 32 | offset in nodes_ of its 2^width child references, indexed by
+  // (index >> shift) & (2^width - 1).
   static constexpr uint64_t kLeaf = uint64_t{1} << 63;
-  static constexpr int kCountShift = 40;
-  static constexpr uint64_t kCountMask = (uint64_t{1} << 23) - 1;
-  static constexpr uint64_t kStartMask = (uint64_t{1} << 40) - 1;
+  static constexpr int kBlocksShift = 40, kActiveShift = 29;
+  static constexpr uint64_t kBlocksMask = (uint64_t{1} << 23) - 1;
+  static constexpr uint64_t kActiveMask = (uint64_t{1} << 11) - 1;
+  static constexpr uint64_t kOffsetMask = (uint64_t{1} << 29) - 1;
+  static constexpr int kMaxGroups = 11;
+  // A block: the outputs' two slices, an all-ones word, then the groups' masks.
+  static constexpr uint32_t kOnesWord = 2, kFirstGroupWord = 3;
+  // A leaf's header word: its first position in ids_ (low 40 bits) and its cube count.
+  static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
+  static constexpr int kHeaderCountShift = 40;  // side to move + 2 per piece, up to 5 pieces
+
+  static constexpr size_t kFront = 512;  // at most 8 blocks
+  // The first front block with a cube holding the query, and those cubes as bits (all groups are
+  // active in front blocks); hits = 0 when none.
+  struct FrontHit {
+    size_t block = 0;
+    uint64_t hits = 0;
+  };
+  FrontHit front_match(uint64_t index) const {
+    for (int b = 0; b < front_blocks_; ++b) {
+      const uint64_t* f = front_block_.data() + size_t(b) * front_block_words_;
+      uint64_t acc = ~uint64_t{0};
+      for (int g = 0; g < groups_; ++g)
+        acc &= f[group_offset_[size_t(g)] + ((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)])];
+      if (acc) return {size_t(b), acc};
+    }
+    return {};
+  }
+  static logic::Output output_at(const uint64_t* block, unsigned bit) {
+    return logic::Output(((block[0] >> bit) & 1) << 1 | ((block[1] >> bit) & 1));
+  }
+
+  struct Match {
+    const uint64_t* block = nullptr;  // the output slices of the matching block; null: no match
+    uint64_t leaf_id = 0;             // the leaf's first position in ids_
+    unsigned position = 0;            // the match's position within the leaf
+  };
+  Match match(uint64_t index) const {
+    if (slices_.empty()) [[unlikely]] return {};  // default-constructed
+    uint64_t ref = root_;
+    while (!(ref & kLeaf)) {
+      const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
+      ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
+    }
+    const uint64_t* p = slices_.data() + (ref & kOffsetMask);
+    const uint64_t leaf_id = p[0] & kHeaderIdMask;
+    ++p;
+    const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
+    // The word each active group reads, as an offset within a block (the same in every block).
+    std::array<uint32_t, kMaxGroups> at{};
+    int n = 0;
+    uint32_t size = kFirstGroupWord;
+    for (unsigned a = active; a; a &= a - 1) {
+      const int g = __builtin_ctz(a);
+      at[size_t(n++)] = size + uint32_t((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)]);
+      size += group_mask_[size_t(g)] + 1;
+    }
+    const uint64_t blocks = (ref >> kBlocksShift) & kBlocksMask;
+    for (uint64_t b = 0; b < blocks; ++b, p += size) {
+      uint64_t acc = ~uint64_t{0};
+      for (int i = 0; i < n; ++i) acc &= p[at[size_t(i)]];
+      if (acc) return {p, leaf_id, unsigned(b * 64 + uint64_t(__builtin_ctzll(acc)))};
+    }
+    return {};
+  }
 
   struct Split {
     int first = -1, width = 0;  // inputs first .. first + width - 1
     size_t total = 0;           // cube copies over the children
   };
-  Split choose(const std::vector<logic::CubeWord>& cubes, uint64_t used_inputs,
-               const std::vector<uint64_t>& queries) const;
-  static bool admits(logic::CubeWord c, const Split& sp, int v);
-  uint64_t make_leaf(std::vector<logic::CubeWord>& cubes, const std::vector<uint64_t>& queries);
+  Split choose(const std::vector<uint32_t>& cubes, uint64_t used_inputs, const std::vector<uint64_t>& queries) const;
+  bool admits(logic::CubeWord c, const Split& sp, int v) const;
+  void prune(std::vector<uint32_t>& ids, uint64_t used, uint64_t values) const;
+  uint8_t admitted_values(logic::CubeWord c, int g) const;  // group g's values cube c admits, as bits
+  // One block: the outputs' two slices, the all-ones word, then for each active group one mask per
+  // value.
+  void append_block(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const;
+  uint64_t make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries, uint64_t used_inputs,
+                     uint64_t fixed_values);
+  void choose_front(std::span<const uint64_t> queries);
+  void set_groups();
+
+  // The members the hot path reads first, together.
+  uint64_t root_ = kLeaf;
+  std::vector<uint64_t> front_block_;
+  std::vector<uint64_t> nodes_;
+  std::vector<uint64_t> slices_;
+  int groups_ = 0;
+  int front_blocks_ = 0;
+  int front_size_ = 0;
+  size_t front_block_words_ = 0;
 
   int inputs_ = 0;
   double split_copies_ = 2.0;
   size_t budget_ = 0;
-  void choose_front(std::span<const uint64_t> queries);
-
-  static constexpr int kFront = 16;  // two cache lines
-  std::array<logic::CubeWord, kFront> front_{};
-  int front_size_ = 0;
-  uint64_t root_ = kLeaf;
-  std::vector<uint64_t> nodes_;
-  std::vector<logic::CubeWord> pool_;
+  std::array<logic::CubeWord, kFront> front_cubes_{};
+  // Input groups: group g covers inputs group_first_[g] .. + group_width_[g] - 1; its value in an
+  // index is (index >> group_shift_[g]) & group_mask_[g]; group_offset_[g] is its first word in
+  // a block with every group present (the front block).
+  std::array<uint8_t, kMaxGroups> group_first_{}, group_width_{}, group_shift_{};
+  std::array<uint32_t, kMaxGroups> group_mask_{}, group_offset_{};
+  std::vector<logic::CubeWord> cubes_;  // the cover
+  std::vector<uint32_t> ids_;           // each leaf's cubes (positions in cubes_), in scan order
   int depth_ = 0;
   size_t largest_leaf_ = 0;
 };
