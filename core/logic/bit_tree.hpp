@@ -74,6 +74,11 @@ void for_each_in(const BitTree& t, CubeWord c, Fn&& fn);
 template <class Fn>
 void for_each_word_in(const BitTree& t, CubeWord c, Fn&& fn);
 
+// Does pred(word, bits) hold for some level-0 word holding members inside cube c (bits as in
+// for_each_word_in)? Stops at the first.
+template <class Pred>
+bool any_word_in(const BitTree& t, CubeWord c, Pred&& pred);
+
 // Does pred(index) hold for some member of t inside cube c? Stops at the first.
 template <class Pred>
 bool any_in(const BitTree& t, CubeWord c, Pred&& pred);
@@ -118,7 +123,24 @@ void visit_words(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn&
     visit_words(t, m, g - 1, (node << 6) | uint64_t(v), fn);
   }
 }
+template <class Pred>
+bool visit_words_until(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Pred& pred) {
+  uint64_t w = t.levels()[g][node] & m.m[g];
+  if (g == 0) return w && pred(node, w);
+  while (w) {
+    int v = __builtin_ctzll(w);
+    w &= w - 1;
+    if (visit_words_until(t, m, g - 1, (node << 6) | uint64_t(v), pred)) return true;
+  }
+  return false;
+}
 }  // namespace detail
+
+template <class Pred>
+bool any_word_in(const BitTree& t, CubeWord c, Pred&& pred) {
+  CubeMasks m = cube_masks(c, t.inputs());
+  return detail::visit_words_until(t, m, int(t.levels().size()) - 1, 0, pred);
+}
 
 template <class Fn>
 void for_each_word_in(const BitTree& t, CubeWord c, Fn&& fn) {

@@ -41,6 +41,9 @@ class CareFunction {
   const BitTree& on(Output o) const { return on_[output_slot(o)]; }
   const BitTree& on_slot(int s) const { return on_[s]; }
   uint64_t care_count() const { return care_total_; }
+  // Bitmap of the care minterms of all outputs (word w = indices w*64 .. w*64+63); the
+  // don't-cares are its complement.
+  const std::vector<uint64_t>& care_words() const { return care_words_; }
 
   // Output of a care minterm, Output::None for a don't-care.
   Output value(uint64_t index) const {

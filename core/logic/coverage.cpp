@@ -17,18 +17,26 @@ Coverage::Coverage(const CareFunction& f, Output o) : on_(&f.on(o)), n_(f.inputs
   planes_.assign(uint64_t(next) * kPlanes, 0);
 }
 
+namespace {
+// Saturated ("many") minterms among bits: only those with the top plane set can be.
+inline uint64_t saturated(const uint64_t* p, int planes, uint64_t bits) {
+  uint64_t sat = p[planes - 1] & bits;
+  for (int i = 0; i < planes - 1 && sat; ++i) sat &= p[i];
+  return sat;
+}
+}  // namespace
+
 void Coverage::add(CubeWord c) {
   for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
     uint64_t* p = planes(word);
-    uint64_t sat = ~uint64_t{0};
-    for (int i = 0; i < kPlanes; ++i) sat &= p[i];
-    uint64_t carry = bits & ~sat;
+    uint64_t carry = bits;
     for (int i = 0; i < kPlanes && carry; ++i) {
       uint64_t x = p[i];
       p[i] = x ^ carry;
       carry &= x;
     }
-    // A carry out of the top plane wrapped a count to zero: pin it at "many" instead.
+    // A carry out of the top plane wrapped a count to zero (a count below "many", or "many"
+    // itself): pin it at "many". Saturated counts thus never move.
     if (carry)
       for (int i = 0; i < kPlanes; ++i) p[i] |= carry;
   });
@@ -37,9 +45,7 @@ void Coverage::add(CubeWord c) {
 void Coverage::remove(CubeWord c) {
   for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
     uint64_t* p = planes(word);
-    uint64_t sat = ~uint64_t{0};
-    for (int i = 0; i < kPlanes; ++i) sat &= p[i];
-    uint64_t borrow = bits & ~sat;
+    uint64_t borrow = bits & ~saturated(p, kPlanes, bits);  // "many" never moves
     for (int i = 0; i < kPlanes && borrow; ++i) {
       uint64_t x = p[i];
       p[i] = x ^ borrow;
@@ -50,27 +56,20 @@ void Coverage::remove(CubeWord c) {
 
 uint64_t Coverage::below_two(uint64_t word, uint64_t bits) const {
   const uint64_t* p = planes(word);
-  uint64_t high = 0, sat = ~uint64_t{0};
+  uint64_t high = 0;
   for (int i = 1; i < kPlanes; ++i) high |= p[i];
-  for (int i = 0; i < kPlanes; ++i) sat &= p[i];
-  return bits & (~high | sat);
+  return (bits & ~high) | saturated(p, kPlanes, bits);
 }
 
 uint64_t Coverage::exactly_one(uint64_t word, uint64_t bits) const {
   const uint64_t* p = planes(word);
-  uint64_t high = 0, sat = ~uint64_t{0};
+  uint64_t high = 0;
   for (int i = 1; i < kPlanes; ++i) high |= p[i];
-  for (int i = 0; i < kPlanes; ++i) sat &= p[i];
-  return bits & ((p[0] & ~high) | sat);
+  return (bits & p[0] & ~high) | saturated(p, kPlanes, bits);
 }
 
 bool Coverage::needed(CubeWord c) const {
-  bool found = false;
-  // No early exit in for_each_word_in; the flag skips the work once found.
-  for_each_word_in(*on_, c, [&](uint64_t word, uint64_t bits) {
-    if (!found && below_two(word, bits)) found = true;
-  });
-  return found;
+  return any_word_in(*on_, c, [&](uint64_t word, uint64_t bits) { return below_two(word, bits) != 0; });
 }
 
 CubeWord Coverage::unique_supercube(CubeWord c) const {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/pipeline.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -47,6 +48,19 @@ double cpu_now(bool whole_process) {
 }
 
 namespace {
+// Compact pass straight from the bitmaps? Only when compact is the first pass on the minterms.
+bool bitmap_first(const CareFunction& f, const std::vector<Pass>& passes, const MinimizeOptions& opt) {
+  size_t i = 0;
+  while (i < passes.size() && passes[i] == Pass::Canon) ++i;
+  if (i >= passes.size() || passes[i] != Pass::Compact) return false;
+  switch (opt.compact_source) {
+    case CompactSource::Minterms: return false;
+    case CompactSource::Bitmap: return true;
+    case CompactSource::Auto: break;
+  }
+  return f.care_count() >= kBitmapCompactMinterms;
+}
+
 // Runs fn(slot) for the three outputs on up to `threads` workers.
 template <class Fn>
 void per_output(int threads, Fn&& fn) {
@@ -61,11 +75,33 @@ void per_output(int threads, Fn&& fn) {
   for (auto& t : pool) t.join();
 }
 
+// Runs tasks 0..count-1 on up to `threads` workers.
+template <class Fn>
+void parallel_tasks(size_t count, int threads, Fn&& fn) {
+  threads = std::max(1, std::min(threads, int(std::min<size_t>(count, 1024))));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t t; (t = next.fetch_add(1)) < count;) fn(t);
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+}
+
 struct State {
   const Table* table = nullptr;
   CareFunction f;
   std::array<Cover, kOutputs> work;
   std::array<Cover, kOutputs> fixed;
+  // The work covers are the minterms of f, not yet listed (see CompactSource).
+  bool minterms_pending = false;
+
+  void list_minterms() {
+    if (!minterms_pending) return;
+    split(minterm_cover(f));
+    minterms_pending = false;
+  }
 
   void split(Cover all) {
     for (auto& c : work) c.clear();
@@ -80,16 +116,75 @@ struct State {
     return out;
   }
   uint64_t cubes() const {
+    if (minterms_pending) return f.care_count();
     uint64_t n = 0;
     for (int s = 0; s < kOutputs; ++s) n += work[s].size() + fixed[s].size();
     return n;
   }
   uint64_t literals() const {
+    if (minterms_pending) return f.care_count() * uint64_t(f.inputs());
     uint64_t n = 0;
     for (int s = 0; s < kOutputs; ++s) n += literal_count(work[s]) + literal_count(fixed[s]);
     return n;
   }
 };
+
+// expand() on each output's cover. A huge cover (5 pieces: millions of cubes after compaction)
+// is cut into runs of at most kExpandChunk cubes, consecutive in cube order (so each run shares
+// its leading inputs: side to move, then the first pieces' squares), and each run is expanded on
+// its own: expand's clean-up of contained cubes scans the rest of its cover for every cube it
+// keeps, which is quadratic in the cover it is given. The blocking test still reads the whole
+// care function, so every expanded cube is as large as it would be anyway; what a run cannot do
+// is drop a cube that only another run's cube contains, and irredundant removes those. The runs
+// of all outputs share the workers. Covers up to kExpandChunk cubes (every 2-4 piece table) are
+// expanded whole, as before.
+void expand_outputs(State& st, int threads, const Progress& progress) {
+  const size_t chunk = kExpandChunk;
+  struct Task {
+    int slot;
+    size_t run;   // which run of the output's cover
+    size_t size;  // cubes
+  };
+  std::vector<Task> tasks;
+  std::array<std::vector<Cover>, kOutputs> parts;
+  for (int s = 0; s < kOutputs; ++s) {
+    Cover& c = st.work[s];
+    if (c.size() <= chunk) {
+      parts[s].resize(1);
+      tasks.push_back({s, 0, c.size()});
+      continue;
+    }
+    std::sort(c.begin(), c.end());
+    size_t runs = (c.size() + chunk - 1) / chunk;
+    parts[s].resize(runs);
+    for (size_t r = 0; r < runs; ++r) tasks.push_back({s, r, c.size() / runs});
+  }
+  // Biggest first, so that the workers finish together.
+  std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.size > b.size; });
+  parallel_tasks(tasks.size(), threads, [&](size_t t) {
+    const Task& task = tasks[t];
+    Cover& all = st.work[task.slot];
+    Output o = slot_output(task.slot);
+    if (parts[task.slot].size() == 1 && all.size() <= chunk) {
+      expand(all, st.f, o, progress);
+      return;
+    }
+    size_t runs = parts[task.slot].size();
+    size_t r = task.run;
+    size_t b = all.size() * r / runs, e = all.size() * (r + 1) / runs;
+    Cover part(all.begin() + long(b), all.begin() + long(e));
+    expand(part, st.f, o, progress);
+    parts[task.slot][r] = std::move(part);
+  });
+  for (int s = 0; s < kOutputs; ++s) {
+    if (parts[s].size() == 1 && st.work[s].size() <= chunk) continue;
+    Cover joined;
+    for (Cover& p : parts[s]) joined.insert(joined.end(), p.begin(), p.end());
+    std::sort(joined.begin(), joined.end());
+    joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+    st.work[s] = std::move(joined);
+  }
+}
 
 Result<Minimized> run(State& st, const std::vector<Pass>& passes, const MinimizeOptions& opt, const Progress& progress,
                       bool built_canonical) {
@@ -104,6 +199,7 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
     std::string stage = std::string(pass_name(p)) + " (" + std::to_string(i + 1) + "/" +
                         std::to_string(passes.size()) + ")";
     progress.report(stage, 0);
+    if (p != Pass::Compact && !(p == Pass::Canon && (canon_done || !st.table))) st.list_minterms();
     switch (p) {
       case Pass::Canon:
         if (canon_done || !st.table) break;
@@ -116,10 +212,15 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
         canon_done = true;
         break;
       case Pass::Compact:
-        per_output(opt.threads, [&](int s) { compact(st.work[s], progress); });
+        if (st.minterms_pending) {
+          per_output(opt.threads, [&](int s) { st.work[s] = bitmap_compact(st.f, slot_output(s), {}, progress); });
+          st.minterms_pending = false;
+        } else {
+          per_output(opt.threads, [&](int s) { compact(st.work[s], progress); });
+        }
         break;
       case Pass::Expand:
-        per_output(opt.threads, [&](int s) { expand(st.work[s], st.f, slot_output(s), progress); });
+        expand_outputs(st, opt.threads, progress);
         break;
       case Pass::Irredundant:
       case Pass::Reduce:
@@ -145,6 +246,7 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
     result.reports.push_back(r);
     progress.report(stage, 1);
   }
+  st.list_minterms();  // no pass at all: the cover is the minterms
   result.scheme = st.f.scheme();
   result.care_positions = st.f.care_count();
   result.cover = st.joined();
@@ -162,7 +264,9 @@ Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& pa
   double c0 = cpu_now(options.threads > 1);
   st.f = CareFunction::from_table(table, canon_first ? options.canon : CanonScheme::None, options.threads, progress);
   if (progress.cancelled()) return Error{"cancelled"};
-  st.split(minterm_cover(st.f));
+  // The minterms are listed only if a pass needs them as a list.
+  st.minterms_pending = bitmap_first(st.f, passes, options);
+  if (!st.minterms_pending) st.split(minterm_cover(st.f));
   double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   double build_cpu = cpu_now(options.threads > 1) - c0;
   auto r = run(st, passes, options, progress, canon_first);
@@ -177,7 +281,8 @@ Result<Minimized> minimize_function(CareFunction f, const std::vector<Pass>& pas
                                     const Progress& progress) {
   State st;
   st.f = std::move(f);
-  st.split(minterm_cover(st.f));
+  st.minterms_pending = bitmap_first(st.f, passes, options);
+  if (!st.minterms_pending) st.split(minterm_cover(st.f));
   return run(st, passes, options, progress, true);
 }
 

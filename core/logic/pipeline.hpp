@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "logic/bitmap_compact.hpp"
 #include "logic/care_function.hpp"
 #include "logic/cover.hpp"
 #include "logic/passes.hpp"
@@ -29,9 +30,20 @@ struct PassReport {
   uint64_t peak_bytes = 0;  // process peak resident set (VmHWM) after the pass
 };
 
+// How a compact pass that runs on the initial minterms builds its cover: from the minterm list
+// (compact(), passes.hpp), or straight from the care bitmaps (bitmap_compact.hpp), which never
+// lists the minterms. Auto takes the bitmaps when the minterm list would be large (5 pieces).
+enum class CompactSource : uint8_t { Auto, Minterms, Bitmap };
+constexpr uint64_t kBitmapCompactMinterms = uint64_t{1} << 26;  // Auto's threshold (care minterms)
+
+// Covers with more cubes than this are expanded in runs of this many (see pipeline.cpp); no
+// 2-4 piece cover comes near it.
+constexpr size_t kExpandChunk = size_t{1} << 18;
+
 struct MinimizeOptions {
   CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
   int threads = 1;                        // workers inside passes (outputs run in parallel)
+  CompactSource compact_source = CompactSource::Auto;
 };
 
 struct Minimized {
