@@ -136,10 +136,10 @@ struct State {
 // keeps, which is quadratic in the cover it is given. The blocking test still reads the whole
 // care function, so every expanded cube is as large as it would be anyway; what a run cannot do
 // is drop a cube that only another run's cube contains, and irredundant removes those. The runs
-// of all outputs share the workers. Covers up to kExpandChunk cubes (every 2-4 piece table) are
+// of all outputs share the workers. Covers up to kExpandWhole cubes (every 2-4 piece table) are
 // expanded whole, as before.
 void expand_outputs(State& st, int threads, const Progress& progress) {
-  const size_t chunk = kExpandChunk;
+  const size_t chunk = kExpandChunk, whole = kExpandWhole;
   struct Task {
     int slot;
     size_t run;   // which run of the output's cover
@@ -149,7 +149,7 @@ void expand_outputs(State& st, int threads, const Progress& progress) {
   std::array<std::vector<Cover>, kOutputs> parts;
   for (int s = 0; s < kOutputs; ++s) {
     Cover& c = st.work[s];
-    if (c.size() <= chunk) {
+    if (c.size() <= whole) {
       parts[s].resize(1);
       tasks.push_back({s, 0, c.size()});
       continue;
@@ -165,7 +165,7 @@ void expand_outputs(State& st, int threads, const Progress& progress) {
     const Task& task = tasks[t];
     Cover& all = st.work[task.slot];
     Output o = slot_output(task.slot);
-    if (parts[task.slot].size() == 1 && all.size() <= chunk) {
+    if (all.size() <= whole) {
       expand(all, st.f, o, progress);
       return;
     }
@@ -177,7 +177,7 @@ void expand_outputs(State& st, int threads, const Progress& progress) {
     parts[task.slot][r] = std::move(part);
   });
   for (int s = 0; s < kOutputs; ++s) {
-    if (parts[s].size() == 1 && st.work[s].size() <= chunk) continue;
+    if (st.work[s].size() <= whole) continue;
     Cover joined;
     for (Cover& p : parts[s]) joined.insert(joined.end(), p.begin(), p.end());
     std::sort(joined.begin(), joined.end());

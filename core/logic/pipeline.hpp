@@ -36,8 +36,10 @@ struct PassReport {
 enum class CompactSource : uint8_t { Auto, Minterms, Bitmap };
 constexpr uint64_t kBitmapCompactMinterms = uint64_t{1} << 26;  // Auto's threshold (care minterms)
 
-// Covers with more cubes than this are expanded in runs of this many (see pipeline.cpp); no
-// 2-4 piece cover comes near it.
+// An output's cover with more than kExpandWhole cubes is expanded in runs of kExpandChunk cubes
+// (see pipeline.cpp). No 2-4 piece cover comes near kExpandWhole (the largest, KBvKP's, has
+// 617,267 cubes for all three outputs after compaction), so those are expanded whole as before.
+constexpr size_t kExpandWhole = size_t{1} << 20;
 constexpr size_t kExpandChunk = size_t{1} << 18;
 
 struct MinimizeOptions {
