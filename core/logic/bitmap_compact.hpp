@@ -46,9 +46,8 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
 // Exposed for tests.
 int word_cubes(uint64_t set, uint64_t keep, int width, uint16_t* out /* up to 64 */);
 
-// compact() over a cover already built, chunked: runs of cubes that agree on the inputs before
-// `first_free_input` ... i.e. the cover must be sorted so such runs are consecutive. Exposed for
-// tests; bitmap_compact uses it internally.
+// The sort-based merging of compact() over any cover, iterated over its inputs until a whole
+// sweep merges nothing (bitmap_compact's global level).
 void compact_fixed_point(Cover& f, const Progress& progress = no_progress());
 
 }  // namespace egtmin::logic
