@@ -128,46 +128,6 @@ Status CoverProber::add(store::CoverFile cover, double max_copies) {
   }
   lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  {
-    auto& f = lc->fast;
-    const Encoding& enc = lc->encoding;
-    f.k = enc.pieces();
-    for (int i = 0; i < f.k; ++i) {
-      const Piece pc = enc.piece(i);
-      f.order[size_t(i)] = uint8_t(pc);
-      f.order_flip[size_t(i)] = uint8_t((pc + kPieceTypes) % kPieces);
-      f.nth[size_t(i)] = uint8_t(i > 0 && enc.piece(i - 1) == pc ? f.nth[size_t(i - 1)] + 1 : 0);
-    }
-    const CanonScheme scheme = lc->canon.scheme();
-    f.swap_colors = scheme == CanonScheme::Full && b.is_symmetric();
-    // The transforms Symmetry::canonical tries: those taking the white king to its orbit's minimum.
-    const int group = scheme == CanonScheme::None ? 1 : b.has_pawns() ? 2 : 8;
-    for (int s = 0; s < 64; ++s) {
-      int best = 64;
-      for (int g = 0; g < group; ++g) best = std::min<int>(best, kTransforms[size_t(g)][size_t(s)]);
-      std::vector<uint8_t> cand;
-      for (int g = 0; g < group; ++g)
-        if (kTransforms[size_t(g)][size_t(s)] == best) cand.push_back(uint8_t(g));
-      if (cand.size() > 2) return Error{"cover of " + b.name() + ": more than two canonical transforms"};
-      f.xf[size_t(s)] = cand.front();
-      f.xf2[size_t(s)] = cand.back();
-    }
-    // Bubble sort of each run of identical pieces: for a run of length L, L-1 passes over its
-    // adjacent pairs. Five pieces need at most three exchanges (KRRRvK; KRRvKR needs one).
-    size_t e = 0;
-    for (int i = 0; i < f.k;) {
-      int j = i;
-      while (j < f.k && enc.piece(j) == enc.piece(i)) ++j;
-      for (int pass = 0; pass < j - i - 1; ++pass)
-        for (int a = i; a < j - 1 - pass; ++a) {
-          if (e == f.exchange.size()) return Error{"cover of " + b.name() + ": too many identical pieces"};
-          f.exchange[e++] = {uint8_t(a), uint8_t(a + 1)};
-        }
-      i = j;
-    }
-    if (e > size_t(f.k <= 3 ? 0 : f.k == 4 ? 1 : 3))
-      return Error{"cover of " + b.name() + ": identical pieces the hot path does not sort"};
-  }
   lc->file = std::move(cover);
   lc->file.cubes.shrink_to_fit();
   if (slot_of_key_[size_t(key)] >= 0) {
@@ -181,89 +141,139 @@ Status CoverProber::add(store::CoverFile cover, double max_copies) {
 }
 
 void CoverProber::rebuild_material_hash() {
-  hash_sig_.fill(kNoSig);
-  hash_val_.fill(0);
-  auto insert = [&](uint32_t sig, uint16_t val) {
-    for (size_t h = sig_hash(sig, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
-      if (hash_sig_[h] == sig) return;  // the unflipped colouring wins, as in probe()
-      if (hash_sig_[h] == kNoSig) {
-        hash_sig_[h] = sig, hash_val_[h] = val;
+  hot_.fill(HotEntry{});
+  auto entry_for = [&](size_t slot, bool flip) {
+    const LoadedCover& lc = *covers_[slot];
+    const Balance& b = lc.file.balance;
+    const Encoding& enc = lc.encoding;
+    HotEntry e;
+    std::array<uint8_t, kPieces> counts{};
+    for (int pc = 0; pc < kPieces; ++pc)
+      counts[size_t(flip ? (pc + kPieceTypes) % kPieces : pc)] = uint8_t(b.count(Piece(pc)));
+    e.sig = material_sig(counts);
+    e.k = uint8_t(enc.pieces());
+    e.stm_xor = flip;
+    e.square_xor = flip ? 56 : 0;
+    const CanonScheme scheme = lc.canon.scheme();
+    e.swap_colors = scheme == CanonScheme::Full && b.is_symmetric();
+    e.mode = scheme == CanonScheme::None ? 0 : b.has_pawns() ? 1 : 2;
+    size_t x = 0;
+    for (int i = 0; i < e.k; ++i) {
+      const Piece pc = enc.piece(i);
+      e.order[size_t(i)] = uint8_t(flip ? (pc + kPieceTypes) % kPieces : pc);
+      e.nth[size_t(i)] = uint8_t(i > 0 && enc.piece(i - 1) == pc ? e.nth[size_t(i - 1)] + 1 : 0);
+    }
+    // Bubble sort of each run of identical pieces: for a run of length L, L-1 passes over its
+    // adjacent pairs. Five pieces need at most three exchanges (KRRRvK; KRRvKR needs one).
+    for (int i = 0; i < e.k;) {
+      int j = i;
+      while (j < e.k && enc.piece(j) == enc.piece(i)) ++j;
+      for (int pass = 0; pass < j - i - 1; ++pass)
+        for (int a = i; a < j - 1 - pass; ++a)
+          if (x < e.exchange.size()) e.exchange[x++] = {uint8_t(a), uint8_t(a + 1)};
+      i = j;
+    }
+    e.cover = uint16_t(slot);
+    e.index = lc.index.hot();
+    return e;
+  };
+  auto insert = [&](const HotEntry& e) {
+    for (size_t h = sig_hash(e.sig, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
+      if (hot_[h].sig == e.sig) return;  // the unflipped colouring wins, as in probe()
+      if (hot_[h].sig == kNoSig) {
+        hot_[h] = e;
         return;
       }
     }
   };
   // Every key probe() finds directly first, then the colour-swapped ones.
   for (int flip = 0; flip < 2; ++flip)
-    for (size_t slot = 0; slot < covers_.size(); ++slot) {
-      const Balance& b = covers_[slot]->file.balance;
-      std::array<uint8_t, kPieces> counts{};
-      for (int pc = 0; pc < kPieces; ++pc) counts[size_t(flip ? (pc + kPieceTypes) % kPieces : pc)] = uint8_t(b.count(Piece(pc)));
-      insert(material_sig(counts), uint16_t(slot | size_t(flip) << 15));
-    }
+    for (size_t slot = 0; slot < covers_.size(); ++slot) insert(entry_for(slot, flip));
 }
 
 namespace {
 
-// The representative of a placement under one board transform: squares moved, identical pieces
-// sorted (runs are short: compare-exchange, no call).
+// The board transforms Symmetry::canonical tries for a white king on each square, by symmetry
+// mode (0 none, 1 the left-right mirror, 2 all eight): those taking the king to its orbit's
+// minimum, one, or two when the king is on a diagonal (then the smaller index decides; the second
+// equals the first when there is only one). Shared by all covers, so the 384 bytes stay in L1.
+struct CanonTransforms {
+  std::array<std::array<uint8_t, 64>, 3> first{}, second{};
+};
+constexpr CanonTransforms kCanonTransforms = [] {
+  CanonTransforms t;
+  for (int mode = 0; mode < 3; ++mode) {
+    const int group = mode == 0 ? 1 : mode == 1 ? 2 : 8;
+    for (int s = 0; s < 64; ++s) {
+      int best = 64;
+      for (int g = 0; g < group; ++g) best = std::min<int>(best, kTransforms[size_t(g)][size_t(s)]);
+      int n = 0;
+      for (int g = 0; g < group; ++g)
+        if (kTransforms[size_t(g)][size_t(s)] == best) {
+          if (n++ == 0) t.first[size_t(mode)][size_t(s)] = uint8_t(g);
+          t.second[size_t(mode)][size_t(s)] = uint8_t(g);
+        }
+    }
+  }
+  return t;
+}();
+
+// The representative's index under board transform g: squares moved, identical pieces sorted by
+// compare-exchanges (fewer than four pieces have none in a canonical balance, four at most one
+// pair, five at most three: a fixed count, so no loop branch to mispredict).
 template <int K>
-inline uint64_t transformed_index(const std::array<Square, K>& sq, Color stm, unsigned g, const LoadedCover::Fast& f) {
+inline uint64_t transformed_index(const std::array<Square, K>& sq, unsigned stm, unsigned g,
+                                  const CoverProber::HotEntry& e) {
   std::array<uint8_t, K> t;
   const auto& table = kTransforms[g];
   for (int i = 0; i < K; ++i) t[size_t(i)] = uint8_t(table[sq[size_t(i)]]);
-  // Fewer than four pieces have no identical pieces in a canonical balance, four at most one
-  // pair (KXXvK), five at most three exchanges: a fixed count, so no loop branch to mispredict.
   constexpr int kExchanges = K <= 3 ? 0 : K == 4 ? 1 : 3;
-  for (int e = 0; e < kExchanges; ++e) {
-    const auto [x, y] = f.exchange[size_t(e)];
-    const uint8_t lo = std::min(t[x], t[y]), hi = std::max(t[x], t[y]);
-    t[x] = lo, t[y] = hi;
+  for (int x = 0; x < kExchanges; ++x) {
+    const auto [a, b] = e.exchange[size_t(x)];
+    const uint8_t lo = std::min(t[a], t[b]), hi = std::max(t[a], t[b]);
+    t[a] = lo, t[b] = hi;
   }
-  uint64_t idx = uint64_t(stm);
+  uint64_t idx = stm;
   for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
   return idx;
 }
 
 // The hot path for a K-piece cover: placement in encoding order straight from the bitboards
-// (colours swapped and ranks mirrored when probing the flipped balance), the colour swap of
-// symmetric balances, the canonical transform (both candidates when the white king is on a
-// symmetry axis, the smaller index wins, as in Symmetry::canonical), then the index.
+// (colours and ranks already swapped in the entry when probing the flipped balance), the colour
+// swap of symmetric balances, the canonical board transform (both candidates when the white king
+// is on a diagonal, the smaller index wins, as in Symmetry::canonical), then the index.
 template <int K>
-inline Wdl probe_k(const Position& pos, const LoadedCover& lc, bool flip, Method m) {
-  const auto& f = lc.fast;
-  const Color stm = flip ? ~pos.side_to_move() : pos.side_to_move();
-  const auto& order = flip ? f.order_flip : f.order;
-  const unsigned mirror = flip ? 56u : 0u;
+inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
+                   const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
+  const unsigned stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
   std::array<Square, K> sq;
   for (int i = 0; i < K; ++i) {
     // The nth of identical pieces, without a loop: clear the lowest bits by selection.
-    const Bitboard b0 = pos.pieces(Piece(order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
-    const uint8_t nth = f.nth[size_t(i)];
+    const Bitboard b0 = pos.pieces(Piece(e.order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
+    const uint8_t nth = e.nth[size_t(i)];
     const Bitboard b = nth == 0 ? b0 : nth == 1 ? b1 : b2;
-    sq[size_t(i)] = Square(unsigned(__builtin_ctzll(b | (Bitboard{1} << 63))) ^ mirror);
+    sq[size_t(i)] = Square(unsigned(__builtin_ctzll(b | (Bitboard{1} << 63))) ^ e.square_xor);
   }
-  bool negate_white = false;
-  Color rep_stm = stm;
-  if (f.swap_colors && stm == Black) {
-    // The representative has White to move: swap the halves, mirror ranks, negate.
-    negate_white = true;
-    rep_stm = White;
-    std::array<Square, K> sw;
-    for (int i = 0; i < K / 2; ++i) {
-      sw[size_t(i)] = Square(sq[size_t(K / 2 + i)] ^ 56);
-      sw[size_t(K / 2 + i)] = Square(sq[size_t(i)] ^ 56);
-    }
-    sq = sw;
+  // Colour swap of symmetric balances: the representative has White to move (halves swapped,
+  // ranks mirrored, White's value negated). Few balances are symmetric: a well-predicted branch.
+  bool swapped = false;
+  unsigned rep_stm = stm;
+  if (e.swap_colors && stm == 1) [[unlikely]] {
+    swapped = true;
+    rep_stm = 0;
+    std::array<Square, K> q;
+    for (int i = 0; i < K; ++i) q[size_t(i)] = Square(sq[size_t((i + K / 2) % K)] ^ 56);
+    sq = q;
   }
-  const uint64_t a = transformed_index<K>(sq, rep_stm, f.xf[sq[0]], f);
-  const uint64_t b = transformed_index<K>(sq, rep_stm, f.xf2[sq[0]], f);
+  const uint64_t a = transformed_index<K>(sq, rep_stm, kCanonTransforms.first[e.mode][sq[0]], e);
+  const uint64_t b = transformed_index<K>(sq, rep_stm, kCanonTransforms.second[e.mode][sq[0]], e);
   const uint64_t idx = std::min(a, b);
   logic::Output out = logic::Output::None;
   if (m == Method::Indexed) {
-    out = lc.index.find_output_fixed<K>(idx);
+    out = CubeIndex::find_output_fixed<K>(e.index, idx);
   } else {
     const logic::CubeWord mt = fast_minterm(idx, 1 + 6 * K);
-    for (logic::CubeWord c : lc.file.cubes)
+    for (logic::CubeWord c : covers[e.cover]->file.cubes)
       if (logic::contains(c, mt)) {
         out = logic::output_of(c);
         break;
@@ -272,7 +282,7 @@ inline Wdl probe_k(const Position& pos, const LoadedCover& lc, bool flip, Method
   if (out == logic::Output::None) return Wdl::Illegal;
   // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move.
   const unsigned v = unsigned(out);
-  return Wdl((negate_white != (stm == Black)) ? 4 - v : v);
+  return Wdl((swapped != (stm == 1)) ? 4 - v : v);
 }
 
 }  // namespace
@@ -286,17 +296,16 @@ Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
     return v ? v->wdl : Wdl::Illegal;
   }
   size_t h = sig_hash(sig, kHashBits);
-  while (hash_sig_[h] != sig) {
-    if (hash_sig_[h] == kNoSig) return Wdl::Illegal;
+  while (hot_[h].sig != sig) {
+    if (hot_[h].sig == kNoSig) return Wdl::Illegal;
     h = (h + 1) & ((1u << kHashBits) - 1);
   }
-  const LoadedCover& lc = *covers_[hash_val_[h] & 0x7fff];
-  const bool flip = hash_val_[h] >> 15;
-  switch (lc.fast.k) {
-    case 2: return probe_k<2>(pos, lc, flip, m);
-    case 3: return probe_k<3>(pos, lc, flip, m);
-    case 4: return probe_k<4>(pos, lc, flip, m);
-    case 5: return probe_k<5>(pos, lc, flip, m);
+  const HotEntry& e = hot_[h];
+  switch (e.k) {
+    case 2: return probe_k<2>(pos, e, covers_, m);
+    case 3: return probe_k<3>(pos, e, covers_, m);
+    case 4: return probe_k<4>(pos, e, covers_, m);
+    case 5: return probe_k<5>(pos, e, covers_, m);
     default: return Wdl::Illegal;
   }
 }

@@ -33,23 +33,6 @@ Result<Method> parse_method(std::string_view name);
 
 // One balance's cover, ready to probe.
 struct LoadedCover {
-  // Hot members first (probe_wdl reads fast and index, nothing else).
-  // Precomputed for CoverProber::probe_wdl (the hot path): filled by CoverProber::add.
-  struct Fast {
-    int k = 0;                            // pieces
-    std::array<uint8_t, 5> order{};       // Piece of each encoding slot
-    std::array<uint8_t, 5> order_flip{};  // the same with colours swapped (probing the flipped balance)
-    std::array<uint8_t, 5> nth{};         // the slot's rank within its run of identical pieces
-    // The transforms taking a white king on each square to its orbit's minimum: one, or two when
-    // the king is on a symmetry axis (then the smaller index decides; xf2 = xf when only one).
-    std::array<uint8_t, 64> xf{};
-    std::array<uint8_t, 64> xf2{};
-    // Identical pieces are put in ascending order by compare-exchanges of adjacent slots (a
-    // bubble sort of each run); unused entries are (0, 0), which exchange nothing.
-    std::array<std::array<uint8_t, 2>, 3> exchange{};
-    bool swap_colors = false;             // the `full` scheme on a symmetric balance
-  };
-  Fast fast;
   CubeIndex index;
   store::CoverFile file;
   Encoding encoding;
@@ -74,10 +57,7 @@ class CoverProber {
   // The indexed method's memory budget: cube copies in its leaves per cube of the cover.
   static constexpr double kDefaultCopies = 2.0;
 
-  CoverProber() {
-    slot_of_key_.fill(-1);
-    hash_sig_.fill(~uint32_t{0});
-  }
+  CoverProber() { slot_of_key_.fill(-1); }
 
   // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies);
@@ -109,11 +89,30 @@ class CoverProber {
 
   void rebuild_material_hash();
 
+ public:
+  // One colouring of one cover as probe_wdl sees it: everything it reads after the material hash,
+  // in two cache lines, so the hot path follows no pointers before the index's own arrays.
+  struct HotEntry {
+    uint32_t sig = ~uint32_t{0};  // non-king piece counts, 3 bits per piece type; ~0: empty slot
+    uint8_t k = 0;                // pieces
+    uint8_t stm_xor = 0;          // 1 when probing the colour-swapped balance
+    uint8_t square_xor = 0;       // 56 then: ranks mirrored
+    uint8_t swap_colors = 0;      // the `full` scheme on a symmetric balance
+    uint8_t mode = 0;             // board symmetries: 0 none, 1 left-right mirror, 2 all eight
+    std::array<uint8_t, 5> order{};  // Piece of each encoding slot, in the position's colours
+    std::array<uint8_t, 5> nth{};    // the slot's rank within its run of identical pieces
+    // Identical pieces are put in ascending order by compare-exchanges of adjacent slots (a
+    // bubble sort of each run); unused entries are (0, 0), which exchange nothing.
+    std::array<std::array<uint8_t, 2>, 3> exchange{};
+    uint16_t cover = 0;  // position in covers_
+    CubeIndex::Hot index;
+  };
+
+ private:
   std::array<int16_t, 4096> slot_of_key_{};
-  // Open addressing on the non-king piece counts (3 bits per piece type): slot | flip << 15.
+  // Open addressing on the material signature.
   static constexpr int kHashBits = 8;
-  std::array<uint32_t, 1u << kHashBits> hash_sig_{};
-  std::array<uint16_t, 1u << kHashBits> hash_val_{};
+  std::array<HotEntry, 1u << kHashBits> hot_{};
   std::vector<std::unique_ptr<LoadedCover>> covers_;
 };
 

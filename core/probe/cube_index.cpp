@@ -15,6 +15,7 @@ constexpr size_t kLeafMax = 64;
 // judged on at most this many sampled queries.
 constexpr size_t kFrontCandidates = 4096;
 constexpr size_t kFrontQueries = 16384;
+constexpr size_t kFrontPayoff = 30;
 // Within a node, each cube is checked for containment in the front line and in this many of the
 // node's biggest kept cubes (bounding the pruning at O(cubes) per node).
 constexpr size_t kAbsorbers = 256;
@@ -93,7 +94,7 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
   };
   auto set_ref = [&](size_t slot, uint64_t ref) {
     if (slot == SIZE_MAX) root_ = ref;
-    else nodes_[slot] = ref;
+    else build_nodes_[slot] = ref;
   };
   push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
   while (!heap.empty()) {
@@ -123,8 +124,8 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
       if (total <= p->cubes.size() + budget_) {
         split = true;
         budget_ -= std::min(budget_, total > p->cubes.size() ? total - p->cubes.size() : 0);
-        const size_t off = nodes_.size();
-        nodes_.resize(off + size_t(n));
+        const size_t off = build_nodes_.size();
+        build_nodes_.resize(off + size_t(n));
         set_ref(p->slot, (uint64_t(w) << 40) | (uint64_t(inputs_ - sp.first - w) << 32) | off);
         const unsigned shift = unsigned(inputs_ - sp.first - w);
         std::vector<std::vector<uint64_t>> qs(static_cast<size_t>(n));
@@ -138,8 +139,10 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
     p->cubes = {};
     p->queries = {};
   }
-  nodes_.shrink_to_fit();
-  slices_.shrink_to_fit();
+  nodes_ = HugeArray(build_nodes_);
+  slices_ = HugeArray(build_slices_);
+  build_nodes_ = {};
+  build_slices_ = {};
   ids_.shrink_to_fit();
 }
 
@@ -287,7 +290,7 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
       }
     }
     const size_t misses = left + (sampled - holds.size());  // queries no candidate holds miss too
-    if (block.empty() || (!chosen.empty() && newly.size() * 30 < misses)) {
+    if (block.empty() || (!chosen.empty() && newly.size() * kFrontPayoff < misses)) {
       for (size_t q : newly) covered[q] = 0;  // not taken: the tree answers them
       break;
     }
@@ -342,13 +345,13 @@ uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<ui
         break;
       }
   }
-  const uint64_t offset = slices_.size();
+  const uint64_t offset = build_slices_.size();
   if (offset > kOffsetMask) throw std::length_error("cube index: more than 2^29 words of leaves");
-  slices_.push_back(leaf_id | uint64_t(order.size()) << kHeaderCountShift);
+  build_slices_.push_back(leaf_id | uint64_t(order.size()) << kHeaderCountShift);
   const size_t blocks = (order.size() + 63) / 64;
   const std::span<const uint32_t> leaf(ids_.data() + leaf_id, order.size());
   for (size_t b = 0; b < blocks; ++b)
-    append_block(leaf.subspan(b * 64, std::min<size_t>(64, order.size() - b * 64)), active, slices_);
+    append_block(leaf.subspan(b * 64, std::min<size_t>(64, order.size() - b * 64)), active, build_slices_);
   return kLeaf | uint64_t(blocks) << kBlocksShift | uint64_t(active) << kActiveShift | offset;
 }
 

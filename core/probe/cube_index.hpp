@@ -35,11 +35,27 @@
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "util/huge_array.hpp"
 
 namespace egtmin::probe {
 
 class CubeIndex {
  public:
+  // Node references. Leaf: kLeaf | blocks << 40 | active groups << 29 | offset in slices_ of the
+  // leaf (a header word: its first position in ids_, then the blocks). Inner: width << 40 |
+  // shift << 32 | offset in nodes_ of its 2^width child references, indexed by
+  // (index >> shift) & (2^width - 1).
+  static constexpr uint64_t kLeaf = uint64_t{1} << 63;
+  static constexpr int kBlocksShift = 40, kActiveShift = 29;
+  static constexpr uint64_t kBlocksMask = (uint64_t{1} << 23) - 1;
+  static constexpr uint64_t kActiveMask = (uint64_t{1} << 11) - 1;
+  static constexpr uint64_t kOffsetMask = (uint64_t{1} << 29) - 1;
+  static constexpr int kMaxGroups = 11;
+  // A block: the outputs' two slices, an all-ones word, then the groups' masks.
+  static constexpr uint32_t kOnesWord = 2, kFirstGroupWord = 3;
+  // A leaf's header word: its first position in ids_ (low 40 bits) and its cube count.
+  static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
+  static constexpr int kHeaderCountShift = 40; 
   CubeIndex() = default;
   // `inputs` = 1 + 6 * pieces. `max_copies`: the leaves may hold at most this many cube copies per
   // cube of the cover (the memory budget).
@@ -70,25 +86,42 @@ class CubeIndex {
   // find_output for covers of the paper's encoding with K pieces (inputs = 1 + 6K, the groups
   // side to move, then rank and file of each piece), with the layout known at compile time: the
   // probe hot path.
+  // What the hot path reads, by value, so a caller can keep it beside its own per-balance data
+  // (the pointers stay valid as long as the index lives and is not moved from).
+  struct Hot {
+    const uint64_t* front = nullptr;
+    int front_blocks = 0;
+    uint64_t root = kLeaf;  // a leaf without blocks when empty
+    const uint64_t* nodes = nullptr;
+    const uint64_t* slices = nullptr;
+  };
+  Hot hot() const { return {front_block_.data(), front_blocks_, root_, nodes_.data(), slices_.data()}; }
+
   template <int K>
   logic::Output find_output_fixed(uint64_t index) const {
+    return find_output_fixed<K>(hot(), index);
+  }
+  template <int K>
+  static logic::Output find_output_fixed(const Hot& h, uint64_t index) {
     constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
     std::array<uint32_t, kGroups> value;
     value[0] = uint32_t(index >> (kInputs - 1)) & 1;
     for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
     // Front blocks: every group present, at fixed offsets.
     constexpr size_t kFrontWords = kFirstGroupWord + 2 + 8 * (kGroups - 1);
-    const uint64_t* f = front_block_.data();
-    for (int b = 0; b < front_blocks_; ++b, f += kFrontWords) {
+    const uint64_t* f = h.front;
+    for (int b = 0; b < h.front_blocks; ++b, f += kFrontWords) {
       uint64_t acc = f[kFirstGroupWord + value[0]];
       for (int g = 1; g < kGroups; ++g) acc &= f[kFirstGroupWord + 2 + 8 * (g - 1) + value[size_t(g)]];
       if (acc) return output_at(f, unsigned(__builtin_ctzll(acc)));
     }
-    uint64_t ref = root_;
+    uint64_t ref = h.root;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
-      ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
+      ref = h.nodes[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
+    const uint64_t blocks = (ref >> kBlocksShift) & kBlocksMask;
+    if (blocks == 0) return logic::Output::None;
     // Leaf blocks hold only the active groups, packed in group order; an inactive group reads the
     // block's all-ones word instead, so the loop below has a fixed trip count and no branches.
     const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
@@ -99,8 +132,7 @@ class CubeIndex {
       at[size_t(g)] = on ? size + value[size_t(g)] : kOnesWord;
       size += on ? (g == 0 ? 2u : 8u) : 0u;
     }
-    const uint64_t* p = slices_.data() + (ref & kOffsetMask) + 1;
-    const uint64_t blocks = (ref >> kBlocksShift) & kBlocksMask;
+    const uint64_t* p = h.slices + (ref & kOffsetMask) + 1;
     for (uint64_t b = 0; b < blocks; ++b, p += size) {
       uint64_t hits = p[at[0]];
       for (int g = 1; g < kGroups; ++g) hits &= p[at[size_t(g)]];
@@ -120,7 +152,7 @@ class CubeIndex {
   Trace trace(uint64_t index, logic::CubeWord minterm) const;
 
   size_t memory_bytes() const {
-    return (nodes_.capacity() + slices_.capacity() + cubes_.capacity() + front_block_.capacity()) * sizeof(uint64_t) +
+    return nodes_.memory_bytes() + slices_.memory_bytes() + (cubes_.capacity() + front_block_.capacity()) * sizeof(uint64_t) +
            ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
   size_t nodes() const { return nodes_.size(); }
@@ -130,21 +162,7 @@ class CubeIndex {
   size_t largest_leaf() const { return largest_leaf_; }
 
  private:
-  // Node references. Leaf: kLeaf | blocks << 40 | active groups << 29 | offset in slices_ of the
-  // leaf (a header word: its first position in ids_, then the blocks). Inner: width << 40 |
-  // shift << 32 | offset in nodes_ of its 2^width child references, indexed by
-  // (index >> shift) & (2^width - 1).
-  static constexpr uint64_t kLeaf = uint64_t{1} << 63;
-  static constexpr int kBlocksShift = 40, kActiveShift = 29;
-  static constexpr uint64_t kBlocksMask = (uint64_t{1} << 23) - 1;
-  static constexpr uint64_t kActiveMask = (uint64_t{1} << 11) - 1;
-  static constexpr uint64_t kOffsetMask = (uint64_t{1} << 29) - 1;
-  static constexpr int kMaxGroups = 11;
-  // A block: the outputs' two slices, an all-ones word, then the groups' masks.
-  static constexpr uint32_t kOnesWord = 2, kFirstGroupWord = 3;
-  // A leaf's header word: its first position in ids_ (low 40 bits) and its cube count.
-  static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
-  static constexpr int kHeaderCountShift = 40;  // side to move + 2 per piece, up to 5 pieces
+ // side to move + 2 per piece, up to 5 pieces
 
   static constexpr size_t kFront = 512;  // at most 8 blocks
   // The first front block with a cube holding the query, and those cubes as bits (all groups are
@@ -220,8 +238,8 @@ class CubeIndex {
   // The members the hot path reads first, together.
   uint64_t root_ = kLeaf;
   std::vector<uint64_t> front_block_;
-  std::vector<uint64_t> nodes_;
-  std::vector<uint64_t> slices_;
+  HugeArray nodes_;   // inner nodes' child references
+  HugeArray slices_;  // leaves: header, then blocks
   int groups_ = 0;
   int front_blocks_ = 0;
   int front_size_ = 0;
@@ -238,6 +256,7 @@ class CubeIndex {
   std::array<uint32_t, kMaxGroups> group_mask_{}, group_offset_{};
   std::vector<logic::CubeWord> cubes_;  // the cover
   std::vector<uint32_t> ids_;           // each leaf's cubes (positions in cubes_), in scan order
+  std::vector<uint64_t> build_nodes_, build_slices_;  // nodes_ and slices_ while building
   int depth_ = 0;
   size_t largest_leaf_ = 0;
 };
