@@ -13,23 +13,6 @@ namespace {
 constexpr std::array<std::string_view, 7> kPassNames = {"canon",     "compact", "expand",  "irredundant",
                                                          "reduce",    "essential", "espresso"};
 
-// Input owning the low bit at position p of a PCN word.
-constexpr int input_of_low_bit(int p) { return (60 - p) / 2; }
-
-// Inputs where c exceeds d... i.e. the low-bit positions of pairs where a has a value b lacks.
-inline uint64_t excess_pairs(CubeWord a, CubeWord b) {
-  CubeWord x = a & ~b & kInputMask;
-  return (x | (x >> 1)) & kLowBits;
-}
-inline bool cube_contains(CubeWord big, CubeWord small) { return excess_pairs(small, big) == 0; }
-
-const BitTree* const* blockers(const CareFunction& f, Output o, const BitTree* (&buf)[kOutputs], int& k) {
-  k = 0;
-  for (int s = 0; s < kOutputs; ++s)
-    if (s != output_slot(o)) buf[k++] = &f.on_slot(s);
-  return buf;
-}
-
 }  // namespace
 
 std::string_view pass_name(Pass p) { return kPassNames[size_t(p)]; }
@@ -137,106 +120,6 @@ void compact(Cover& f, const Progress& progress) {
   }
 }
 
-void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress) {
-  const int n = f.inputs();
-  const BitTree* buf[kOutputs];
-  int nb = 0;
-  const BitTree* const* block = blockers(f, o, buf, nb);
-
-  std::array<uint64_t, kMaxInputs> freq{};  // how often each input is free in the cover
-  for (CubeWord c : cover)
-    for (int i = 0; i < n; ++i)
-      if (((c >> pair_shift(i)) & 3) == 3) ++freq[i];
-
-  // Largest cubes first: they are the likeliest to swallow the rest.
-  std::sort(cover.begin(), cover.end(), [](CubeWord a, CubeWord b) {
-    int la = literals(a), lb = literals(b);
-    return la != lb ? la < lb : a < b;
-  });
-  Cover live = std::move(cover);  // unprocessed cubes, in order, from `head`
-  Cover out;
-  const size_t total = live.size();
-  // Scoring looks this far ahead: enough to find the cubes a raise swallows, bounded so that
-  // expand stays linear-ish on covers of hundreds of thousands of cubes.
-  constexpr size_t kScoreWindow = size_t{1} << 17;
-  std::array<uint32_t, kMaxInputs> score{};
-  auto score_ahead = [&](CubeWord c, size_t from) {
-    score.fill(0);
-    size_t end = std::min(live.size(), from + kScoreWindow);
-    for (size_t j = from; j < end; ++j) {
-      uint64_t ex = excess_pairs(live[j], c);
-      if (ex && (ex & (ex - 1)) == 0) ++score[input_of_low_bit(__builtin_ctzll(ex))];
-    }
-  };
-  size_t head = 0;
-  if (!live.empty()) score_ahead(live[0], 1);
-  size_t done = 0;
-  while (head < live.size()) {
-    if (progress.cancelled()) {
-      out.insert(out.end(), live.begin() + long(head), live.end());
-      break;
-    }
-    CubeWord c = live[head++];
-    ++done;
-    int order[kMaxInputs];
-    int k = 0;
-    for (int i = 0; i < n; ++i)
-      if (((c >> pair_shift(i)) & 3) != 3) order[k++] = i;
-    std::sort(order, order + k, [&](int a, int b) {
-      if (score[a] != score[b]) return score[a] > score[b];
-      if (freq[a] != freq[b]) return freq[a] > freq[b];
-      return a < b;
-    });
-    for (int t = 0; t < k; ++t) {
-      const CubeWord pm = pair_mask(order[t]);
-      CubeWord other_half = (c & ~pm) | (~c & pm);  // the minterms the raise would add
-      if (!intersects_any(block, nb, other_half)) c |= pm;
-    }
-    out.push_back(c);
-    // Drop the remaining cubes c now contains; the first survivor is the next cube, and the
-    // rest of the sweep scores its literals.
-    size_t w = head;
-    CubeWord next = 0;
-    score.fill(0);
-    size_t scored = 0;
-    for (size_t j = head; j < live.size(); ++j) {
-      CubeWord d = live[j];
-      if (cube_contains(c, d)) continue;
-      live[w++] = d;
-      if (w == head + 1) {
-        next = d;
-      } else if (scored < kScoreWindow) {
-        ++scored;
-        uint64_t ex = excess_pairs(d, next);
-        if (ex && (ex & (ex - 1)) == 0) ++score[input_of_low_bit(__builtin_ctzll(ex))];
-      }
-    }
-    live.resize(w);
-    if ((done & 255) == 0) progress.report("expand", double(total - (live.size() - head)) / double(total));
-  }
-  if (progress.cancelled()) {
-    // The pipeline discards a cancelled run; the quadratic clean-up below would only delay the stop.
-    cover = std::move(out);
-    return;
-  }
-  // Cubes expanded later may contain earlier ones.
-  std::sort(out.begin(), out.end(), [](CubeWord a, CubeWord b) {
-    int la = literals(a), lb = literals(b);
-    return la != lb ? la < lb : a < b;
-  });
-  Cover kept;
-  for (CubeWord c : out) {
-    bool inside = false;
-    for (CubeWord d : kept)
-      if (cube_contains(d, c)) {
-        inside = true;
-        break;
-      }
-    if (!inside) kept.push_back(c);
-  }
-  cover = std::move(kept);
-}
-
 namespace {
 // Adds the fixed cubes and the cover to the coverage counts; returns the cover's cubes with the
 // number of care minterms each holds, the order irredundant and reduce work in.
@@ -251,21 +134,6 @@ std::vector<std::pair<uint64_t, CubeWord>> count_and_size(Coverage& cov, const C
   return order;
 }
 }  // namespace
-
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
-  Coverage cov(f, o);
-  auto order = count_and_size(cov, cover, fixed);
-  // Smallest first: they are the likeliest to be covered by the rest.
-  std::sort(order.begin(), order.end());
-  Cover kept;
-  for (auto [size, c] : order) {
-    if (cov.needed(c))
-      kept.push_back(c);
-    else
-      cov.remove(c);
-  }
-  cover = std::move(kept);
-}
 
 void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
   Coverage cov(f, o);

@@ -34,15 +34,21 @@ std::string passes_string(const std::vector<Pass>& passes);
 // Stops between inputs when progress is cancelled (the cover is still exact then).
 void compact(Cover& f, const Progress& progress = no_progress());
 
-// Raises literals of each cube while it contains no care minterm of another output. Cubes go
-// largest first; a cube's literals are tried first where the raise would swallow another cube
-// whole (ESPRESSO's "cover the most cubes" rule), then by how often the input is free in the
-// cover. Cubes contained in an expanded cube are dropped. All cubes of `cover` have output o.
+// Raises each cube to a prime (a cube of output o that contains no care minterm of another
+// output and cannot grow): a greedy set cover of o's care minterms (logic/expand.cpp). Cubes go
+// largest first; a cube whose care minterms earlier primes cover is dropped, any other is raised
+// literal by literal, each time the raise adding the most care minterms not yet covered. On small
+// covers further seed orders and alternative raises add more primes, and LAST_GASP-style rounds
+// add primes that hold the uniquely covered parts of several cubes, so that irredundant has
+// a choice (logic/expand.hpp: expand_effort). All cubes of `cover` have output o; the result
+// holds primes only, none inside another.
 void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress = no_progress());
 
 // Coverage counts (logic/coverage.hpp) are per output, so the outputs run in parallel.
-// Removes cubes whose care minterms are all covered by other cubes (smallest first), leaving
-// every cube with a minterm only it covers.
+// Keeps a minimum-size subset of the cover as a covering problem (logic/irredundant.cpp):
+// relatively essential cubes stay, totally redundant ones go, and the partially redundant ones
+// are chosen by a weighted greedy cover with local search over the care minterms nothing else
+// covers. Every kept cube has a care minterm only it (among kept and fixed cubes) covers.
 void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
 // Shrinks each cube (largest first) to the smallest cube holding the care minterms only it
 // covers; a cube with none is dropped.

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Irredundant as a minimum-cover problem (ESPRESSO's IRREDUNDANT_COVER), on the explicit care
+// minterms of one output:
+//   1. coverage counts of every care minterm (fixed cubes included);
+//   2. E = the relatively essential cubes (some care minterm only they cover) are kept;
+//   3. of the rest, a cube whose care minterms E and the fixed cubes already cover is totally
+//      redundant and dropped; the others (partially redundant) are the columns of a covering
+//      problem whose rows are the care minterms nothing kept covers yet;
+//   4. that problem is solved by a weighted greedy cover, then improved by local search: drop
+//      chosen columns that became redundant, and swap in one column wherever it alone replaces
+//      two or more chosen ones (their uniquely covered rows all lie inside it); on problems
+//      with few matrix entries, several jittered greedy starts and an iterated greedy (drop a
+//      random 5-20 % of the best cover, complete it again, keep it when no larger).
+// Rows with the same set of columns are one row: a cover problem has far fewer distinct rows
+// than care minterms.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <queue>
+#include <random>
+
+#include "logic/coverage.hpp"
+#include "logic/irredundant.hpp"
+#include "logic/passes.hpp"
+
+namespace egtmin::logic {
+
+namespace {
+
+// A 0/1 covering matrix in both directions (compressed sparse rows and columns).
+struct CoverMatrix {
+  uint32_t rows = 0, cols = 0;
+  std::vector<uint32_t> col_start, col_rows;  // column j: rows col_rows[col_start[j] .. col_start[j+1])
+  std::vector<uint32_t> row_start, row_cols;
+
+  void transpose() {
+    row_start.assign(rows + 1, 0);
+    for (uint32_t r : col_rows) ++row_start[r + 1];
+    for (uint32_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
+    row_cols.resize(col_rows.size());
+    std::vector<uint32_t> at(row_start.begin(), row_start.end() - 1);
+    for (uint32_t j = 0; j < cols; ++j)
+      for (uint32_t k = col_start[j]; k < col_start[j + 1]; ++k) row_cols[at[col_rows[k]]++] = j;
+  }
+};
+
+// Merges rows with identical column sets (keeps one of each); rebuilds both directions.
+void merge_equal_rows(CoverMatrix& m) {
+  m.transpose();
+  std::vector<uint64_t> hash(m.rows);
+  for (uint32_t r = 0; r < m.rows; ++r) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (m.row_start[r + 1] - m.row_start[r]);
+    for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) {
+      h ^= m.row_cols[k] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    }
+    hash[r] = h;
+  }
+  std::vector<uint32_t> order(m.rows);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return hash[a] != hash[b] ? hash[a] < hash[b] : a < b; });
+  auto same = [&](uint32_t a, uint32_t b) {
+    uint32_t la = m.row_start[a + 1] - m.row_start[a], lb = m.row_start[b + 1] - m.row_start[b];
+    return la == lb && std::memcmp(&m.row_cols[m.row_start[a]], &m.row_cols[m.row_start[b]], la * sizeof(uint32_t)) == 0;
+  };
+  std::vector<uint32_t> keep_as(m.rows, UINT32_MAX);
+  uint32_t kept = 0;
+  for (size_t i = 0; i < order.size();) {
+    size_t e = i;
+    while (e < order.size() && hash[order[e]] == hash[order[i]]) ++e;
+    // Within a hash bucket, compare against the representatives found so far.
+    std::vector<uint32_t> reps;
+    for (size_t t = i; t < e; ++t) {
+      uint32_t r = order[t];
+      bool dup = false;
+      for (uint32_t q : reps)
+        if (same(q, r)) {
+          dup = true;
+          break;
+        }
+      if (!dup) {
+        reps.push_back(r);
+        keep_as[r] = kept++;
+      }
+    }
+    i = e;
+  }
+  if (kept == m.rows) return;
+  std::vector<uint32_t> start(m.cols + 1, 0), rows;
+  rows.reserve(m.col_rows.size());
+  for (uint32_t j = 0; j < m.cols; ++j) {
+    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k)
+      if (keep_as[m.col_rows[k]] != UINT32_MAX) rows.push_back(keep_as[m.col_rows[k]]);
+    start[j + 1] = uint32_t(rows.size());
+  }
+  m.rows = kept;
+  m.col_start = std::move(start);
+  m.col_rows = std::move(rows);
+  m.transpose();
+}
+
+
+// One start of the heuristic: greedy on row weights (start 0: 1/columns covering the row, the
+// others jittered), then local search. Returns the chosen columns as flags.
+std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& col_tiebreak, int start,
+                             const std::vector<char>& keep = {}, int ls_rounds = 16) {
+  // Chvatal-style weights: a row few columns cover counts more.
+  std::vector<double> weight(m.rows);
+  std::mt19937_64 rng{uint64_t(start)};
+  std::uniform_real_distribution<double> jitter(0.85, 1.15);
+  for (uint32_t r = 0; r < m.rows; ++r) {
+    weight[r] = 1.0 / double(std::max<uint32_t>(1, m.row_start[r + 1] - m.row_start[r]));
+    if (start > 0) weight[r] *= jitter(rng);
+  }
+  std::vector<uint32_t> count(m.rows, 0);  // chosen columns covering each row
+  std::vector<char> chosen(m.cols, 0);
+  std::vector<uint32_t> picks;
+  for (uint32_t j = 0; j < uint32_t(keep.size()); ++j)
+    if (keep[j]) {
+      chosen[j] = 1;
+      picks.push_back(j);
+    }
+
+  // Rows with a single column force it.
+  for (uint32_t r = 0; r < m.rows; ++r)
+    if (m.row_start[r + 1] - m.row_start[r] == 1) {
+      uint32_t j = m.row_cols[m.row_start[r]];
+      if (!chosen[j]) {
+        chosen[j] = 1;
+        picks.push_back(j);
+      }
+    }
+  for (uint32_t j : picks)
+    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) ++count[m.col_rows[k]];
+
+  // Lazy greedy on the weight of the uncovered rows a column covers (gains only fall).
+  auto gain = [&](uint32_t j) {
+    double g = 0;
+    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k)
+      if (!count[m.col_rows[k]]) g += weight[m.col_rows[k]];
+    return g;
+  };
+  using Entry = std::pair<double, uint32_t>;
+  auto less = [&](const Entry& a, const Entry& b) {
+    if (a.first != b.first) return a.first < b.first;
+    double ta = col_tiebreak.empty() ? 0 : col_tiebreak[a.second], tb = col_tiebreak.empty() ? 0 : col_tiebreak[b.second];
+    if (ta != tb) return ta < tb;
+    return a.second > b.second;
+  };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(less)> heap(less);
+  for (uint32_t j = 0; j < m.cols; ++j)
+    if (!chosen[j]) {
+      double g = gain(j);
+      if (g > 0) heap.push({g, j});
+    }
+  constexpr double kEps = 1e-12;
+  while (!heap.empty()) {
+    auto [g, j] = heap.top();
+    heap.pop();
+    double now = gain(j);
+    if (now <= kEps) continue;
+    if (!heap.empty() && now + kEps < heap.top().first) {
+      heap.push({now, j});
+      continue;
+    }
+    chosen[j] = 1;
+    picks.push_back(j);
+    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) ++count[m.col_rows[k]];
+  }
+
+  // Local search. unique_of[r]: the chosen column covering row r when count[r] == 1.
+  auto col_rows_of = [&](uint32_t j) {
+    return std::pair<const uint32_t*, const uint32_t*>(&m.col_rows[m.col_start[j]], &m.col_rows[m.col_start[j + 1]]);
+  };
+  auto drop_redundant = [&]() {
+    // Smallest chosen columns (fewest rows) first: they are the likeliest to be redundant.
+    std::vector<uint32_t> order;
+    for (uint32_t j = 0; j < m.cols; ++j)
+      if (chosen[j]) order.push_back(j);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      uint32_t la = m.col_start[a + 1] - m.col_start[a], lb = m.col_start[b + 1] - m.col_start[b];
+      return la != lb ? la < lb : a < b;
+    });
+    bool any = false;
+    for (uint32_t j : order) {
+      auto [b, e] = col_rows_of(j);
+      bool needed = false;
+      for (const uint32_t* p = b; p != e; ++p)
+        if (count[*p] == 1) {
+          needed = true;
+          break;
+        }
+      if (needed) continue;
+      chosen[j] = 0;
+      any = true;
+      for (const uint32_t* p = b; p != e; ++p) --count[*p];
+    }
+    return any;
+  };
+  drop_redundant();
+
+  std::vector<uint32_t> unique_count(m.cols), tally(m.cols), unique_of(m.rows);
+  for (int round = 0; round < ls_rounds; ++round) {
+    std::fill(unique_count.begin(), unique_count.end(), 0);
+    for (uint32_t j = 0; j < m.cols; ++j) {
+      if (!chosen[j]) continue;
+      auto [b, e] = col_rows_of(j);
+      for (const uint32_t* p = b; p != e; ++p)
+        if (count[*p] == 1) {
+          unique_of[*p] = j;
+          ++unique_count[j];
+        }
+    }
+    bool improved = false;
+    std::vector<uint32_t> touched;
+    for (uint32_t u = 0; u < m.cols; ++u) {
+      if (chosen[u]) continue;
+      auto [b, e] = col_rows_of(u);
+      touched.clear();
+      for (const uint32_t* p = b; p != e; ++p)
+        if (count[*p] == 1) {
+          uint32_t s = unique_of[*p];
+          if (!chosen[s]) continue;  // replaced earlier in this round; counts are current
+          if (tally[s]++ == 0) touched.push_back(s);
+        }
+      int freed = 0;
+      for (uint32_t s : touched)
+        if (tally[s] == unique_count[s]) ++freed;
+      if (freed >= 2) {
+        chosen[u] = 1;
+        for (const uint32_t* p = b; p != e; ++p) ++count[*p];
+        std::vector<uint32_t> removed;
+        for (uint32_t s : touched) {
+          if (tally[s] != unique_count[s]) continue;
+          removed.push_back(s);
+          chosen[s] = 0;
+          auto [sb, se] = col_rows_of(s);
+          for (const uint32_t* p = sb; p != se; ++p) --count[*p];
+        }
+        // Refresh the unique bookkeeping of every row whose count changed, and of every chosen
+        // column covering one of them.
+        std::vector<uint32_t> changed(b, e);
+        for (uint32_t s : removed) {
+          auto [sb, se] = col_rows_of(s);
+          changed.insert(changed.end(), sb, se);
+        }
+        std::vector<uint32_t> affected;
+        for (uint32_t r : changed)
+          for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) {
+            uint32_t t = m.row_cols[k];
+            if (chosen[t]) {
+              affected.push_back(t);
+              if (count[r] == 1) unique_of[r] = t;
+            }
+          }
+        std::sort(affected.begin(), affected.end());
+        affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
+        for (uint32_t s : affected) {
+          unique_count[s] = 0;
+          auto [sb, se] = col_rows_of(s);
+          for (const uint32_t* p = sb; p != se; ++p)
+            if (count[*p] == 1) ++unique_count[s];
+        }
+        improved = true;
+      }
+      for (uint32_t s : touched) tally[s] = 0;
+    }
+    if (drop_redundant()) improved = true;
+    if (!improved) break;
+  }
+
+  // Safety net: every coverable row stays covered.
+  for (uint32_t r = 0; r < m.rows; ++r)
+    if (!count[r] && m.row_start[r + 1] > m.row_start[r]) {
+      uint32_t j = m.row_cols[m.row_start[r]];
+      chosen[j] = 1;
+      for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) ++count[m.col_rows[k]];
+    }
+  return chosen;
+}
+
+}  // namespace
+
+std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint32_t> col_start,
+                                  std::vector<uint32_t> col_rows, const std::vector<double>& col_tiebreak,
+                                  bool search) {
+  CoverMatrix m;
+  m.rows = rows;
+  m.cols = cols;
+  m.col_start = std::move(col_start);
+  m.col_rows = std::move(col_rows);
+  merge_equal_rows(m);
+
+  // Several starts on small problems (the work is proportional to the matrix's entries).
+  const uint64_t entries = m.col_rows.size() + 1;
+  const int starts = search ? int(std::clamp<uint64_t>(uint64_t{4000000} / entries, 1, 8)) : 1;
+  std::vector<char> chosen;
+  size_t best = SIZE_MAX;
+  for (int start = 0; start < starts; ++start) {
+    auto pick = solve_once(m, col_tiebreak, start, {}, search ? 16 : 2);
+    size_t k = size_t(std::count(pick.begin(), pick.end(), char(1)));
+    if (k < best) {
+      best = k;
+      chosen = std::move(pick);
+    }
+  }
+  // Iterated greedy: drop a random part of the best cover, complete it again, keep the result
+  // when it is no larger.
+  const int rounds = search ? int(std::clamp<uint64_t>(uint64_t{40000000} / entries, 0, 300)) : 0;
+  std::mt19937_64 rng{12345};
+  for (int it = 0; it < rounds; ++it) {
+    std::vector<char> keep = chosen;
+    std::uniform_real_distribution<double> u(0, 1);
+    const double drop = 0.05 + 0.15 * u(rng);
+    for (auto& c : keep)
+      if (c && u(rng) < drop) c = 0;
+    auto pick = solve_once(m, col_tiebreak, starts + it, keep);
+    size_t k = size_t(std::count(pick.begin(), pick.end(), char(1)));
+    if (k <= best) {
+      best = k;
+      chosen = std::move(pick);
+    }
+  }
+  std::vector<uint32_t> out;
+  for (uint32_t j = 0; j < m.cols; ++j)
+    if (chosen[j]) out.push_back(j);
+  return out;
+}
+
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
+  irredundant_with(cover, fixed, f, o, true);
+}
+
+void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, bool search) {
+  std::sort(cover.begin(), cover.end());
+  cover.erase(std::unique(cover.begin(), cover.end()), cover.end());
+  if (cover.empty()) return;
+  const BitTree& on = f.on(o);
+  const auto& onw = on.words();
+  Coverage cov(f, o);
+  for (CubeWord c : fixed) cov.add(c);
+  for (CubeWord c : cover) cov.add(c);
+
+  // Relatively essential cubes, and the care minterms they and the fixed cubes cover.
+  std::vector<uint64_t> done(onw.size(), 0);
+  std::vector<char> essential(cover.size(), 0);
+  for (size_t j = 0; j < cover.size(); ++j) {
+    bool alone = false;
+    for_each_word_in(on, cover[j], [&](uint64_t w, uint64_t bits) {
+      if (!alone && cov.exactly_one(w, bits)) alone = true;
+    });
+    essential[j] = alone;
+  }
+  auto mark = [&](CubeWord c) { for_each_word_in(on, c, [&](uint64_t w, uint64_t bits) { done[w] |= bits; }); };
+  for (CubeWord c : fixed) mark(c);
+  for (size_t j = 0; j < cover.size(); ++j)
+    if (essential[j]) mark(cover[j]);
+
+  // Open rows: care minterms not yet covered; numbered by a prefix count over words.
+  std::vector<uint32_t> row_base(onw.size() + 1, 0);
+  for (size_t w = 0; w < onw.size(); ++w)
+    row_base[w + 1] = row_base[w] + uint32_t(__builtin_popcountll(onw[w] & ~done[w]));
+  const uint32_t rows = row_base[onw.size()];
+
+  Cover kept;
+  std::vector<uint32_t> cand;  // partially redundant cubes
+  for (size_t j = 0; j < cover.size(); ++j) {
+    if (essential[j]) kept.push_back(cover[j]);
+    else cand.push_back(uint32_t(j));
+  }
+  if (rows == 0 || cand.empty()) {
+    cover = std::move(kept);
+    return;
+  }
+  std::vector<uint32_t> col_start{0}, col_rows;
+  std::vector<uint32_t> cols;  // cover index of each column
+  std::vector<double> tiebreak;
+  for (uint32_t j : cand) {
+    size_t before = col_rows.size();
+    for_each_word_in(on, cover[j], [&](uint64_t w, uint64_t bits) {
+      uint64_t open = onw[w] & ~done[w];
+      for (uint64_t b = bits & open; b; b &= b - 1) {
+        int bit = __builtin_ctzll(b);
+        col_rows.push_back(row_base[w] + uint32_t(__builtin_popcountll(open & ((uint64_t{1} << bit) - 1))));
+      }
+    });
+    if (col_rows.size() == before) continue;  // totally redundant
+    cols.push_back(j);
+    col_start.push_back(uint32_t(col_rows.size()));
+    tiebreak.push_back(-double(literals(cover[j])));  // prefer bigger cubes
+  }
+  auto pick = solve_cover(rows, uint32_t(cols.size()), std::move(col_start), std::move(col_rows), tiebreak, search);
+  for (uint32_t k : pick) kept.push_back(cover[cols[k]]);
+  cover = std::move(kept);
+}
+
+}  // namespace egtmin::logic

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The covering solver behind irredundant (logic/passes.hpp declares the pass itself).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "logic/care_function.hpp"
+#include "logic/cover.hpp"
+
+namespace egtmin::logic {
+
+// A small set cover: choose columns of a 0/1 matrix (column j covers rows
+// col_rows[col_start[j] .. col_start[j+1])) so that every row some column covers is covered, with
+// as few columns as the heuristic finds: forced columns, a weighted greedy, then local search
+// (redundant columns dropped, one column swapped in for two or more). col_tiebreak (optional, one
+// per column) breaks greedy ties, higher first. Returns the chosen columns, ascending.
+std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint32_t> col_start,
+                                  std::vector<uint32_t> col_rows, const std::vector<double>& col_tiebreak = {},
+                                  bool search = true);
+
+// irredundant (logic/passes.hpp) with the covering search on or off: off, one greedy start and
+// its local search only (what expand uses on its intermediate covers).
+void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, bool search);
+
+}  // namespace egtmin::logic
