@@ -96,15 +96,23 @@ std::optional<SyzygyWdl> Syzygy::wdl(const Encoding& enc, const Placement& p) co
 }
 
 void Syzygy::warm_up(const Balance& b) const {
-  for (const Balance& side : {b, b.flipped()}) {
-    Encoding enc(side);
-    std::lock_guard lock(g_mutex);
-    // The first legal placement is enough to make Fathom map the file.
-    for (uint64_t idx = 0; idx < enc.size(); ++idx) {
-      Placement p = enc.decode(idx);
-      if (enc.is_legal(p)) {
-        (void)wdl(enc, p);
-        break;
+  // Fathom maps and sets up each table on its first probe, and that is not safe while other
+  // threads probe. A WDL probe also searches captures (and capture-promotions) into smaller
+  // balances, so every balance with at most as many pieces is warmed, not only b: the capture
+  // tables would otherwise be set up lazily by whichever thread reaches them first.
+  for (const Balance& small : Balance::all_up_to(b.pieces())) {
+    if (small.pieces() < 3 || !has_wdl(small)) continue;
+    for (const Balance& side : {small, small.flipped()}) {
+      Encoding enc(side);
+      std::lock_guard lock(g_mutex);
+      if (!warmed_.insert(side.name()).second) continue;
+      // The first legal placement is enough to make Fathom map the file.
+      for (uint64_t idx = 0; idx < enc.size(); ++idx) {
+        Placement p = enc.decode(idx);
+        if (enc.is_legal(p)) {
+          (void)wdl(enc, p);
+          break;
+        }
       }
     }
   }

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
@@ -29,7 +31,8 @@ class Syzygy {
   bool has_dtz(const Balance& b) const;
 
   // Fathom maps a table on its first probe, and that first probe races when two threads make it at
-  // once (seen as crashes with pawn tables). Call this once per balance before probing from threads.
+  // once (seen as crashes with pawn tables). Call this once per balance before probing from
+  // threads: it warms b and every smaller balance a probe's capture search can reach.
   void warm_up(const Balance& b) const;
 
   // WDL for the side to move; nothing when Fathom cannot answer (missing table, too many pieces).
@@ -43,6 +46,7 @@ class Syzygy {
  private:
   explicit Syzygy(std::filesystem::path dir) : dir_(std::move(dir)) {}
   std::filesystem::path dir_;
+  mutable std::set<std::string> warmed_;  // balances warm_up has already touched (under its lock)
 };
 
 }  // namespace egtmin
