@@ -40,51 +40,6 @@ constexpr auto kPattern = [] {
   return t;
 }();
 
-// Sorts f so that cubes equal except at the pair pm are adjacent, then merges each such group as
-// compact() does: 0 + 1 -> X, and a cube with X there swallows those with 0 or 1. Returns whether
-// a new X cube was made.
-bool merge_on(Cover& f, int input) {
-  const CubeWord pm = pair_mask(input);
-  const int sh = pair_shift(input);
-  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) {
-    CubeWord ka = a | pm, kb = b | pm;
-    return ka != kb ? ka < kb : a < b;
-  });
-  bool merged = false;
-  size_t w = 0;
-  for (size_t r = 0; r < f.size();) {
-    const CubeWord key = f[r] | pm;
-    bool has0 = false, has1 = false, hasx = false;
-    size_t s = r;
-    for (; s < f.size() && (f[s] | pm) == key; ++s) {
-      unsigned p = unsigned(f[s] >> sh) & 3;
-      has0 |= p == 2;
-      has1 |= p == 1;
-      hasx |= p == 3;
-    }
-    if (hasx || (has0 && has1)) {
-      if (!hasx) merged = true;
-      f[w++] = key;
-    } else {
-      f[w++] = f[r];  // a single cube (duplicates collapse)
-    }
-    r = s;
-  }
-  f.resize(w);
-  return merged;
-}
-
-// Inputs at which some cube of f has a literal (only those can merge).
-std::vector<int> active_inputs(const Cover& f) {
-  CubeWord active = 0;
-  for (CubeWord c : f) active |= ~c & kInputMask;
-  active = (active | (active >> 1)) & kLowBits;
-  std::vector<int> inputs;
-  for (int i = 0; i < kMaxInputs; ++i)
-    if (active & (CubeWord{1} << pair_shift(i))) inputs.push_back(i);
-  return inputs;
-}
-
 // Iterates merge_on over the inputs until a whole sweep merges nothing. `last_merge` is where a
 // sweep may stop early: after a sweep whose last merge was at input k, the inputs after k were
 // already at a fixed point, so the next sweep ends once it reaches k again without a merge.
@@ -156,7 +111,7 @@ int word_cubes(uint64_t set, uint64_t keep, int width, uint16_t* out) {
 }
 
 void compact_fixed_point(Cover& f, const Progress& progress) {
-  fixed_point(f, active_inputs(f), progress, true);
+  fixed_point(f, literal_inputs(f), progress, true);
 }
 
 Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions& options, const Progress& progress) {
@@ -195,7 +150,7 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
     if (k > 0) fixed_point(chunk, chunk_in, progress, false);
     out.insert(out.end(), chunk.begin(), chunk.end());
   }
-  fixed_point(out, active_inputs(out), progress, true);
+  fixed_point(out, literal_inputs(out), progress, true);
   return out;
 }
 

@@ -73,49 +73,57 @@ CubeWord minterm_fast(uint64_t index, int n, Output o) {
   return with_output(c & kInputMask, o);
 }
 
-void compact(Cover& f, const Progress& progress) {
-  if (f.size() < 2) return;
-  CubeWord active = 0;  // pairs that are not 11 in some cube: only those inputs can merge
+bool merge_on(Cover& f, int input) {
+  const CubeWord pm = pair_mask(input);
+  const int sh = pair_shift(input);
+  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) {
+    CubeWord ka = a | pm, kb = b | pm;
+    return ka != kb ? ka < kb : a < b;
+  });
+  bool merged = false;
+  size_t w = 0;
+  for (size_t r = 0; r < f.size();) {
+    const CubeWord key = f[r] | pm;
+    bool has0 = false, has1 = false, hasx = false;
+    size_t s = r;
+    for (; s < f.size() && (f[s] | pm) == key; ++s) {
+      unsigned p = unsigned(f[s] >> sh) & 3;
+      has0 |= p == 2;
+      has1 |= p == 1;
+      hasx |= p == 3;
+    }
+    if (hasx || (has0 && has1)) {
+      if (!hasx) merged = true;
+      f[w++] = key;
+    } else {
+      f[w++] = f[r];  // one value there: the group is copies of one cube, which collapse
+    }
+    r = s;
+  }
+  f.resize(w);
+  return merged;
+}
+
+std::vector<int> literal_inputs(const Cover& f) {
+  CubeWord active = 0;  // pairs that are not 11 in some cube
   for (CubeWord c : f) active |= ~c & kInputMask;
   active = (active | (active >> 1)) & kLowBits;
   std::vector<int> inputs;
   for (int i = 0; i < kMaxInputs; ++i)
     if (active & (CubeWord{1} << pair_shift(i))) inputs.push_back(i);
+  return inputs;
+}
+
+void compact(Cover& f, const Progress& progress) {
+  if (f.size() < 2) return;
+  const std::vector<int> inputs = literal_inputs(f);
   bool merged = true;
   for (int round = 1; merged; ++round) {
     merged = false;
     for (size_t v = 0; v < inputs.size(); ++v) {
       if (progress.cancelled()) return;
       progress.report("compact, round " + std::to_string(round), double(v) / double(inputs.size()));
-      const int i = inputs[v];
-      const CubeWord pm = pair_mask(i);
-      const int sh = pair_shift(i);
-      std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) {
-        CubeWord ka = a | pm, kb = b | pm;
-        return ka != kb ? ka < kb : a < b;
-      });
-      size_t w = 0;
-      for (size_t r = 0; r < f.size();) {
-        const CubeWord key = f[r] | pm;
-        bool has0 = false, has1 = false, hasx = false;
-        size_t s = r;
-        for (; s < f.size() && (f[s] | pm) == key; ++s) {
-          unsigned p = unsigned(f[s] >> sh) & 3;
-          has0 |= p == 2;
-          has1 |= p == 1;
-          hasx |= p == 3;
-        }
-        if (hasx || (has0 && has1)) {
-          if (!hasx) merged = true;
-          f[w++] = key;
-        } else if (has0) {
-          f[w++] = key & ~(CubeWord{1} << sh);
-        } else if (has1) {
-          f[w++] = key & ~(CubeWord{2} << sh);
-        }
-        r = s;
-      }
-      f.resize(w);
+      merged |= merge_on(f, inputs[v]);
     }
   }
 }

@@ -33,6 +33,12 @@ std::string passes_string(const std::vector<Pass>& passes);
 // neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
 // Stops between inputs when progress is cancelled (the cover is still exact then).
 void compact(Cover& f, const Progress& progress = no_progress());
+// One step of compact: sorts f so that cubes equal except at `input` are adjacent and merges each
+// such group (0 + 1 -> X; a cube with X there swallows those with 0 or 1; copies collapse).
+// Returns whether a new X cube was made.
+bool merge_on(Cover& f, int input);
+// The inputs at which some cube of f has a literal (only those can merge).
+std::vector<int> literal_inputs(const Cover& f);
 
 // Raises each cube to a prime (a cube of output o that contains no care minterm of another
 // output and cannot grow): a greedy set cover of o's care minterms (logic/expand.cpp). Cubes go
