@@ -39,14 +39,6 @@ constexpr size_t kIndexSample = 50000;
 
 constexpr Wdl to_wdl(logic::Output o) { return Wdl(uint8_t(o)); }  // same numbering: 1 W, 2 D, 3 L
 
-// A square's six inputs (most significant bit first) as their 12-bit PCN pattern: 10 for 0, 01 for 1.
-constexpr auto kSquarePcn = [] {
-  std::array<uint16_t, 64> t{};
-  for (int s = 0; s < 64; ++s)
-    for (int j = 0; j < 6; ++j) t[size_t(s)] |= uint16_t((s >> (5 - j) & 1 ? 1u : 2u) << (10 - 2 * j));
-  return t;
-}();
-
 // The material hash key: non-king piece counts, 3 bits each.
 inline uint32_t material_sig(const std::array<uint8_t, kPieces>& counts) {
   uint32_t sig = 0;

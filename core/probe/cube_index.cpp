@@ -176,25 +176,6 @@ void CubeIndex::prune(std::vector<uint32_t>& ids, uint64_t used, uint64_t values
   ids = std::move(kept);
 }
 
-CubeIndex::Trace CubeIndex::trace(uint64_t index, logic::CubeWord minterm) const {
-  (void)minterm;
-  Trace t;
-  if (front_match(index).hits) {
-    t.front = true;
-    return t;
-  }
-  uint64_t ref = root_;
-  while (!(ref & kLeaf)) {
-    const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
-    ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
-    ++t.depth;
-  }
-  t.leaf_cubes = slices_[ref & kOffsetMask] >> kHeaderCountShift;
-  const Match m = match(index);
-  t.blocks = m.block ? m.position / 64 + 1 : (ref >> kBlocksShift) & kBlocksMask;
-  return t;
-}
-
 void CubeIndex::set_groups() {
   // The side-to-move bit alone, then runs of 3 inputs: with the paper's encoding, each piece's
   // rank bits and file bits.

@@ -141,15 +141,6 @@ class CubeIndex {
     return logic::Output::None;
   }
 
-  // What find() does for one query, for diagnostics (bench output, tuning): whether the front line
-  // answered, the tree depth walked and the 64-cube blocks matched.
-  struct Trace {
-    bool front = false;
-    int depth = 0;
-    uint64_t blocks = 0;
-    uint64_t leaf_cubes = 0;
-  };
-  Trace trace(uint64_t index, logic::CubeWord minterm) const;
 
   size_t memory_bytes() const {
     return nodes_.memory_bytes() + slices_.memory_bytes() + (cubes_.capacity() + front_block_.capacity()) * sizeof(uint64_t) +
