@@ -87,19 +87,12 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   }
   connect(metric_, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
   connect(clearButton, &QPushButton::clicked, this, &ChartsPanel::clear);
-  connect(png, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("passes.png"), tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
-  });
-  connect(svg, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("passes.svg"), tr("SVG images (*.svg)"));
-    if (!path.isEmpty() && !exportSvg(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
-  });
-  connect(csv, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export numbers"), QStringLiteral("passes.csv"), tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-  });
+  connectExport(this, png, tr("Export chart"), QStringLiteral("passes.png"), tr("PNG images (*.png)"),
+                [this](const QString& path, QString*) { return exportPng(path); });
+  connectExport(this, svg, tr("Export chart"), QStringLiteral("passes.svg"), tr("SVG images (*.svg)"),
+                [this](const QString& path, QString*) { return exportSvg(path); });
+  connectExport(this, csv, tr("Export numbers"), QStringLiteral("passes.csv"), tr("CSV files (*.csv)"),
+                [this](const QString& path, QString* error) { return exportCsv(path, error); });
   rebuild();
 }
 

@@ -169,19 +169,12 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   connect(cancel_, &QPushButton::clicked, this, &ProbeTimesChart::cancel);
   connect(pieces_, &QComboBox::currentIndexChanged, this, &ProbeTimesChart::refresh);
   if (ctx_) connect(ctx_, &AppContext::changed, this, &ProbeTimesChart::refresh);
-  connect(png, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("probe-times.png"), tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
-  });
-  connect(svg, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("probe-times.svg"), tr("SVG images (*.svg)"));
-    if (!path.isEmpty() && !exportSvg(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
-  });
-  connect(csv, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export histogram"), QStringLiteral("probe-times.csv"), tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-  });
+  connectExport(this, png, tr("Export chart"), QStringLiteral("probe-times.png"), tr("PNG images (*.png)"),
+                [this](const QString& path, QString*) { return exportPng(path); });
+  connectExport(this, svg, tr("Export chart"), QStringLiteral("probe-times.svg"), tr("SVG images (*.svg)"),
+                [this](const QString& path, QString*) { return exportSvg(path); });
+  connectExport(this, csv, tr("Export histogram"), QStringLiteral("probe-times.csv"), tr("CSV files (*.csv)"),
+                [this](const QString& path, QString* error) { return exportCsv(path, error); });
   refresh();
 }
 

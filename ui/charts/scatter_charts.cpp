@@ -42,6 +42,18 @@ bool exportChartSvg(QChartView* view, const QString& path) {
 
 bool exportChartPng(QChartView* view, const QString& path) { return view && view->grab().save(path, "PNG"); }
 
+void connectExport(QWidget* owner, QPushButton* button, const QString& title, const QString& file,
+                   const QString& filter, std::function<bool(const QString&, QString*)> write) {
+  QObject::connect(button, &QPushButton::clicked, owner, [=] {
+    const QString path = QFileDialog::getSaveFileName(owner, title, file, filter);
+    if (path.isEmpty()) return;
+    QString error;
+    if (!write(path, &error))
+      QMessageBox::warning(owner, QObject::tr("Export failed"),
+                           error.isEmpty() ? QObject::tr("Could not write %1").arg(path) : error);
+  });
+}
+
 namespace {
 
 QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
@@ -55,6 +67,7 @@ QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
   return a;
 }
 
+
 // PNG and SVG buttons under a chart view.
 QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem) {
   auto* png = new QPushButton(QObject::tr("Export PNG…"), owner);
@@ -63,14 +76,10 @@ QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem
   row->addStretch(1);
   row->addWidget(png);
   row->addWidget(svg);
-  QObject::connect(png, &QPushButton::clicked, owner, [owner, view, stem] {
-    const QString path = QFileDialog::getSaveFileName(owner, QObject::tr("Export chart"), stem + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !exportChartPng(view, path)) QMessageBox::warning(owner, QObject::tr("Export failed"), QObject::tr("Could not write %1").arg(path));
-  });
-  QObject::connect(svg, &QPushButton::clicked, owner, [owner, view, stem] {
-    const QString path = QFileDialog::getSaveFileName(owner, QObject::tr("Export chart"), stem + QStringLiteral(".svg"), QObject::tr("SVG images (*.svg)"));
-    if (!path.isEmpty() && !exportChartSvg(view, path)) QMessageBox::warning(owner, QObject::tr("Export failed"), QObject::tr("Could not write %1").arg(path));
-  });
+  connectExport(owner, png, QObject::tr("Export chart"), stem + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"),
+                [view](const QString& path, QString*) { return exportChartPng(view, path); });
+  connectExport(owner, svg, QObject::tr("Export chart"), stem + QStringLiteral(".svg"), QObject::tr("SVG images (*.svg)"),
+                [view](const QString& path, QString*) { return exportChartSvg(view, path); });
   return row;
 }
 

@@ -4,6 +4,8 @@
 // final cover size per finished run and balance (Fig. 1a). Also SVG/PNG export of any chart view.
 #pragma once
 
+#include <functional>
+
 #include <QFutureWatcher>
 #include <QList>
 #include <QString>
@@ -13,6 +15,8 @@
 
 class QChart;
 class QChartView;
+class QPushButton;
+class QWidget;
 
 namespace egtmin::ui {
 
@@ -21,6 +25,11 @@ class AppContext;
 // Renders the view's chart into an SVG file; false when it cannot be written or came out empty.
 bool exportChartSvg(QChartView* view, const QString& path);
 bool exportChartPng(QChartView* view, const QString& path);
+
+// Wires an export button: a save dialog titled `title`, proposing `file` with `filter`, then
+// `write(path, &error)`; a failed write is reported in a message box (the error, or the path).
+void connectExport(QWidget* owner, QPushButton* button, const QString& title, const QString& file,
+                   const QString& filter, std::function<bool(const QString&, QString*)> write);
 
 struct SyzygySizePoint {
   QString balance;

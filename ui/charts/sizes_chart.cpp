@@ -36,14 +36,10 @@ SizesChart::SizesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_
   row->addWidget(svg);
   row->addWidget(again);
   layout->addLayout(row);
-  connect(png, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("sizes.png"), tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !exportPng(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
-  });
-  connect(svg, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("sizes.svg"), tr("SVG images (*.svg)"));
-    if (!path.isEmpty() && !exportSvg(path)) QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
-  });
+  connectExport(this, png, tr("Export chart"), QStringLiteral("sizes.png"), tr("PNG images (*.png)"),
+                [this](const QString& path, QString*) { return exportPng(path); });
+  connectExport(this, svg, tr("Export chart"), QStringLiteral("sizes.svg"), tr("SVG images (*.svg)"),
+                [this](const QString& path, QString*) { return exportSvg(path); });
   connect(again, &QPushButton::clicked, this, &SizesChart::refresh);
   connect(ctx_, &AppContext::changed, this, &SizesChart::refresh);
   refresh();
