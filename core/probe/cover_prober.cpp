@@ -216,17 +216,19 @@ constexpr CanonTransforms kCanonTransforms = [] {
 template <int K>
 inline uint64_t transformed_index(const std::array<Square, K>& sq, unsigned stm, unsigned g,
                                   const CoverProber::HotEntry& e) {
-  std::array<uint8_t, K> t;
   const auto& table = kTransforms[g];
-  for (int i = 0; i < K; ++i) t[size_t(i)] = uint8_t(table[sq[size_t(i)]]);
+  uint64_t idx = stm;
+  for (int i = 0; i < K; ++i) idx = (idx << 6) | table[sq[size_t(i)]];
+  // The compare-exchanges work on the index's 6-bit fields in a register: sorting a byte array in
+  // memory at run-time positions costs store-forwarding stalls. An unused (0, 0) pair changes
+  // nothing (both fields are the same).
   constexpr int kExchanges = K <= 3 ? 0 : K == 4 ? 1 : 3;
   for (int x = 0; x < kExchanges; ++x) {
-    const auto [a, b] = e.exchange[size_t(x)];
-    const uint8_t lo = std::min(t[a], t[b]), hi = std::max(t[a], t[b]);
-    t[a] = lo, t[b] = hi;
+    const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]), sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
+    const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
+    const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
+    idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
   }
-  uint64_t idx = stm;
-  for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
   return idx;
 }
 
@@ -280,9 +282,12 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
 }  // namespace
 
 Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
+  // Ten independent popcounts (one instruction each on the x86-64-v2 target) rather than a walk
+  // over the occupied squares, whose steps depend on each other.
   uint32_t sig = 0;
-  int pieces = 0;
-  for (Bitboard b = pos.pieces(); b; b &= b - 1, ++pieces) sig += kSigAdd[size_t(pos.at(lsb(b)))];
+  for (int pc = 0; pc < kPieces; ++pc)
+    sig += uint32_t(__builtin_popcountll(pos.pieces(Piece(pc)))) * kSigAdd[size_t(pc)];
+  const int pieces = __builtin_popcountll(pos.pieces());
   if (pos.ep_square() != NoSquare || pieces > 5) [[unlikely]] {
     auto v = probe(pos, m);
     return v ? v->wdl : Wdl::Illegal;

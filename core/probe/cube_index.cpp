@@ -180,7 +180,7 @@ void CubeIndex::set_groups() {
   // The side-to-move bit alone, then runs of 3 inputs: with the paper's encoding, each piece's
   // rank bits and file bits.
   groups_ = 0;
-  uint32_t offset = kFirstGroupWord;
+  uint32_t offset = kFirstGroupRow;
   for (int first = 0; first < inputs_ && groups_ < kMaxGroups;) {
     const int width = first == 0 ? 1 : std::min(3, inputs_ - first);
     group_first_[size_t(groups_)] = uint8_t(first);
@@ -192,7 +192,6 @@ void CubeIndex::set_groups() {
     ++groups_;
     first += width;
   }
-  front_block_words_ = offset;
 }
 
 uint8_t CubeIndex::admitted_values(logic::CubeWord c, int g) const {
@@ -209,23 +208,28 @@ uint8_t CubeIndex::admitted_values(logic::CubeWord c, int g) const {
   return set;
 }
 
-void CubeIndex::append_block(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const {
-  uint64_t out_hi = 0, out_lo = 0;
+void CubeIndex::append_slab(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const {
+  const size_t blocks = (ids.size() + 63) / 64;
+  size_t rows = kFirstGroupRow;
+  for (int g = 0; g < groups_; ++g)
+    if (active >> g & 1) rows += size_t{1} << group_width_[size_t(g)];
+  const size_t base = out.size();
+  out.resize(base + rows * blocks, 0);
+  uint64_t* slab = out.data() + base;
+  for (size_t b = 0; b < blocks; ++b) slab[kOnesRow * blocks + b] = ~uint64_t{0};
   for (size_t i = 0; i < ids.size(); ++i) {
+    const size_t b = i / 64;
+    const uint64_t bit = uint64_t{1} << (i % 64);
     const unsigned o = unsigned(logic::output_of(cubes_[ids[i]]));
-    out_hi |= uint64_t(o >> 1 & 1) << i;
-    out_lo |= uint64_t(o & 1) << i;
-  }
-  out.push_back(out_hi);
-  out.push_back(out_lo);
-  out.push_back(~uint64_t{0});
-  for (int g = 0; g < groups_; ++g) {
-    if (!(active >> g & 1)) continue;
-    const size_t base = out.size();
-    out.resize(base + (size_t{1} << group_width_[size_t(g)]), 0);
-    for (size_t i = 0; i < ids.size(); ++i)
+    if (o >> 1 & 1) slab[kOutHiRow * blocks + b] |= bit;
+    if (o & 1) slab[kOutLoRow * blocks + b] |= bit;
+    size_t row = kFirstGroupRow;
+    for (int g = 0; g < groups_; ++g) {
+      if (!(active >> g & 1)) continue;
       for (unsigned set = admitted_values(cubes_[ids[i]], g); set; set &= set - 1)
-        out[base + size_t(__builtin_ctz(set))] |= uint64_t{1} << i;
+        slab[(row + size_t(__builtin_ctz(set))) * blocks + b] |= bit;
+      row += size_t{1} << group_width_[size_t(g)];
+    }
   }
 }
 
@@ -281,32 +285,56 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   front_size_ = int(chosen.size());
   front_blocks_ = int((chosen.size() + 63) / 64);
   for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];
-  std::vector<uint64_t> blocks;
-  for (int b = 0; b < front_blocks_; ++b)
-    append_block(std::span<const uint32_t>(chosen).subspan(size_t(b) * 64, std::min<size_t>(64, chosen.size() - size_t(b) * 64)),
-                 (1u << groups_) - 1, blocks);
-  front_block_ = std::move(blocks);
+  front_block_.clear();
+  append_slab(chosen, (1u << groups_) - 1, front_block_);
 }
 
 uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries,
                               uint64_t used_inputs, uint64_t fixed_values) {
-  // Matching stops at the first block with a match, so the cubes most queries hit go first: by how
-  // many sampled queries each contains, then bigger cubes (fewer literals) first.
-  std::vector<std::pair<uint64_t, uint32_t>> order(cubes.size());
-  for (size_t i = 0; i < cubes.size(); ++i) order[i] = {0, cubes[i]};
-  if (cubes.size() > 64)
-    for (uint64_t q : queries) {
-      const logic::CubeWord m = logic::minterm(q, inputs_);
-      for (auto& [hits, c] : order) hits += logic::contains(cubes_[c], m);
+  // Matching stops at the first block with a match, so the cubes that answer the most sampled
+  // queries go first: greedily, each next cube the one holding the most sampled queries no earlier
+  // cube holds (cubes overlap: counting raw hits would put near-duplicates side by side), ties and
+  // the cubes no query reached ordered bigger first (fewer literals).
+  std::stable_sort(cubes.begin(), cubes.end(),
+                   [&](uint32_t a, uint32_t b) { return logic::literals(cubes_[a]) < logic::literals(cubes_[b]); });
+  std::vector<uint32_t> order = cubes;
+  if (cubes.size() > 64 && !queries.empty()) {
+    std::vector<std::vector<uint32_t>> held_by(queries.size());  // per query, the cubes (positions) holding it
+    std::vector<std::vector<uint32_t>> holds(cubes.size());      // per cube, the queries it holds
+    for (size_t q = 0; q < queries.size(); ++q) {
+      const logic::CubeWord m = logic::minterm(queries[q], inputs_);
+      for (uint32_t i = 0; i < cubes.size(); ++i)
+        if (logic::contains(cubes_[cubes[i]], m)) held_by[q].push_back(i), holds[i].push_back(uint32_t(q));
     }
-  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first > b.first;
-    return logic::literals(cubes_[a.second]) < logic::literals(cubes_[b.second]);
-  });
-  const uint64_t leaf_id = ids_.size();
-  for (const auto& [hits, c] : order) ids_.push_back(c);
-  largest_leaf_ = std::max(largest_leaf_, cubes.size());
-
+    std::vector<uint32_t> fresh(cubes.size());
+    std::vector<std::pair<uint32_t, uint32_t>> heap;  // (fresh count, -position) as a max-heap
+    for (uint32_t i = 0; i < cubes.size(); ++i) {
+      fresh[i] = uint32_t(holds[i].size());
+      if (fresh[i]) heap.push_back({fresh[i], ~i});
+    }
+    std::make_heap(heap.begin(), heap.end());
+    std::vector<char> covered(queries.size(), 0), placed(cubes.size(), 0);
+    size_t next = 0;
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end());
+      const auto [n, neg] = heap.back();
+      heap.pop_back();
+      const uint32_t i = ~neg;
+      if (placed[i] || n != fresh[i]) {  // stale: pushed again with its current count, if any
+        if (!placed[i] && fresh[i]) heap.push_back({fresh[i], ~i}), std::push_heap(heap.begin(), heap.end());
+        continue;
+      }
+      placed[i] = 1;
+      order[next++] = cubes[i];
+      for (uint32_t q : holds[i]) {
+        if (covered[q]) continue;
+        covered[q] = 1;
+        for (uint32_t j : held_by[q]) --fresh[j];
+      }
+    }
+    for (uint32_t i = 0; i < cubes.size(); ++i)
+      if (!placed[i]) order[next++] = cubes[i];
+  }
   // A group is left out when every cube admits every value the path lets reach this leaf.
   unsigned active = 0;
   for (int g = 0; g < groups_; ++g) {
@@ -320,19 +348,22 @@ uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<ui
       }
       if (ok) reachable |= 1u << v;
     }
-    for (const auto& [hits, c] : order)
+    for (uint32_t c : order)
       if ((admitted_values(cubes_[c], g) & reachable) != reachable) {
         active |= 1u << g;
         break;
       }
   }
+
+  const uint64_t leaf_id = ids_.size();
+  ids_.insert(ids_.end(), order.begin(), order.end());
+  largest_leaf_ = std::max(largest_leaf_, cubes.size());
+
   const uint64_t offset = build_slices_.size();
   if (offset > kOffsetMask) throw std::length_error("cube index: more than 2^29 words of leaves");
   build_slices_.push_back(leaf_id | uint64_t(order.size()) << kHeaderCountShift);
+  append_slab(std::span<const uint32_t>(ids_.data() + leaf_id, order.size()), active, build_slices_);
   const size_t blocks = (order.size() + 63) / 64;
-  const std::span<const uint32_t> leaf(ids_.data() + leaf_id, order.size());
-  for (size_t b = 0; b < blocks; ++b)
-    append_block(leaf.subspan(b * 64, std::min<size_t>(64, order.size() - b * 64)), active, build_slices_);
   return kLeaf | uint64_t(blocks) << kBlocksShift | uint64_t(active) << kActiveShift | offset;
 }
 

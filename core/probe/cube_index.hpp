@@ -9,16 +9,22 @@
 // blocks), within a copy budget.
 //
 // Leaves: scanning a leaf cube by cube costs a compare and a branch per cube, and measured leaves
-// hold hundreds of cubes. Instead a leaf is cut into blocks of 64 cubes, and each block stores, for
-// every input group (the side-to-move bit, then each piece's rank bits and file bits: 3 inputs, 8
-// values), one 64-bit mask per value of the group: bit j set when cube j admits that value. A PCN
-// cube is a product over its inputs, so cube j contains the query exactly when bit j is set in the
-// mask of every group's query value: matching 64 cubes is one AND per group (9 loads for 4
-// pieces), and the first match is the lowest set bit. Two more words per block hold the cubes'
-// outputs bit-sliced, so the hot path (find_output) never touches the cube words. Groups whose
-// masks would be all ones for every value that can reach the leaf (don't-cares, or inputs the path
-// has fixed) are left out of the leaf. Cubes are ordered by how many sampled queries they hold, so
-// most probes stop in the first block.
+// hold hundreds of cubes. Instead a leaf is cut into blocks of 64 cubes, and for every input group
+// (the side-to-move bit, then each piece's rank bits and file bits: 3 inputs, 8 values) each block
+// has one 64-bit mask per value of the group: bit j set when cube j admits that value. A PCN cube
+// is a product over its inputs, so cube j contains the query exactly when bit j is set in the mask
+// of every group's query value: matching 64 cubes is one AND per group (9 loads for 4 pieces), and
+// the first match is the lowest set bit. Two more masks per block hold the cubes' outputs
+// bit-sliced, so the hot path (find_output) never touches the cube words. Groups whose masks would
+// be all ones for every value that can reach the leaf (don't-cares, or inputs the path has fixed)
+// are left out of the leaf. Cubes are ordered greedily by how many sampled queries they answer that
+// no earlier cube does, so most probes stop in the first block.
+//
+// A leaf's masks are stored row-major ("slab"): one row per (group, value), each row holding that
+// mask for all of the leaf's blocks in order. A probe reads one row per group, so scanning B
+// blocks streams through 9 rows of B words (about 9 * B / 8 cache lines, sequential), where a
+// block-major layout would touch 9 scattered lines per block: misses that scan tens of blocks are
+// what this layout is for.
 //
 // A front line, up to 8 blocks of the cubes that together hold the most sampled queries (chosen
 // greedily, a block at a time while a block still answers enough of the remaining queries), is
@@ -51,11 +57,12 @@ class CubeIndex {
   static constexpr uint64_t kActiveMask = (uint64_t{1} << 11) - 1;
   static constexpr uint64_t kOffsetMask = (uint64_t{1} << 29) - 1;
   static constexpr int kMaxGroups = 11;
-  // A block: the outputs' two slices, an all-ones word, then the groups' masks.
-  static constexpr uint32_t kOnesWord = 2, kFirstGroupWord = 3;
+  // The rows of a slab of B blocks (row r of block b is word r * B + b): the outputs' two slices,
+  // an all-ones row (what an inactive group reads), then each active group's rows, one per value.
+  static constexpr uint32_t kOutHiRow = 0, kOutLoRow = 1, kOnesRow = 2, kFirstGroupRow = 3;
   // A leaf's header word: its first position in ids_ (low 40 bits) and its cube count.
   static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
-  static constexpr int kHeaderCountShift = 40; 
+  static constexpr int kHeaderCountShift = 40;
   CubeIndex() = default;
   // `inputs` = 1 + 6 * pieces. `max_copies`: the leaves may hold at most this many cube copies per
   // cube of the cover (the memory budget).
@@ -69,18 +76,17 @@ class CubeIndex {
   // first such cube of the front line, else of the leaf `index` reaches.
   logic::CubeWord find(uint64_t index, logic::CubeWord minterm) const {
     (void)minterm;  // the slices read the index itself
-    if (const FrontHit h = front_match(index); h.hits)
+    if (const Hit h = front_match(index); h.hits)
       return front_cubes_[h.block * 64 + size_t(__builtin_ctzll(h.hits))];
     const Match m = match(index);
-    return m.block ? cubes_[ids_[m.leaf_id + m.position]] : 0;
+    return m.hit.hits ? cubes_[ids_[m.leaf_id + m.hit.block * 64 + uint64_t(__builtin_ctzll(m.hit.hits))]] : 0;
   }
   // The output of that cube (Output::None when none), read from the blocks' output slices: the hot
   // path never touches the cube words.
   logic::Output find_output(uint64_t index) const {
-    if (const FrontHit h = front_match(index); h.hits)
-      return output_at(front_block_.data() + h.block * front_block_words_, unsigned(__builtin_ctzll(h.hits)));
+    if (const Hit h = front_match(index); h.hits) return output_at(front_block_.data(), uint64_t(front_blocks_), h);
     const Match m = match(index);
-    return m.block ? output_at(m.block, m.position & 63) : logic::Output::None;
+    return m.hit.hits ? output_at(m.slab, m.blocks, m.hit) : logic::Output::None;
   }
 
   // find_output for covers of the paper's encoding with K pieces (inputs = 1 + 6K, the groups
@@ -107,40 +113,55 @@ class CubeIndex {
     std::array<uint32_t, kGroups> value;
     value[0] = uint32_t(index >> (kInputs - 1)) & 1;
     for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
-    // Front blocks: every group present, at fixed offsets.
-    constexpr size_t kFrontWords = kFirstGroupWord + 2 + 8 * (kGroups - 1);
-    const uint64_t* f = h.front;
-    for (int b = 0; b < h.front_blocks; ++b, f += kFrontWords) {
-      uint64_t acc = f[kFirstGroupWord + value[0]];
-      for (int g = 1; g < kGroups; ++g) acc &= f[kFirstGroupWord + 2 + 8 * (g - 1) + value[size_t(g)]];
-      if (acc) return output_at(f, unsigned(__builtin_ctzll(acc)));
+    // Front blocks: every group present, at fixed rows.
+    {
+      const uint32_t blocks = uint32_t(h.front_blocks);
+      std::array<uint32_t, kGroups> at;
+      at[0] = (kFirstGroupRow + value[0]) * blocks;
+      for (int g = 1; g < kGroups; ++g) at[size_t(g)] = (kFirstGroupRow + 2 + 8 * uint32_t(g - 1) + value[size_t(g)]) * blocks;
+      if (const Hit hit = scan(h.front, blocks, at); hit.hits) return output_at(h.front, blocks, hit);
     }
     uint64_t ref = h.root;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
       ref = h.nodes[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
-    const uint64_t blocks = (ref >> kBlocksShift) & kBlocksMask;
-    if (blocks == 0) return logic::Output::None;
-    // Leaf blocks hold only the active groups, packed in group order; an inactive group reads the
-    // block's all-ones word instead, so the loop below has a fixed trip count and no branches.
+    const uint32_t blocks = uint32_t((ref >> kBlocksShift) & kBlocksMask);
+    // Leaves hold only the active groups' rows, in group order; an inactive group reads the
+    // all-ones row instead, so the scan has a fixed number of groups and no branches.
     const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
     std::array<uint32_t, kGroups> at;
-    uint32_t size = kFirstGroupWord;
+    uint32_t row = kFirstGroupRow;
     for (int g = 0; g < kGroups; ++g) {
       const bool on = active >> g & 1;
-      at[size_t(g)] = on ? size + value[size_t(g)] : kOnesWord;
-      size += on ? (g == 0 ? 2u : 8u) : 0u;
+      at[size_t(g)] = (on ? row + value[size_t(g)] : kOnesRow) * blocks;
+      row += on ? (g == 0 ? 2u : 8u) : 0u;
     }
-    const uint64_t* p = h.slices + (ref & kOffsetMask) + 1;
-    for (uint64_t b = 0; b < blocks; ++b, p += size) {
-      uint64_t hits = p[at[0]];
-      for (int g = 1; g < kGroups; ++g) hits &= p[at[size_t(g)]];
-      if (hits) return output_at(p, unsigned(__builtin_ctzll(hits)));
-    }
+    const uint64_t* slab = h.slices + (ref & kOffsetMask) + 1;
+    if (const Hit hit = scan(slab, blocks, at); hit.hits) return output_at(slab, blocks, hit);
     return logic::Output::None;
   }
 
+  // The first block of a slab with a cube admitting every group's row `at` (offsets of the rows'
+  // first words), and those cubes as bits; hits = 0 when none.
+  struct Hit {
+    uint64_t block = 0;
+    uint64_t hits = 0;
+  };
+  template <size_t G>
+  static Hit scan(const uint64_t* slab, uint64_t blocks, const std::array<uint32_t, G>& at) {
+    for (uint64_t b = 0; b < blocks; ++b) {
+      uint64_t acc = slab[at[0] + b];
+      for (size_t g = 1; g < G; ++g) acc &= slab[at[g] + b];
+      if (acc) return {b, acc};
+    }
+    return {};
+  }
+  static logic::Output output_at(const uint64_t* slab, uint64_t blocks, Hit h) {
+    const unsigned bit = unsigned(__builtin_ctzll(h.hits));
+    return logic::Output(((slab[kOutHiRow * blocks + h.block] >> bit) & 1) << 1 |
+                         ((slab[kOutLoRow * blocks + h.block] >> bit) & 1));
+  }
 
   size_t memory_bytes() const {
     return nodes_.memory_bytes() + slices_.memory_bytes() + (cubes_.capacity() + front_block_.capacity()) * sizeof(uint64_t) +
@@ -156,30 +177,21 @@ class CubeIndex {
  // side to move + 2 per piece, up to 5 pieces
 
   static constexpr size_t kFront = 512;  // at most 8 blocks
-  // The first front block with a cube holding the query, and those cubes as bits (all groups are
-  // active in front blocks); hits = 0 when none.
-  struct FrontHit {
-    size_t block = 0;
-    uint64_t hits = 0;
-  };
-  FrontHit front_match(uint64_t index) const {
-    for (int b = 0; b < front_blocks_; ++b) {
-      const uint64_t* f = front_block_.data() + size_t(b) * front_block_words_;
-      uint64_t acc = ~uint64_t{0};
-      for (int g = 0; g < groups_; ++g)
-        acc &= f[group_offset_[size_t(g)] + ((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)])];
-      if (acc) return {size_t(b), acc};
-    }
-    return {};
-  }
-  static logic::Output output_at(const uint64_t* block, unsigned bit) {
-    return logic::Output(((block[0] >> bit) & 1) << 1 | ((block[1] >> bit) & 1));
+  // The first front block with a cube holding the query (all groups are active in the front).
+  Hit front_match(uint64_t index) const {
+    std::array<uint32_t, kMaxGroups> at{};
+    for (int g = 0; g < groups_; ++g)
+      at[size_t(g)] = (group_offset_[size_t(g)] + uint32_t((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)])) *
+                      uint32_t(front_blocks_);
+    for (int g = groups_; g < kMaxGroups; ++g) at[size_t(g)] = kOnesRow * uint32_t(front_blocks_);
+    return scan(front_block_.data(), uint64_t(front_blocks_), at);
   }
 
   struct Match {
-    const uint64_t* block = nullptr;  // the output slices of the matching block; null: no match
-    uint64_t leaf_id = 0;             // the leaf's first position in ids_
-    unsigned position = 0;            // the match's position within the leaf
+    const uint64_t* slab = nullptr;  // the leaf's rows
+    uint64_t blocks = 0;
+    uint64_t leaf_id = 0;  // the leaf's first position in ids_
+    Hit hit;               // hit.hits = 0: no match
   };
   Match match(uint64_t index) const {
     if (slices_.empty()) [[unlikely]] return {};  // default-constructed
@@ -189,25 +201,21 @@ class CubeIndex {
       ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
     const uint64_t* p = slices_.data() + (ref & kOffsetMask);
-    const uint64_t leaf_id = p[0] & kHeaderIdMask;
-    ++p;
+    Match m;
+    m.leaf_id = p[0] & kHeaderIdMask;
+    m.slab = p + 1;
+    m.blocks = (ref >> kBlocksShift) & kBlocksMask;
     const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
-    // The word each active group reads, as an offset within a block (the same in every block).
     std::array<uint32_t, kMaxGroups> at{};
-    int n = 0;
-    uint32_t size = kFirstGroupWord;
-    for (unsigned a = active; a; a &= a - 1) {
-      const int g = __builtin_ctz(a);
-      at[size_t(n++)] = size + uint32_t((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)]);
-      size += group_mask_[size_t(g)] + 1;
+    uint32_t row = kFirstGroupRow;
+    for (int g = 0; g < kMaxGroups; ++g) {
+      const bool on = g < groups_ && (active >> g & 1);
+      at[size_t(g)] = uint32_t(m.blocks) *
+                      (on ? row + uint32_t((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)]) : kOnesRow);
+      if (on) row += group_mask_[size_t(g)] + 1;
     }
-    const uint64_t blocks = (ref >> kBlocksShift) & kBlocksMask;
-    for (uint64_t b = 0; b < blocks; ++b, p += size) {
-      uint64_t acc = ~uint64_t{0};
-      for (int i = 0; i < n; ++i) acc &= p[at[size_t(i)]];
-      if (acc) return {p, leaf_id, unsigned(b * 64 + uint64_t(__builtin_ctzll(acc)))};
-    }
-    return {};
+    m.hit = scan(m.slab, m.blocks, at);
+    return m;
   }
 
   struct Split {
@@ -218,9 +226,9 @@ class CubeIndex {
   bool admits(logic::CubeWord c, const Split& sp, int v) const;
   void prune(std::vector<uint32_t>& ids, uint64_t used, uint64_t values) const;
   uint8_t admitted_values(logic::CubeWord c, int g) const;  // group g's values cube c admits, as bits
-  // One block: the outputs' two slices, the all-ones word, then for each active group one mask per
-  // value.
-  void append_block(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const;
+  // The slab of `ids` (blocks of 64 in order): the outputs' two rows, the all-ones row, then for
+  // each active group one row per value.
+  void append_slab(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const;
   uint64_t make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries, uint64_t used_inputs,
                      uint64_t fixed_values);
   void choose_front(std::span<const uint64_t> queries);
@@ -234,15 +242,14 @@ class CubeIndex {
   int groups_ = 0;
   int front_blocks_ = 0;
   int front_size_ = 0;
-  size_t front_block_words_ = 0;
 
   int inputs_ = 0;
   double split_copies_ = 2.0;
   size_t budget_ = 0;
   std::array<logic::CubeWord, kFront> front_cubes_{};
   // Input groups: group g covers inputs group_first_[g] .. + group_width_[g] - 1; its value in an
-  // index is (index >> group_shift_[g]) & group_mask_[g]; group_offset_[g] is its first word in
-  // a block with every group present (the front block).
+  // index is (index >> group_shift_[g]) & group_mask_[g]; group_offset_[g] is its first row in
+  // a slab with every group present (the front line).
   std::array<uint8_t, kMaxGroups> group_first_{}, group_width_{}, group_shift_{};
   std::array<uint32_t, kMaxGroups> group_mask_{}, group_offset_{};
   std::vector<logic::CubeWord> cubes_;  // the cover
