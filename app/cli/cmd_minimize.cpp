@@ -21,6 +21,7 @@ Command add_minimize(CLI::App& app) {
     int pieces = 0;
     std::string passes = "canon,compact,expand,irredundant";
     std::string canon = "full";
+    std::string effort = "normal";
     bool no_save = false;
   };
   auto a = std::make_shared<Args>();
@@ -28,12 +29,18 @@ Command add_minimize(CLI::App& app) {
   sub->footer(
       "Passes (any order, comma-separated): canon compact expand irredundant reduce essential espresso.\n"
       "Without canon every legal position is a care position (scheme none).\n"
+      "--effort high: more primes in expand and a longer covering search in irredundant, for fewer\n"
+      "cubes at several times the CPU (KQvKR: 10,382 cubes in about 40 s instead of 10,779 in 4 s).\n"
       "Missing tables are generated first. The cover is saved to DATA/covers/NAME.egtc.\n"
       "Examples:\n  egtmin-cli minimize KRvK\n  egtmin-cli minimize --pieces 4 --json\n"
-      "  egtmin-cli minimize KQvK --passes compact,expand,irredundant --no-save");
+      "  egtmin-cli minimize KQvK --passes compact,expand,irredundant --no-save\n"
+      "  egtmin-cli minimize KQvKR --effort high");
   add_balance_selection(sub, a->balances, a->pieces, "Tables to minimize");
   sub->add_option("--passes", a->passes, "Comma-separated passes to run in order")->capture_default_str();
   sub->add_option("--canon", a->canon, "Scheme the canon pass applies: board or full")->capture_default_str();
+  sub->add_option("--effort", a->effort,
+                  "How hard expand and irredundant try: normal, or high (fewer cubes, several times the CPU)")
+      ->capture_default_str();
   sub->add_flag("--no-save", a->no_save, "Do not write cover files (benchmarks)");
   add_common(sub, a->common);
   return {sub, [a] {
@@ -45,6 +52,11 @@ Command add_minimize(CLI::App& app) {
             auto scheme = parse_canon(a->canon);
             if (!scheme || *scheme == CanonScheme::None) {
               fail(scheme ? "--canon takes board or full (leave out the canon pass for none)" : scheme.error().message);
+              return int(kUsage);
+            }
+            auto effort = logic::parse_effort(a->effort);
+            if (!effort) {
+              fail("--effort: " + effort.error().message);
               return int(kUsage);
             }
             auto requested = balances_or_pieces(a->balances, a->pieces, "minimize");
@@ -72,6 +84,7 @@ Command add_minimize(CLI::App& app) {
             int outer = (todo.size() > 1 && !has_five) ? std::min<int>(threads, int(todo.size())) : 1;
             logic::MinimizeOptions opts;
             opts.canon = *scheme;
+            opts.effort = *effort;
             opts.threads = outer > 1 ? 1 : threads;
 
             struct Outcome {
@@ -154,7 +167,7 @@ Command add_minimize(CLI::App& app) {
               uint64_t cubes = o.m.reports.empty() ? o.m.initial_cubes : o.m.reports.back().cubes;
               jb.push_back({{"balance", todo[i].name()}, {"cubes", cubes}, {"initial_cubes", o.m.initial_cubes},
                             {"care_positions", o.m.care_positions}, {"canon", std::string(canon_name(o.m.scheme))},
-                            {"seconds", o.seconds}, {"cpu_seconds", o.cpu_seconds}, {"passes", jp}});
+                            {"effort", a->effort}, {"seconds", o.seconds}, {"cpu_seconds", o.cpu_seconds}, {"passes", jp}});
             }
             if (a->common.json)
               print_json({{"balances", jb}, {"seconds", total}, {"cpu_seconds", logic::cpu_now(true)}, {"peak_bytes", logic::peak_memory_bytes()},

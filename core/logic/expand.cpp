@@ -120,8 +120,14 @@ CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>
   return c;
 }
 
-ExpandEffort expand_effort(size_t cubes) {
+ExpandEffort expand_effort(size_t cubes, Effort level) {
   ExpandEffort e;
+  if (level == Effort::High) {
+    // The small covers' effort whatever the size; up to 12 rounds, which in practice stop after
+    // 5-8 when two in a row find no smaller cover (KRvKR, KQvKR: 12 and 20 rounds give the
+    // same pool).
+    return {4, 3, 12, 1, 1};
+  }
   if (cubes <= 12000) {
     e = {4, 3, 6, 1, 1};
   } else if (cubes <= 200000) {
@@ -150,10 +156,10 @@ void alternatives(const Expander& ex, CubeWord c, int n, int trials, const std::
 }
 }  // namespace
 
-void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress) {
+void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress, Effort effort) {
   std::sort(cover.begin(), cover.end());
   cover.erase(std::unique(cover.begin(), cover.end()), cover.end());
-  expand_with(cover, f, o, expand_effort(cover.size()), progress);
+  expand_with(cover, f, o, expand_effort(cover.size(), effort), progress);
 }
 
 void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffort& effort, const Progress& progress) {

@@ -11,6 +11,7 @@
 
 #include "logic/care_function.hpp"
 #include "logic/cover.hpp"
+#include "logic/passes.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::logic {
@@ -55,8 +56,8 @@ struct ExpandEffort {
   int gasp_alt = 0;
   int gasp_full = 0;
 };
-// The effort expand uses on a cover of `cubes` cubes (more on small covers).
-ExpandEffort expand_effort(size_t cubes);
+// The effort expand uses on a cover of `cubes` cubes (Normal: more on small covers).
+ExpandEffort expand_effort(size_t cubes, Effort level = Effort::Normal);
 void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffort& effort,
                  const Progress& progress = no_progress());
 

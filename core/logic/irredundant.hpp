@@ -7,6 +7,7 @@
 
 #include "logic/care_function.hpp"
 #include "logic/cover.hpp"
+#include "logic/passes.hpp"
 
 namespace egtmin::logic {
 
@@ -17,10 +18,13 @@ namespace egtmin::logic {
 // per column) breaks greedy ties, higher first. Returns the chosen columns, ascending.
 std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint32_t> col_start,
                                   std::vector<uint32_t> col_rows, const std::vector<double>& col_tiebreak = {},
-                                  bool search = true);
+                                  bool search = true, uint64_t local_steps = 0);
 
 // irredundant (logic/passes.hpp) with the covering search on or off: off, one greedy start and
 // its local search only (what expand uses on its intermediate covers).
-void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, bool search);
+void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, bool search,
+                      uint64_t local_steps = 0);
+// Swaps of the row-weighting local search irredundant runs on a cover of `cubes` cubes.
+uint64_t irredundant_steps(size_t cubes, Effort effort);
 
 }  // namespace egtmin::logic

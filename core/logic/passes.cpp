@@ -43,6 +43,14 @@ Result<std::vector<Pass>> parse_passes(std::string_view list) {
   return out;
 }
 
+std::string_view effort_name(Effort e) { return e == Effort::High ? "high" : "normal"; }
+
+Result<Effort> parse_effort(std::string_view name) {
+  if (name == "normal") return Effort::Normal;
+  if (name == "high") return Effort::High;
+  return Error{"unknown effort \"" + std::string(name) + "\" (valid efforts: normal, high)"};
+}
+
 std::string passes_string(const std::vector<Pass>& passes) {
   std::string s;
   for (Pass p : passes) s += (s.empty() ? "" : ",") + std::string(pass_name(p));
@@ -178,15 +186,16 @@ void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o) {
   cover = std::move(rest);
 }
 
-void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, const Progress& progress) {
+void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, const Progress& progress,
+              Effort effort) {
   auto cost = [](const Cover& c) { return std::pair<size_t, uint64_t>(c.size(), literal_count(c)); };
-  expand(cover, f, o, progress);
-  irredundant(cover, fixed, f, o);
+  expand(cover, f, o, progress, effort);
+  irredundant(cover, fixed, f, o, effort);
   Cover best = cover;
   for (int round = 0; round < 64 && !progress.cancelled(); ++round) {
     reduce(cover, fixed, f, o);
-    expand(cover, f, o, progress);
-    irredundant(cover, fixed, f, o);
+    expand(cover, f, o, progress, effort);
+    irredundant(cover, fixed, f, o, effort);
     if (cost(cover) < cost(best))
       best = cover;
     else

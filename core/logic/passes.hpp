@@ -28,6 +28,15 @@ Result<Pass> parse_pass(std::string_view name);
 Result<std::vector<Pass>> parse_passes(std::string_view list);
 std::string passes_string(const std::vector<Pass>& passes);
 
+// How hard expand and irredundant try (egtmin-cli minimize --effort). Normal is sized so that
+// the whole 3-4 piece set minimizes in minutes; High spends more CPU on each balance (more
+// seed orders and LAST_GASP rounds in expand whatever the cover's size, a row-weighting local
+// search in irredundant) for fewer cubes.
+enum class Effort : uint8_t { Normal, High };
+std::string_view effort_name(Effort e);
+// "normal" / "high"; the error names the bad value and lists the valid ones.
+Result<Effort> parse_effort(std::string_view name);
+
 // MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
 // cubes equal except at that input are adjacent, merge 0/1 pairs into X and drop cubes a
 // neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
@@ -48,14 +57,16 @@ std::vector<int> literal_inputs(const Cover& f);
 // add primes that hold the uniquely covered parts of several cubes, so that irredundant has
 // a choice (logic/expand.hpp: expand_effort). All cubes of `cover` have output o; the result
 // holds primes only, none inside another.
-void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress = no_progress());
+void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress = no_progress(),
+            Effort effort = Effort::Normal);
 
 // Coverage counts (logic/coverage.hpp) are per output, so the outputs run in parallel.
 // Keeps a minimum-size subset of the cover as a covering problem (logic/irredundant.cpp):
 // relatively essential cubes stay, totally redundant ones go, and the partially redundant ones
 // are chosen by a weighted greedy cover with local search over the care minterms nothing else
-// covers. Every kept cube has a care minterm only it (among kept and fixed cubes) covers.
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
+// covers, then a row-weighting local search on the dominance-reduced matrix (longer at high
+// effort). Every kept cube has a care minterm only it (among kept and fixed cubes) covers.
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Effort effort = Effort::Normal);
 // Shrinks each cube (largest first) to the smallest cube holding the care minterms only it
 // covers; a cube with none is dropped.
 void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
@@ -63,7 +74,7 @@ void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
 void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o);
 // expand + irredundant, then reduce-expand-irredundant until neither cubes nor literals improve.
 void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o,
-              const Progress& progress = no_progress());
+              const Progress& progress = no_progress(), Effort effort = Effort::Normal);
 
 // Minterm word of an index, faster than cube.hpp's bit loop (hot in reduce).
 CubeWord minterm_fast(uint64_t index, int n, Output o = Output::None);

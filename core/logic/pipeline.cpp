@@ -138,7 +138,7 @@ struct State {
 // is drop a cube that only another run's cube contains, and irredundant removes those. The runs
 // of all outputs share the workers. Covers up to kExpandWhole cubes (every 2-4 piece table) are
 // expanded whole, as before.
-void expand_outputs(State& st, int threads, const Progress& progress) {
+void expand_outputs(State& st, int threads, Effort effort, const Progress& progress) {
   const size_t chunk = kExpandChunk, whole = kExpandWhole;
   struct Task {
     int slot;
@@ -166,14 +166,14 @@ void expand_outputs(State& st, int threads, const Progress& progress) {
     Cover& all = st.work[task.slot];
     Output o = slot_output(task.slot);
     if (all.size() <= whole) {
-      expand(all, st.f, o, progress);
+      expand(all, st.f, o, progress, effort);
       return;
     }
     size_t runs = parts[task.slot].size();
     size_t r = task.run;
     size_t b = all.size() * r / runs, e = all.size() * (r + 1) / runs;
     Cover part(all.begin() + long(b), all.begin() + long(e));
-    expand(part, st.f, o, progress);
+    expand(part, st.f, o, progress, effort);
     parts[task.slot][r] = std::move(part);
   });
   for (int s = 0; s < kOutputs; ++s) {
@@ -220,7 +220,7 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
         }
         break;
       case Pass::Expand:
-        expand_outputs(st, opt.threads, progress);
+        expand_outputs(st, opt.threads, opt.effort, progress);
         break;
       case Pass::Irredundant:
       case Pass::Reduce:
@@ -228,10 +228,10 @@ Result<Minimized> run(State& st, const std::vector<Pass>& passes, const Minimize
       case Pass::Espresso:
         per_output(opt.threads, [&](int s) {
           Output o = slot_output(s);
-          if (p == Pass::Irredundant) irredundant(st.work[s], st.fixed[s], st.f, o);
+          if (p == Pass::Irredundant) irredundant(st.work[s], st.fixed[s], st.f, o, opt.effort);
           if (p == Pass::Reduce) reduce(st.work[s], st.fixed[s], st.f, o);
           if (p == Pass::Essential) essential(st.work[s], st.fixed[s], st.f, o);
-          if (p == Pass::Espresso) espresso(st.work[s], st.fixed[s], st.f, o, progress);
+          if (p == Pass::Espresso) espresso(st.work[s], st.fixed[s], st.f, o, progress, opt.effort);
         });
         break;
     }

@@ -46,6 +46,7 @@ struct MinimizeOptions {
   CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
   int threads = 1;                        // workers inside passes (outputs run in parallel)
   CompactSource compact_source = CompactSource::Auto;
+  Effort effort = Effort::Normal;  // how hard expand and irredundant try
 };
 
 struct Minimized {

@@ -161,6 +161,18 @@ TEST(LogicPasses, BadPassNameIsAnErrorNamingIt) {
   EXPECT_EQ(passes_string(*parse_passes("canon, compact")), "canon,compact");
 }
 
+TEST(LogicPasses, BadEffortIsAnErrorNamingIt) {
+  EXPECT_EQ(*parse_effort("normal"), Effort::Normal);
+  EXPECT_EQ(*parse_effort("high"), Effort::High);
+  EXPECT_EQ(effort_name(Effort::High), "high");
+  auto r = parse_effort("extreme");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("\"extreme\""), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("normal, high"), std::string::npos) << r.error().message;  // the valid ones
+  EXPECT_FALSE(parse_effort(""));
+  EXPECT_FALSE(parse_effort("High"));
+}
+
 TEST(LogicPasses, CancelledRunIsAnError) {
   std::mt19937_64 rng(9);
   auto values = random_values(9, 0.3, rng);

@@ -86,6 +86,23 @@ TEST(LogicCli, MinimizeCheckAndJson) {
   EXPECT_EQ(cj["positions"], 399112 + 368452);  // every legal position of both balances
 }
 
+TEST(LogicCli, HighEffortSavesACheckedCover) {
+  std::string d = " --data " + data_dir().string() + " -q";
+  auto normal = cli("minimize KQvK --json --no-save" + d);
+  auto high = cli("minimize KQvK --effort high --json" + d);
+  ASSERT_EQ(normal.code, 0) << normal.out;
+  ASSERT_EQ(high.code, 0) << high.out;
+  auto hj = nlohmann::json::parse(high.out)["balances"][0];
+  EXPECT_EQ(hj["effort"], "high");
+  EXPECT_EQ(nlohmann::json::parse(normal.out)["balances"][0]["effort"], "normal");
+  EXPECT_LE(hj["cubes"].get<int>(), nlohmann::json::parse(normal.out)["balances"][0]["cubes"].get<int>());
+  auto c = cli("check KQvK --json" + d);
+  ASSERT_EQ(c.code, 0) << c.out;
+  EXPECT_EQ(nlohmann::json::parse(c.out)["mismatches"], 0);
+  auto help = cli("minimize --help");
+  EXPECT_NE(help.out.find("--effort"), std::string::npos) << help.out;
+}
+
 TEST(LogicCli, UsageErrorsAndFailedRunsKeepTheSavedCover) {
   std::string d = " --data " + data_dir().string() + " -q";
   ASSERT_EQ(cli("minimize KRvK" + d).code, 0);
@@ -101,6 +118,10 @@ TEST(LogicCli, UsageErrorsAndFailedRunsKeepTheSavedCover) {
   EXPECT_NE(bad_balance.out.find("KRvX"), std::string::npos) << bad_balance.out;
   EXPECT_EQ(cli("minimize" + d).code, 2);
   EXPECT_EQ(cli("minimize KRvK --passes expand,foo" + d).code, 2);
+  auto bad_effort = cli("minimize KRvK --effort extreme" + d);
+  EXPECT_EQ(bad_effort.code, 2);
+  EXPECT_NE(bad_effort.out.find("--effort: unknown effort \"extreme\" (valid efforts: normal, high)"), std::string::npos)
+      << bad_effort.out;
   EXPECT_EQ(slurp(cover), before);
 
   auto missing = cli("check KQvKQ" + d);

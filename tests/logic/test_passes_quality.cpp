@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <random>
 
+#include "logic/check.hpp"
 #include "logic/expand.hpp"
 #include "logic/irredundant.hpp"
 #include "logic/passes.hpp"
@@ -113,6 +114,34 @@ TEST(LogicPassesQuality, ExpandAndIrredundantKeepTheFunctionAndTheirPromises) {
   }
 }
 
+// The same promises at high effort (more primes from expand, the row-weighting local search and
+// the dominance reduction of the covering matrix in irredundant), and never more cubes than the
+// normal effort's cover on these functions.
+TEST(LogicPassesQuality, HighEffortKeepsTheFunctionAndTheirPromises) {
+  std::mt19937_64 rng(17);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 6 + trial % 5;
+    const double dc = trial % 3 == 0 ? 0.0 : trial % 3 == 1 ? 0.4 : 0.85;
+    auto values = random_values(n, dc, rng);
+    CareFunction f = CareFunction::from_values(n, values);
+    for (int s = 0; s < kOutputs; ++s) {
+      Output o = slot_output(s);
+      Cover cover = minterms_of(values, n, o);
+      if (trial % 2) compact(cover);
+      Cover normal = cover;
+      expand(normal, f, o);
+      irredundant(normal, {}, f, o);
+      expand(cover, f, o, no_progress(), Effort::High);
+      ASSERT_TRUE(exact_for_output(cover, {}, n, values, o)) << "expand, n=" << n << " dc=" << dc;
+      EXPECT_TRUE(prime_cover(cover, n, values)) << "n=" << n << " dc=" << dc;
+      irredundant(cover, {}, f, o, Effort::High);
+      ASSERT_TRUE(exact_for_output(cover, {}, n, values, o)) << "irredundant, n=" << n << " dc=" << dc;
+      EXPECT_TRUE(irredundant_cover(cover, {}, n, values, o)) << "n=" << n << " dc=" << dc;
+      EXPECT_LE(cover.size(), normal.size()) << "n=" << n << " dc=" << dc;
+    }
+  }
+}
+
 TEST(LogicPassesQuality, IrredundantCountsFixedCubesAndDropsDuplicates) {
   std::mt19937_64 rng(5);
   auto values = random_values(8, 0.5, rng);
@@ -200,11 +229,64 @@ TEST(LogicPassesQuality, CoverSolverReachesTheBruteForceMinimum) {
     int best = int(cols);
     for (uint32_t mask = 0; mask < (uint32_t{1} << cols); ++mask)
       if (__builtin_popcount(mask) < best && covers(mask)) best = __builtin_popcount(mask);
-    auto pick = solve_cover(rows, cols, start, flat);
-    uint32_t mask = 0;
-    for (uint32_t j : pick) mask |= uint32_t{1} << j;
-    ASSERT_TRUE(covers(mask)) << "trial " << trial;
-    EXPECT_EQ(int(pick.size()), best) << "trial " << trial;
+    // Without and with the local search (which also reduces the matrix by dominance first).
+    for (uint64_t steps : {uint64_t{0}, uint64_t{2000}}) {
+      auto pick = solve_cover(rows, cols, start, flat, {}, true, steps);
+      uint32_t mask = 0;
+      for (uint32_t j : pick) mask |= uint32_t{1} << j;
+      ASSERT_TRUE(covers(mask)) << "trial " << trial << " steps " << steps;
+      EXPECT_EQ(int(pick.size()), best) << "trial " << trial << " steps " << steps;
+    }
+  }
+}
+
+// The local search alone, from a poor cover (every column), on matrices too big to brute-force:
+// the result covers every row and is no larger than the greedy solver's.
+TEST(LogicPassesQuality, CoverLocalSearchCoversAndNeverGrows) {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 20; ++trial) {
+    const uint32_t rows = 200 + uint32_t(rng() % 400), cols = 60 + uint32_t(rng() % 120);
+    std::vector<std::vector<uint32_t>> col(cols);
+    for (uint32_t r = 0; r < rows; ++r) {
+      col[rng() % cols].push_back(r);  // every row coverable
+      for (uint32_t j = 0; j < cols; ++j)
+        if (rng() % 25 == 0 && (col[j].empty() || col[j].back() != r)) col[j].push_back(r);
+    }
+    std::vector<uint32_t> start{0}, flat;
+    for (auto& c : col) {
+      flat.insert(flat.end(), c.begin(), c.end());
+      start.push_back(uint32_t(flat.size()));
+    }
+    auto plain = solve_cover(rows, cols, start, flat, {}, false);
+    auto searched = solve_cover(rows, cols, start, flat, {}, false, 20000);
+    std::vector<char> hit(rows, 0);
+    for (uint32_t j : searched)
+      for (uint32_t r : col[j]) hit[r] = 1;
+    EXPECT_EQ(std::count(hit.begin(), hit.end(), char(1)), long(rows)) << "trial " << trial;
+    EXPECT_LE(searched.size(), plain.size()) << "trial " << trial;
+    EXPECT_TRUE(std::is_sorted(searched.begin(), searched.end()));
+  }
+}
+
+// High effort on whole 3-piece balances: the function on every legal position is unchanged
+// (exhaustive check) and the cover is never larger than normal effort's.
+TEST(LogicPassesQuality, HighEffortBalancesCheckAndNeverGrow) {
+  for (const char* name : {"KRvK", "KQvK", "KPvK"}) {
+    auto b = Balance::parse(name);
+    auto t = test::shared_store().ensure(b->canonical());
+    ASSERT_TRUE(t) << t.error().message;
+    const auto passes = *parse_passes("canon,compact,expand,irredundant");
+    MinimizeOptions normal{CanonScheme::Full, 2};
+    MinimizeOptions high = normal;
+    high.effort = Effort::High;
+    auto n = minimize_table(**t, passes, normal);
+    auto h = minimize_table(**t, passes, high);
+    ASSERT_TRUE(n && h);
+    EXPECT_LE(h->cover.size(), n->cover.size()) << name;
+    auto c = check_cover(**t, h->cover, h->scheme, 0, 1, 2);
+    EXPECT_TRUE(c.exhaustive);
+    EXPECT_GT(c.positions, 0u);
+    EXPECT_EQ(c.mismatches, 0u) << name << ": " << c.first_mismatch;
   }
 }
 
