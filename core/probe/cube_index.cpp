@@ -180,16 +180,27 @@ void CubeIndex::set_groups() {
   // The side-to-move bit alone, then runs of 3 inputs: with the paper's encoding, each piece's
   // rank bits and file bits.
   groups_ = 0;
-  uint32_t offset = kFirstGroupRow;
   for (int first = 0; first < inputs_ && groups_ < kMaxGroups;) {
     const int width = first == 0 ? 1 : std::min(3, inputs_ - first);
     group_first_[size_t(groups_)] = uint8_t(first);
     group_width_[size_t(groups_)] = uint8_t(width);
     group_shift_[size_t(groups_)] = uint8_t(inputs_ - first - width);
     group_mask_[size_t(groups_)] = (1u << width) - 1;
-    group_offset_[size_t(groups_)] = offset;
-    offset += 1u << width;
     ++groups_;
+    first += width;
+  }
+  // The front line's groups: the side-to-move bit, then whole squares.
+  front_groups_ = 0;
+  uint32_t row = kFirstGroupRow;
+  for (int first = 0; first < inputs_ && front_groups_ < kMaxFrontGroups;) {
+    const int width = first == 0 ? 1 : std::min(6, inputs_ - first);
+    const size_t g = size_t(front_groups_++);
+    front_first_[g] = uint8_t(first);
+    front_width_[g] = uint8_t(width);
+    front_shift_[g] = uint8_t(inputs_ - first - width);
+    front_mask_[g] = (1u << width) - 1;
+    front_offset_[g] = row;
+    row += 1u << width;
     first += width;
   }
 }
@@ -229,6 +240,35 @@ void CubeIndex::append_slab(std::span<const uint32_t> ids, unsigned active, std:
       for (unsigned set = admitted_values(cubes_[ids[i]], g); set; set &= set - 1)
         slab[(row + size_t(__builtin_ctz(set))) * blocks + b] |= bit;
       row += size_t{1} << group_width_[size_t(g)];
+    }
+  }
+}
+
+void CubeIndex::append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const {
+  const size_t blocks = (ids.size() + 63) / 64;
+  size_t rows = kFirstGroupRow;
+  for (int g = 0; g < front_groups_; ++g) rows += size_t{1} << front_width_[size_t(g)];
+  const size_t base = out.size();
+  out.resize(base + rows * blocks, 0);
+  uint64_t* slab = out.data() + base;
+  for (size_t b = 0; b < blocks; ++b) slab[kOnesRow * blocks + b] = ~uint64_t{0};
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const size_t b = i / 64;
+    const uint64_t bit = uint64_t{1} << (i % 64);
+    const logic::CubeWord c = cubes_[ids[i]];
+    const unsigned o = unsigned(logic::output_of(c));
+    if (o >> 1 & 1) slab[kOutHiRow * blocks + b] |= bit;
+    if (o & 1) slab[kOutLoRow * blocks + b] |= bit;
+    for (int g = 0; g < front_groups_; ++g) {
+      const int first = front_first_[size_t(g)], width = front_width_[size_t(g)];
+      for (int v = 0; v < (1 << width); ++v) {
+        bool ok = true;
+        for (int k = 0; k < width && ok; ++k) {
+          const unsigned pair = unsigned(c >> logic::pair_shift(first + k)) & 3;
+          ok = pair & ((v >> (width - 1 - k) & 1) ? 1u : 2u);
+        }
+        if (ok) slab[(front_offset_[size_t(g)] + size_t(v)) * blocks + b] |= bit;
+      }
     }
   }
 }
@@ -286,7 +326,7 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   front_blocks_ = int((chosen.size() + 63) / 64);
   for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];
   front_block_.clear();
-  append_slab(chosen, (1u << groups_) - 1, front_block_);
+  append_front_slab(chosen, front_block_);
 }
 
 uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries,

@@ -29,9 +29,11 @@
 // A front line, up to 8 blocks of the cubes that together hold the most sampled queries (chosen
 // greedily, a block at a time while a block still answers enough of the remaining queries), is
 // matched before the tree: for many balances a few big cubes hold most positions, and these few
-// hundred words per balance stay in cache while the tree's leaves are cache misses. Cubes inside
-// a front cube are left out of the tree, and within each node's region cubes inside a bigger kept
-// cube are too. Everything lives in flat arrays of 64-bit words.
+// kilobytes per balance stay in cache while the tree's leaves are cache misses. The front's groups
+// are whole squares rather than rank and file (64 rows per piece instead of 16): four times the
+// rows, but a front block costs 1 + K loads instead of 1 + 2K, and most probes end there. Cubes
+// inside a front cube are left out of the tree, and within each node's region cubes inside a
+// bigger kept cube are too. Everything lives in flat arrays of 64-bit words.
 #pragma once
 
 #include <array>
@@ -113,12 +115,14 @@ class CubeIndex {
     std::array<uint32_t, kGroups> value;
     value[0] = uint32_t(index >> (kInputs - 1)) & 1;
     for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
-    // Front blocks: every group present, at fixed rows.
+    // Front blocks: its groups are the side to move and each piece's whole square (one row per
+    // square), so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
     {
       const uint32_t blocks = uint32_t(h.front_blocks);
-      std::array<uint32_t, kGroups> at;
+      std::array<uint32_t, 1 + K> at;
       at[0] = (kFirstGroupRow + value[0]) * blocks;
-      for (int g = 1; g < kGroups; ++g) at[size_t(g)] = (kFirstGroupRow + 2 + 8 * uint32_t(g - 1) + value[size_t(g)]) * blocks;
+      for (int i = 0; i < K; ++i)
+        at[size_t(1 + i)] = (kFirstGroupRow + 2 + 64 * uint32_t(i) + (uint32_t(index >> (6 * (K - 1 - i))) & 63)) * blocks;
       if (const Hit hit = scan(h.front, blocks, at); hit.hits) return output_at(h.front, blocks, hit);
     }
     uint64_t ref = h.root;
@@ -179,11 +183,11 @@ class CubeIndex {
   static constexpr size_t kFront = 512;  // at most 8 blocks
   // The first front block with a cube holding the query (all groups are active in the front).
   Hit front_match(uint64_t index) const {
-    std::array<uint32_t, kMaxGroups> at{};
-    for (int g = 0; g < groups_; ++g)
-      at[size_t(g)] = (group_offset_[size_t(g)] + uint32_t((index >> group_shift_[size_t(g)]) & group_mask_[size_t(g)])) *
+    std::array<uint32_t, kMaxFrontGroups> at{};
+    for (int g = 0; g < front_groups_; ++g)
+      at[size_t(g)] = (front_offset_[size_t(g)] + uint32_t((index >> front_shift_[size_t(g)]) & front_mask_[size_t(g)])) *
                       uint32_t(front_blocks_);
-    for (int g = groups_; g < kMaxGroups; ++g) at[size_t(g)] = kOnesRow * uint32_t(front_blocks_);
+    for (int g = front_groups_; g < kMaxFrontGroups; ++g) at[size_t(g)] = kOnesRow * uint32_t(front_blocks_);
     return scan(front_block_.data(), uint64_t(front_blocks_), at);
   }
 
@@ -232,6 +236,8 @@ class CubeIndex {
   uint64_t make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries, uint64_t used_inputs,
                      uint64_t fixed_values);
   void choose_front(std::span<const uint64_t> queries);
+  // The front line's slab: rows per value of each front group (side to move, squares).
+  void append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const;
   void set_groups();
 
   // The members the hot path reads first, together.
@@ -248,10 +254,14 @@ class CubeIndex {
   size_t budget_ = 0;
   std::array<logic::CubeWord, kFront> front_cubes_{};
   // Input groups: group g covers inputs group_first_[g] .. + group_width_[g] - 1; its value in an
-  // index is (index >> group_shift_[g]) & group_mask_[g]; group_offset_[g] is its first row in
-  // a slab with every group present (the front line).
+  // index is (index >> group_shift_[g]) & group_mask_[g]. The front line's groups: the first input,
+  // then runs of up to 6 (squares), front_offset_[g] the first row of group g.
   std::array<uint8_t, kMaxGroups> group_first_{}, group_width_{}, group_shift_{};
-  std::array<uint32_t, kMaxGroups> group_mask_{}, group_offset_{};
+  std::array<uint32_t, kMaxGroups> group_mask_{};
+  static constexpr int kMaxFrontGroups = 6;
+  int front_groups_ = 0;
+  std::array<uint8_t, kMaxFrontGroups> front_first_{}, front_width_{}, front_shift_{};
+  std::array<uint32_t, kMaxFrontGroups> front_mask_{}, front_offset_{};
   std::vector<logic::CubeWord> cubes_;  // the cover
   std::vector<uint32_t> ids_;           // each leaf's cubes (positions in cubes_), in scan order
   std::vector<uint64_t> build_nodes_, build_slices_;  // nodes_ and slices_ while building
