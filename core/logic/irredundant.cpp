@@ -404,6 +404,7 @@ std::vector<uint32_t> reduce_matrix(CoverMatrix& m, std::vector<double>& tiebrea
   return ids;
 }
 
+constexpr size_t kLocalSearchEntries = size_t{1} << 26;  // larger matrices: no reduction, no rwls
 constexpr size_t kExactPick = 4096;  // rwls: scan the whole solution up to this size
 constexpr uint32_t kSample = 128;     // rwls: else the best of this many random picks
 
@@ -576,6 +577,10 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
   merge_equal_rows(m);
   std::vector<double> tiebreak = col_tiebreak;
   std::vector<uint32_t> ids;  // original column of each column of m, when reduced
+  // The reduction and the local search hold a few copies of the matrix and per-row state: on
+  // 5-piece covers (hundreds of millions of entries) that is gigabytes, so they are left out
+  // there. The largest 2-4 piece matrix (KRvKR's draws) has about 33 million entries.
+  if (m.col_rows.size() > kLocalSearchEntries) local_steps = 0;
   if (local_steps > 0) ids = reduce_matrix(m, tiebreak);
 
   // Several starts on small problems (the work is proportional to the matrix's entries).
