@@ -26,7 +26,7 @@
 // block-major layout would touch 9 scattered lines per block: misses that scan tens of blocks are
 // what this layout is for.
 //
-// A front line, up to 8 blocks of the cubes that together hold the most sampled queries (chosen
+// A front line, up to 16 blocks of the cubes that together hold the most sampled queries (chosen
 // greedily, a block at a time while a block still answers enough of the remaining queries), is
 // matched before the tree: for many balances a few big cubes hold most positions, and these few
 // kilobytes per balance stay in cache while the tree's leaves are cache misses. The front's groups
@@ -180,7 +180,7 @@ class CubeIndex {
  private:
  // side to move + 2 per piece, up to 5 pieces
 
-  static constexpr size_t kFront = 512;  // at most 8 blocks
+  static constexpr size_t kFront = 1024;  // at most 16 blocks
   // The first front block with a cube holding the query (all groups are active in the front).
   Hit front_match(uint64_t index) const {
     std::array<uint32_t, kMaxFrontGroups> at{};
