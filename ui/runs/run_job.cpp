@@ -44,10 +44,25 @@ RunJob::~RunJob() {
   future_.waitForFinished();
 }
 
+QString RunJob::effortText(logic::Effort e) {
+  const std::string_view n = logic::effort_name(e);
+  return QString::fromUtf8(n.data(), qsizetype(n.size()));
+}
+
+logic::MinimizeOptions RunJob::minimizeOptions(const RunSpec& spec, int threads) {
+  logic::MinimizeOptions opts;
+  opts.threads = threads;
+  opts.effort = spec.effort;
+  return opts;
+}
+
 QString RunJob::title() const {
   QString t = spec_.balances.join(QStringLiteral(", "));
   if (t.size() > 60) t = t.left(57) + QStringLiteral("…");
-  return spec_.passes.isEmpty() ? tr("%1: tables").arg(t) : tr("%1: %2").arg(t, spec_.passes);
+  if (spec_.passes.isEmpty()) return tr("%1: tables").arg(t);
+  if (spec_.effort != logic::Effort::Normal)
+    return tr("%1: %2 (%3 effort)").arg(t, spec_.passes, effortText(spec_.effort));
+  return tr("%1: %2").arg(t, spec_.passes);
 }
 
 qint64 RunJob::elapsedMs() const {
@@ -165,6 +180,11 @@ RunJob::Outcome RunJob::work() {
     QMutexLocker lock(&mutex_);
     units_ = int(missing.size()) + (passes.empty() ? 0 : int(balances.size()));
   }
+  const logic::MinimizeOptions opts = minimizeOptions(spec_, threads);
+  if (!passes.empty())
+    post(tr("passes %1, %2 effort, %3 thread(s)")
+             .arg(QString::fromStdString(logic::passes_string(passes)), effortText(opts.effort))
+             .arg(opts.threads));
   auto unitDone = [this] {
     QMutexLocker lock(&mutex_);
     ++unitsDone_;
@@ -192,8 +212,6 @@ RunJob::Outcome RunJob::work() {
       QMutexLocker lock(&mutex_);
       prefix_ = name + QStringLiteral(": ");
     }
-    logic::MinimizeOptions opts;
-    opts.threads = threads;
     auto m = logic::minimize_table(**t, passes, opts, progress_);
     if (progress_.cancelled()) return {false, true, {}};
     if (!m) return {false, false, name + QStringLiteral(": ") + QString::fromStdString(m.error().message)};

@@ -12,6 +12,8 @@
 #include <QStringList>
 #include <QTimer>
 
+#include "logic/passes.hpp"
+#include "logic/pipeline.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::ui {
@@ -22,6 +24,7 @@ struct RunSpec {
   int threads = 0;       // 0: all hardware threads
   QString dataDir;
   bool saveCovers = true;
+  logic::Effort effort = logic::Effort::Normal;  // MinimizeOptions::effort (expand, irredundant)
 };
 
 // One point of a run's per-pass record: the cover after a pass ("start" = the initial minterms).
@@ -52,7 +55,12 @@ class RunJob : public QObject {
   QString error() const { return error_; }
   QStringList log() const { return log_; }
   QList<PassPoint> points() const { return points_; }
+  // "balances: passes", with "(high effort)" when the run minimizes at more than normal effort.
   QString title() const;
+  // "normal" / "high", as egtmin-cli minimize --effort spells them.
+  static QString effortText(logic::Effort e);
+  // The options the worker minimizes each balance with (threads: the resolved count, > 0).
+  static logic::MinimizeOptions minimizeOptions(const RunSpec& spec, int threads);
 
   // The pool runs execute on (separate from QThreadPool::globalInstance()).
   static class QThreadPool* pool();

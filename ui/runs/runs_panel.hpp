@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Runs panel: pick balances and a pass sequence, start runs (several may run at once), watch each
+// Runs panel: pick balances, a pass sequence and the effort, start runs (several may run at once), watch each
 // one's progress and log, cancel. Finished runs tell AppContext so the probe panel re-probes.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include "runs/run_job.hpp"
 
+class QComboBox;
 class QPushButton;
 class QSpinBox;
 class QVBoxLayout;
@@ -28,6 +29,9 @@ class RunsPanel : public QWidget {
   BalancePicker* balances() const { return balances_; }
   PassPicker* passes() const { return passes_; }
   QSpinBox* threads() const { return threads_; }
+  // Normal / High (item data: logic::Effort as int); remembered in QSettings ("runEffort").
+  QComboBox* effortBox() const { return effort_; }
+  logic::Effort effort() const;
   QPushButton* startButton() const { return start_; }
 
   QList<RunJob*> jobs() const { return jobs_; }
@@ -55,6 +59,7 @@ class RunsPanel : public QWidget {
   BalancePicker* balances_;
   PassPicker* passes_;
   QSpinBox* threads_;
+  QComboBox* effort_;
   QPushButton* start_;
   QVBoxLayout* runsLayout_;
   QList<RunJob*> jobs_;
