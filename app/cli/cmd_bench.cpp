@@ -53,12 +53,18 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"timer_overhead_ns", r.timer_overhead_ns},
                    {"index_build_seconds", build_s},
                    {"index_copies", index_copies},
+                   {"rounds", opts.rounds},
                    {"covers", (*prober)->balances().size()}};
   for (const auto& m : r.methods)
     j["methods"][m.name] = {{"mean_ns", m.per_probe.mean_ns},     {"sd_ns", m.per_probe.sd_ns},
                             {"median_ns", m.per_probe.median_ns}, {"p99_ns", m.per_probe.p99_ns},
                             {"total_s", m.per_probe.total_s},     {"batch_mean_ns", m.batch_mean_ns},
-                            {"memory_bytes", m.memory_bytes}};
+                            {"memory_bytes", m.memory_bytes},     {"round_batch_mean_ns", m.round_batch_mean_ns}};
+  // Each round's ratio of the indexed method to Fathom (batch means), so the spread between
+  // rounds shows how far the machine drifted.
+  if (r.methods.size() == 3)
+    for (size_t i = 0; i < r.methods[1].round_batch_mean_ns.size(); ++i)
+      j["round_indexed_to_fathom"].push_back(r.methods[1].round_batch_mean_ns[i] / r.methods[2].round_batch_mean_ns[i]);
   if (common.json) {
     print_json(j);
   } else {
@@ -75,8 +81,12 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                   m.per_probe.sd_ns, m.per_probe.median_ns, m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns,
                   m.memory_bytes);
     std::printf("per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
-                "index build: %.3f s over %zu covers\n",
-                r.timer_overhead_ns, build_s, (*prober)->balances().size());
+                "index build: %.3f s over %zu covers; %d round(s), indexed / fathom (batch means) per round:",
+                r.timer_overhead_ns, build_s, (*prober)->balances().size(), opts.rounds);
+    if (r.methods.size() == 3)
+      for (size_t i = 0; i < r.methods[1].round_batch_mean_ns.size(); ++i)
+        std::printf(" %.4f", r.methods[1].round_batch_mean_ns[i] / r.methods[2].round_batch_mean_ns[i]);
+    std::printf("\n");
   }
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
 }
@@ -126,7 +136,11 @@ Command add_bench(CLI::App& app) {
   struct Args {
     Common probe_common, size_common;
     std::string syzygy_probe, syzygy_size, csv;
-    bench::ProbeBenchOptions opts;
+    bench::ProbeBenchOptions opts = [] {
+      bench::ProbeBenchOptions o;
+      o.rounds = 3;
+      return o;
+    }();
     int size_pieces = 4;
     double index_copies = probe::CoverProber::kDefaultCopies;
   };
@@ -138,13 +152,17 @@ Command add_bench(CLI::App& app) {
   p->add_option("--positions", a->opts.positions, "Positions to sample (default 10,000,000)")->check(CLI::PositiveNumber);
   p->add_option("--pieces", a->opts.pieces, "Pieces per position")->check(CLI::Range(3, 5));
   p->add_option("--seed", a->opts.seed, "Random seed (default 1)");
-  p->add_option("--csv", a->csv, "Write every per-probe time to this CSV file");
+  p->add_option("--csv", a->csv, "Write every per-probe time (of the last round) to this CSV file");
+  p->add_option("--rounds", a->opts.rounds,
+                "Timing rounds: each times every method once, the methods in turn (default 3)")
+      ->check(CLI::Range(1, 100));
   p->add_option("--index-copies", a->index_copies,
                 "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
       ->check(CLI::Range(1.0, 1024.0));
   p->footer("Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
             "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
-            "mismatch), then each method is timed over all of them.\n"
+            "mismatch), then each method is timed over all of them, in --rounds rounds that take the methods\n"
+            "in turn, so that a shared machine's slow phases fall on every method alike.\n"
             "Example:\n  egtmin-cli bench probe --syzygy ../shared/syzygy --positions 1000000 --json");
   add_common(p, a->probe_common);
   auto* s = sub->add_subcommand("size", "Cover file sizes against Syzygy WDL files, as shipped and through xz -9e");

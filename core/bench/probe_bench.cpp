@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/probe_bench.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
@@ -95,17 +96,21 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     r.timer_overhead_ns = summarize(t).median_ns;
   }
   std::vector<Position> chunk(4096);
-  auto time_method = [&](const std::string& name, auto&& one, size_t memory) {
+  const size_t n_samples = samples.size(), rounds = size_t(std::max(opts.rounds, 1));
+  struct Timed {
     MethodTiming mt;
-    mt.name = name;
-    mt.memory_bytes = memory;
-    std::vector<uint32_t> times(samples.size());
+    std::vector<uint32_t> times;  // every round's per-probe times, round after round
+    double batch_ns = 0;
+  };
+  std::vector<Timed> timed;
+  auto time_method = [&](Timed& t, auto&& one, size_t round) {
     uint64_t sink = 0;
     double batch_ns = 0;
+    uint32_t* times = t.times.data() + round * n_samples;
     // Positions are rebuilt outside the timed regions, a chunk at a time.
-    for (size_t base = 0; base < samples.size(); base += chunk.size()) {
+    for (size_t base = 0; base < n_samples; base += chunk.size()) {
       if (progress.cancelled()) return false;
-      const size_t n = std::min(chunk.size(), samples.size() - base);
+      const size_t n = std::min(chunk.size(), n_samples - base);
       for (size_t k = 0; k < n; ++k) chunk[k] = to_position(samples[base + k]);
       auto b0 = Clock::now();
       for (size_t k = 0; k < n; ++k) sink += one(chunk[k]);
@@ -116,29 +121,40 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
         auto t1 = Clock::now();
         times[base + k] = uint32_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
       }
-      progress.report("timing " + name, double(base) / double(samples.size()));
+      progress.report("timing " + t.mt.name + (rounds > 1 ? ", round " + std::to_string(round + 1) : std::string()),
+                      (double(round) + double(base) / double(n_samples)) / double(rounds));
     }
     g_sink = g_sink + sink;
-    mt.batch_mean_ns = batch_ns / double(samples.size());
-    mt.per_probe = summarize(times);
-    if (opts.keep_times) mt.times_ns = std::move(times);
-    r.methods.push_back(std::move(mt));
+    t.batch_ns += batch_ns;
+    t.mt.round_batch_mean_ns.push_back(batch_ns / double(n_samples));
     return true;
   };
-  for (probe::Method m : {probe::Method::Linear, probe::Method::Indexed})
-    if (!time_method(
-            probe::method_name(m),
-            [&](const Position& pos) -> uint64_t { return uint64_t(prober.probe_wdl(pos, m)); },
-            prober.memory_bytes(m)))
+  auto cover_probe = [&](probe::Method m) {
+    return [&prober, m](const Position& pos) -> uint64_t { return uint64_t(prober.probe_wdl(pos, m)); };
+  };
+  auto fathom_probe = [&](const Position& pos) -> uint64_t {
+    auto v = syzygy.wdl(pos);
+    return v ? uint64_t(*v) : 9;
+  };
+  for (const char* name : {"linear", "indexed", "fathom"}) {
+    Timed t;
+    t.mt.name = name;
+    t.times.resize(n_samples * rounds);
+    timed.push_back(std::move(t));
+  }
+  timed[0].mt.memory_bytes = prober.memory_bytes(probe::Method::Linear);
+  timed[1].mt.memory_bytes = prober.memory_bytes(probe::Method::Indexed);
+  timed[2].mt.memory_bytes = fathom_bytes;
+  for (size_t round = 0; round < rounds; ++round)
+    if (!time_method(timed[0], cover_probe(probe::Method::Linear), round) ||
+        !time_method(timed[1], cover_probe(probe::Method::Indexed), round) || !time_method(timed[2], fathom_probe, round))
       return Error{"cancelled"};
-  if (!time_method(
-          "fathom",
-          [&](const Position& pos) -> uint64_t {
-            auto v = syzygy.wdl(pos);
-            return v ? uint64_t(*v) : 9;
-          },
-          fathom_bytes))
-    return Error{"cancelled"};
+  for (Timed& t : timed) {
+    t.mt.batch_mean_ns = t.batch_ns / double(n_samples * rounds);
+    t.mt.per_probe = summarize(t.times);
+    if (opts.keep_times) t.mt.times_ns.assign(t.times.end() - ptrdiff_t(n_samples), t.times.end());
+    r.methods.push_back(std::move(t.mt));
+  }
   if (opts.keep_times) r.samples = std::move(samples);
   return r;
 }

@@ -22,14 +22,20 @@ struct ProbeBenchOptions {
   uint64_t positions = 10'000'000;
   uint64_t seed = 1;
   bool keep_times = false;  // keep every per-probe time (for a CSV)
+  // Each round times every method once over all positions, the methods in turn. On a shared
+  // machine whose speed drifts over tens of seconds, one pass per method lets a slow phase land on
+  // one method only; with several rounds it falls on all of them alike, and the statistics pool
+  // every round.
+  int rounds = 1;
 };
 
 struct MethodTiming {
   std::string name;        // "linear", "indexed", "fathom"
   TimeStats per_probe;     // steady_clock around each probe (includes timer_overhead_ns)
-  double batch_mean_ns = 0;  // one clock pair around the whole pass, divided by the positions
+  double batch_mean_ns = 0;  // clock pairs around chunks of 4096 probes, over all rounds, per probe
+  std::vector<double> round_batch_mean_ns;  // the same for each round alone
   size_t memory_bytes = 0;
-  std::vector<uint32_t> times_ns;  // when keep_times
+  std::vector<uint32_t> times_ns;  // when keep_times: each position's time in the last round
 };
 
 struct ProbeBenchResult {

@@ -259,9 +259,11 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
     for (int i = 0; i < K; ++i) q[size_t(i)] = Square(sq[size_t((i + K / 2) % K)] ^ 56);
     sq = q;
   }
-  const uint64_t a = transformed_index<K>(sq, rep_stm, kCanonTransforms.first[e.mode][sq[0]], e);
-  const uint64_t b = transformed_index<K>(sq, rep_stm, kCanonTransforms.second[e.mode][sq[0]], e);
-  const uint64_t idx = std::min(a, b);
+  // The second candidate only exists with the white king on a diagonal (a quarter of the squares
+  // in pawnless balances, none with pawns): computing it only then saves a third of the work.
+  const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
+  uint64_t idx = transformed_index<K>(sq, rep_stm, g1, e);
+  if (g2 != g1) idx = std::min(idx, transformed_index<K>(sq, rep_stm, g2, e));
   logic::Output out = logic::Output::None;
   if (m == Method::Indexed) {
     out = CubeIndex::find_output_fixed<K>(e.index, idx);

@@ -112,15 +112,12 @@ class CubeIndex {
   template <int K>
   static logic::Output find_output_fixed(const Hot& h, uint64_t index) {
     constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
-    std::array<uint32_t, kGroups> value;
-    value[0] = uint32_t(index >> (kInputs - 1)) & 1;
-    for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
     // Front blocks: its groups are the side to move and each piece's whole square (one row per
     // square), so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
     {
       const uint32_t blocks = uint32_t(h.front_blocks);
       std::array<uint32_t, 1 + K> at;
-      at[0] = (kFirstGroupRow + value[0]) * blocks;
+      at[0] = (kFirstGroupRow + (uint32_t(index >> (kInputs - 1)) & 1)) * blocks;
       for (int i = 0; i < K; ++i)
         at[size_t(1 + i)] = (kFirstGroupRow + 2 + 64 * uint32_t(i) + (uint32_t(index >> (6 * (K - 1 - i))) & 63)) * blocks;
       if (const Hit hit = scan(h.front, blocks, at); hit.hits) return output_at(h.front, blocks, hit);
@@ -130,6 +127,11 @@ class CubeIndex {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
       ref = h.nodes[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
+    // The leaf's groups (only probes that miss the front get here): the side to move, then each
+    // piece's rank and file.
+    std::array<uint32_t, kGroups> value;
+    value[0] = uint32_t(index >> (kInputs - 1)) & 1;
+    for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
     const uint32_t blocks = uint32_t((ref >> kBlocksShift) & kBlocksMask);
     // Leaves hold only the active groups' rows, in group order; an inactive group reads the
     // all-ones row instead, so the scan has a fixed number of groups and no branches.
