@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Cover files (DATA/covers/NAME.egtc): one minimized ON-cover per balance, as sorted 64-bit PCN
-// words (logic/cube.hpp) compressed with liblzma at preset 9 | extreme (the paper's xz -9e),
-// behind a versioned header. Format: docs/file-format.md. Written atomically; the reader rejects
-// truncated, corrupted, wrong-version and wrong-balance files with a message naming the problem.
+// Cover files (DATA/covers/NAME.egtc): one minimized ON-cover per balance, behind a versioned
+// header. Version 2 (written) stores the cubes as a trie of fields (store/cube_trie.hpp) in a raw
+// LZMA2 stream at preset 9 | extreme; version 1 (still read) held the sorted 64-bit PCN words
+// (logic/cube.hpp) in an xz -9e stream. Format: docs/file-format.md. Written atomically; the
+// reader rejects truncated, corrupted, unknown-version and wrong-balance files with a message
+// naming the problem.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +30,18 @@ struct CoverFile {
 
 std::filesystem::path cover_path(const std::filesystem::path& data_dir, const Balance& b);
 
-// Sorts the cubes, compresses, writes atomically.
+// The field orders a version 2 writer tries for covers of `inputs` inputs: the pieces in every
+// order, each with its rank and file fields together, or all ranks first, or all files first
+// (3 x pieces! orders, field 0 first in each).
+std::vector<std::vector<uint8_t>> candidate_orders(int inputs);
+// A version 2 payload for `cubes` (any order; duplicates are kept): the candidate order whose
+// LZMA2 stream is smallest. Throws std::invalid_argument when `inputs` is not 1 + 6 x pieces or a
+// cube fixes an input beyond it (save_cover refuses those first).
+std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int inputs);
+// Back to the cubes, sorted ascending; errors name the problem (no file name).
+Result<std::vector<logic::CubeWord>> decode_payload(std::span<const uint8_t> payload, uint64_t count, int inputs);
+
+// Compresses (format version 2); the cubes need not be sorted. save_cover writes atomically.
 std::vector<uint8_t> serialize_cover(const CoverFile& cover);
 Status save_cover(const std::filesystem::path& path, const CoverFile& cover);
 

@@ -5,13 +5,33 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <numeric>
 #include <random>
 
+#include "logic/pipeline.hpp"
 #include "store/cover_file.hpp"
+#include "store/cube_trie.hpp"
+#include "store/xz.hpp"
+#include "support/env.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin::store {
 namespace {
+
+// Random cubes of `inputs` inputs: outputs W/D/L, each input fixed with probability `fixed`.
+std::vector<logic::CubeWord> random_cubes(int inputs, size_t count, double fixed, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<logic::CubeWord> cubes;
+  for (size_t i = 0; i < count; ++i) {
+    logic::CubeWord c = logic::universe(logic::Output(1 + rng() % 3));
+    for (int k = 0; k < inputs; ++k)
+      if (u(rng) < fixed) c &= ~(logic::CubeWord{(rng() & 1) ? 1u : 2u} << logic::pair_shift(k));
+    cubes.push_back(c);
+  }
+  return cubes;
+}
 
 CoverFile sample_cover(int cubes = 500) {
   CoverFile c;
@@ -30,18 +50,139 @@ CoverFile sample_cover(int cubes = 500) {
   return c;
 }
 
+std::vector<logic::CubeWord> sorted(std::vector<logic::CubeWord> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+void put_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+void set_le(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
+}
+
+// Where the payload starts (the header's variable part: balance name, passes, header CRC).
+size_t payload_at(const std::vector<uint8_t>& b) {
+  size_t at = 37 + b[36];
+  size_t passes = b[at] | (size_t(b[at + 1]) << 8);
+  return at + 2 + passes + 8;
+}
+
+// Recompute the header CRC after an edit of the fixed part.
+std::vector<uint8_t> reseal(std::vector<uint8_t> b) {
+  size_t at = payload_at(b) - 8;
+  set_le(b, at, lzma_crc64(b.data(), at, 0), 8);
+  return b;
+}
+
+// A file with its payload replaced (length and both checksums made to match).
+std::vector<uint8_t> with_payload(const std::vector<uint8_t>& file, const std::vector<uint8_t>& payload) {
+  std::vector<uint8_t> b(file.begin(), file.begin() + long(payload_at(file)));
+  b.insert(b.end(), payload.begin(), payload.end());
+  set_le(b, 20, payload.size(), 8);
+  set_le(b, 28, lzma_crc64(payload.data(), payload.size(), 0), 8);
+  return reseal(b);
+}
+
+// The version 1 writer, as egtmin wrote it before version 2: the same header, then an xz -9e
+// stream of the sorted cubes as little-endian u64 words.
+std::vector<uint8_t> serialize_v1(const CoverFile& cover) {
+  auto cubes = sorted(cover.cubes);
+  std::vector<uint8_t> raw;
+  for (logic::CubeWord c : cubes) put_le(raw, c, 8);
+  auto xz = xz_compress(raw);
+  EXPECT_TRUE(xz.ok());
+  const std::string name = cover.balance.canonical().name();
+  std::vector<uint8_t> out{'E', 'G', 'T', 'M', 'C', 'O', 'V', 0x1a};
+  put_le(out, 1, 2);
+  out.push_back(uint8_t(cover.inputs));
+  out.push_back(uint8_t(cover.canon));
+  put_le(out, cubes.size(), 8);
+  put_le(out, xz->size(), 8);
+  put_le(out, lzma_crc64(xz->data(), xz->size(), 0), 8);
+  out.push_back(uint8_t(name.size()));
+  out.insert(out.end(), name.begin(), name.end());
+  put_le(out, cover.passes.size(), 2);
+  out.insert(out.end(), cover.passes.begin(), cover.passes.end());
+  put_le(out, lzma_crc64(out.data(), out.size(), 0), 8);
+  out.insert(out.end(), xz->begin(), xz->end());
+  return out;
+}
+
+// DATA/covers/KBvKN.egtc as egtmin 0.1.0 wrote it (format version 1, the minimizer's cover of
+// 29 cubes), and those cubes.
+const uint8_t kV1File[] = {
+    0x45, 0x47, 0x54, 0x4d, 0x43, 0x4f, 0x56, 0x1a, 0x01, 0x00, 0x19, 0x02, 0x1d, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2d, 0x19, 0x9e, 0x1b,
+    0xd4, 0x20, 0x82, 0x69, 0x05, 0x4b, 0x42, 0x76, 0x4b, 0x4e, 0x20, 0x00, 0x63, 0x61, 0x6e, 0x6f,
+    0x6e, 0x2c, 0x63, 0x6f, 0x6d, 0x70, 0x61, 0x63, 0x74, 0x2c, 0x65, 0x78, 0x70, 0x61, 0x6e, 0x64,
+    0x2c, 0x69, 0x72, 0x72, 0x65, 0x64, 0x75, 0x6e, 0x64, 0x61, 0x6e, 0x74, 0xe0, 0x45, 0x38, 0x78,
+    0xcf, 0xe6, 0x2a, 0x13, 0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04, 0xe6, 0xd6, 0xb4, 0x46,
+    0x02, 0x00, 0x21, 0x01, 0x1c, 0x00, 0x00, 0x00, 0x10, 0xcf, 0x58, 0xcc, 0xe0, 0x00, 0xe7, 0x00,
+    0x73, 0x5d, 0x00, 0x7f, 0xbb, 0xd0, 0x4d, 0xc3, 0xbf, 0x6b, 0x84, 0x5e, 0x5f, 0xab, 0x41, 0x42,
+    0x55, 0x75, 0x90, 0x32, 0x6b, 0x60, 0x70, 0x9d, 0x5e, 0x1a, 0x14, 0xe1, 0xb5, 0xbd, 0xf6, 0x4a,
+    0x02, 0xeb, 0x10, 0x52, 0x5b, 0x98, 0xe8, 0xf8, 0x0c, 0x7d, 0xca, 0x69, 0x8a, 0x5b, 0x53, 0x12,
+    0xb2, 0x8b, 0xfe, 0xaa, 0xf4, 0x16, 0x44, 0x6a, 0xe8, 0x8a, 0x54, 0x41, 0xf9, 0x30, 0x02, 0x19,
+    0x2a, 0xae, 0xd3, 0xee, 0x56, 0x2c, 0xcd, 0xb9, 0x4b, 0xb9, 0x03, 0x04, 0x4c, 0x54, 0xac, 0x9e,
+    0xce, 0x2b, 0x01, 0x51, 0x77, 0x2f, 0xc3, 0xc6, 0xba, 0x53, 0xdc, 0xde, 0xc3, 0xf6, 0x0b, 0x56,
+    0xa4, 0xe8, 0xbe, 0x0f, 0xb7, 0x7b, 0x3e, 0x5a, 0xec, 0xc0, 0xfe, 0x94, 0xcd, 0xd6, 0x1a, 0x32,
+    0x88, 0x65, 0x78, 0x56, 0x8f, 0xf9, 0x00, 0x00, 0xc5, 0xea, 0x97, 0x3a, 0x21, 0x0d, 0x37, 0xdf,
+    0x00, 0x01, 0x8f, 0x01, 0xe8, 0x01, 0x00, 0x00, 0x80, 0x58, 0xda, 0x03, 0xb1, 0xc4, 0x67, 0xfb,
+    0x02, 0x00, 0x00, 0x00, 0x00, 0x04, 0x59, 0x5a,
+};
+const logic::CubeWord kV1Cubes[] = {
+    0x6f7ebaeaefa6efffull,
+    0x7f7ea6baefa6efffull,
+    0x9fffffefffffffffull,
+    0xafbfffffffffefffull,
+    0xafffffffffff7fffull,
+    0xbfbfff7fffffffffull,
+    0xbff7fffdffffffffull,
+    0xbff7ffffff7fffffull,
+    0xbff7ffffffffdfffull,
+    0xbffdffffffffffffull,
+    0xbfff7fffffffffffull,
+    0xbfffd7ffffffffffull,
+    0xbffff77fffffffffull,
+    0xbffffbdffff7bfffull,
+    0xbffffdffffffffffull,
+    0xbffffff7ffffffffull,
+    0xbffffffeffff7fffull,
+    0xbfffffff7fffffffull,
+    0xbfffffffdfffffffull,
+    0xbffffffff7ffffffull,
+    0xbffffffffdffffffull,
+    0xbfffffffff77ffffull,
+    0xbfffffffff7fdfffull,
+    0xbfffffffffdfefffull,
+    0xbffffffffffb5fffull,
+    0xbffffffffffdffffull,
+    0xdffafebbaab65fffull,
+    0xdffafebbaaeaefffull,
+    0xfffafebbabba9fffull,
+};
+
+std::string message(const std::vector<uint8_t>& b) {
+  auto r = parse_cover(b, "f.egtc");
+  return r.ok() ? std::string("OK") : r.error().message;
+}
+
 TEST(CoverFile, RoundTrip) {
   CoverFile c = sample_cover();
   auto bytes = serialize_cover(c);
+  EXPECT_EQ(bytes[8], 2);  // format version 2
   auto back = parse_cover(bytes, "mem");
   ASSERT_TRUE(back.ok()) << back.error().message;
-  auto sorted = c.cubes;
-  std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(back->cubes, sorted);
+  EXPECT_EQ(back->cubes, sorted(c.cubes));
   EXPECT_EQ(back->balance, c.balance);
   EXPECT_EQ(back->inputs, 19);
   EXPECT_EQ(back->canon, CanonScheme::Full);
   EXPECT_EQ(back->passes, c.passes);
+  // The bytes depend on the cover alone, not on the order of its cubes.
+  CoverFile shuffled = c;
+  std::shuffle(shuffled.cubes.begin(), shuffled.cubes.end(), std::mt19937_64(3));
+  EXPECT_EQ(serialize_cover(shuffled), bytes);
 
   auto dir = std::filesystem::temp_directory_path() / ("egtmin-cover-test-" + std::to_string(::getpid()));
   auto path = cover_path(dir, c.balance);
@@ -50,7 +191,7 @@ TEST(CoverFile, RoundTrip) {
   Balance krvk = c.balance;
   auto loaded = load_cover(path, &krvk);
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-  EXPECT_EQ(loaded->cubes, sorted);
+  EXPECT_EQ(loaded->cubes, sorted(c.cubes));
   Balance other = *Balance::parse("KQvK");
   auto wrong = load_cover(path, &other);
   ASSERT_FALSE(wrong.ok());
@@ -66,6 +207,118 @@ TEST(CoverFile, EmptyCoverRoundTrips) {
   EXPECT_TRUE(back->cubes.empty());
 }
 
+// Every width (2 to 5 pieces), sparse and dense cubes, one cube to thousands, repeated cubes:
+// the file gives back exactly the sorted list.
+TEST(CoverFile, RandomCoversRoundTripAtEveryWidth) {
+  const std::pair<const char*, int> balances[] = {{"KvK", 13}, {"KRvK", 19}, {"KRvKP", 25}, {"KQRvKR", 31}};
+  uint64_t seed = 1;
+  for (auto [name, inputs] : balances)
+    for (size_t count : {size_t{1}, size_t{2}, size_t{40}, size_t{3000}})
+      for (double fixed : {0.1, 0.5, 0.95}) {
+        CoverFile c;
+        c.balance = *Balance::parse(name);
+        c.inputs = inputs;
+        c.passes = "test";
+        c.cubes = random_cubes(inputs, count, fixed, seed++);
+        if (count > 2) c.cubes.push_back(c.cubes[count / 2]);  // a repeated cube
+        auto bytes = serialize_cover(c);
+        auto back = parse_cover(bytes, "mem");
+        ASSERT_TRUE(back.ok()) << name << " " << count << " " << fixed << ": " << back.error().message;
+        EXPECT_EQ(back->cubes, sorted(c.cubes)) << name << " " << count << " " << fixed;
+      }
+}
+
+// Both layouts under every order the writer tries and some it does not (field 0 elsewhere).
+TEST(CubeTrie, LayoutsRoundTripUnderEveryOrder) {
+  for (int inputs : {13, 19, 25, 31}) {
+    auto cubes = random_cubes(inputs, 700, 0.6, uint64_t(inputs));
+    auto orders = candidate_orders(inputs);
+    const int m = trie_field_count(inputs);
+    EXPECT_EQ(m, 1 + 2 * ((inputs - 1) / 6));
+    std::mt19937_64 rng(5);
+    for (int k = 0; k < 10; ++k) {
+      std::vector<uint8_t> o(static_cast<size_t>(m));
+      std::iota(o.begin(), o.end(), 0);
+      std::shuffle(o.begin(), o.end(), rng);
+      orders.push_back(o);
+    }
+    for (const auto& order : orders) {
+      ASSERT_TRUE(trie_order_valid(order, inputs));
+      for (TrieLayout layout : {TrieLayout::Planes, TrieLayout::Rows}) {
+        auto raw = trie_encode(cubes, inputs, order, layout);
+        if (layout == TrieLayout::Rows && inputs == 31) {
+          EXPECT_FALSE(raw.has_value());  // rows hold up to 4 pieces
+          continue;
+        }
+        ASSERT_TRUE(raw.has_value());
+        auto back = trie_decode(*raw, cubes.size(), inputs, order, layout);
+        ASSERT_TRUE(back.ok()) << back.error().message;
+        EXPECT_EQ(sorted(*back), sorted(cubes));
+      }
+    }
+  }
+  // Rows cannot hold a repeated cube; planes can.
+  auto cubes = random_cubes(19, 10, 0.5, 9);
+  cubes.push_back(cubes[3]);
+  auto order = candidate_orders(19).front();
+  EXPECT_FALSE(trie_encode(cubes, 19, order, TrieLayout::Rows).has_value());
+  auto raw = trie_encode(cubes, 19, order, TrieLayout::Planes);
+  auto back = trie_decode(*raw, cubes.size(), 19, order, TrieLayout::Planes);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(sorted(*back), sorted(cubes));
+}
+
+TEST(CubeTrie, OrdersTried) {
+  EXPECT_EQ(candidate_orders(13).size(), 6u);
+  EXPECT_EQ(candidate_orders(25).size(), 72u);
+  EXPECT_EQ(candidate_orders(31).size(), 360u);
+  for (const auto& o : candidate_orders(25)) EXPECT_TRUE(trie_order_valid(o, 25));
+  EXPECT_FALSE(trie_order_valid(std::vector<uint8_t>{0, 1, 1, 3, 4, 5, 6, 7, 8}, 25));
+  EXPECT_FALSE(trie_order_valid(std::vector<uint8_t>{0, 1, 2, 3, 4, 5, 6}, 25));
+  EXPECT_EQ(trie_field_count(20), 0);
+}
+
+// The minimizer's covers of the 3-piece balances: exact round trip, and smaller than version 1.
+TEST(CoverFile, MinimizerCoversRoundTripSmallerThanVersion1) {
+  auto passes = logic::parse_passes("canon,compact,expand,irredundant");
+  ASSERT_TRUE(passes.ok()) << passes.error().message;
+  for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+    auto t = test::shared_store().ensure(*Balance::parse(name));
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    auto m = logic::minimize_table(**t, *passes, {});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    CoverFile c{(*t)->balance(), (*t)->encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover};
+    auto v2 = serialize_cover(c);
+    auto v1 = serialize_v1(c);
+    auto back = parse_cover(v2, name);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->cubes, sorted(c.cubes)) << name;
+    auto old = parse_cover(v1, name);
+    ASSERT_TRUE(old.ok()) << old.error().message;
+    EXPECT_EQ(old->cubes, sorted(c.cubes)) << name;
+    EXPECT_LT(v2.size(), v1.size()) << name;
+  }
+}
+
+TEST(CoverFile, ReadsStoredVersion1File) {
+  std::vector<uint8_t> file(std::begin(kV1File), std::end(kV1File));
+  Balance kbvkn = *Balance::parse("KBvKN");
+  auto c = parse_cover(file, "KBvKN.egtc", &kbvkn);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->cubes, std::vector<logic::CubeWord>(std::begin(kV1Cubes), std::end(kV1Cubes)));
+  EXPECT_EQ(c->inputs, 25);
+  EXPECT_EQ(c->canon, CanonScheme::Full);
+  EXPECT_EQ(c->passes, "canon,compact,expand,irredundant");
+  // Rewritten as version 2: the same cubes in fewer bytes.
+  auto v2 = serialize_cover(*c);
+  EXPECT_LT(v2.size(), file.size());
+  auto back = parse_cover(v2, "v2", &kbvkn);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cubes, c->cubes);
+  // The old writer, kept in this test, still makes the same bytes.
+  EXPECT_EQ(serialize_v1(*c), file);
+}
+
 TEST(CoverFile, SaveRefusesCubeWithoutOutput) {
   CoverFile c = sample_cover(3);
   c.cubes.push_back(logic::minterm(5, 19));  // Output::None
@@ -76,44 +329,43 @@ TEST(CoverFile, SaveRefusesCubeWithoutOutput) {
 }
 
 TEST(CoverFile, RejectsWrongVersionTruncationAndCorruption) {
-  auto good = serialize_cover(sample_cover());
-  auto msg = [](const std::vector<uint8_t>& b) {
-    auto r = parse_cover(b, "f.egtc");
-    return r.ok() ? std::string("OK") : r.error().message;
-  };
-  {
-    auto b = good;
-    b[8] = 2;
-    EXPECT_NE(msg(b).find("version 2"), std::string::npos) << msg(b);
-  }
-  {
-    auto b = good;
-    b[0] = 'X';
-    EXPECT_NE(msg(b).find("magic"), std::string::npos);
-  }
-  {
-    auto b = good;
-    b.resize(b.size() - 1);
-    EXPECT_NE(msg(b).find("truncated"), std::string::npos) << msg(b);
-  }
-  {
-    auto b = good;
-    b.back() ^= 0x10;
-    EXPECT_NE(msg(b).find("checksum"), std::string::npos) << msg(b);
-  }
-  for (size_t n = 0; n < good.size(); n += 7) {
-    std::vector<uint8_t> b(good.begin(), good.begin() + long(n));
-    auto m = msg(b);
-    EXPECT_NE(m, "OK") << "truncated to " << n;
-    EXPECT_EQ(m.rfind("f.egtc: ", 0), 0u) << m;
-  }
-  // Random byte flips anywhere: always a clean error (and, under ASan, no out-of-bounds read).
-  std::mt19937_64 rng(11);
-  for (int t = 0; t < 2000; ++t) {
-    auto b = good;
-    int flips = 1 + int(rng() % 4);
-    for (int k = 0; k < flips; ++k) b[rng() % b.size()] ^= uint8_t(1 + rng() % 255);
-    EXPECT_NE(msg(b), "OK");
+  for (auto good : {serialize_cover(sample_cover()), serialize_v1(sample_cover())}) {
+    {
+      auto b = good;
+      b[8] = 3;
+      EXPECT_NE(message(b).find("version 3"), std::string::npos) << message(b);
+      b[8] = 0;
+      EXPECT_NE(message(b).find("version 0"), std::string::npos) << message(b);
+    }
+    {
+      auto b = good;
+      b[0] = 'X';
+      EXPECT_NE(message(b).find("magic"), std::string::npos);
+    }
+    {
+      auto b = good;
+      b.resize(b.size() - 1);
+      EXPECT_NE(message(b).find("truncated"), std::string::npos) << message(b);
+    }
+    {
+      auto b = good;
+      b.back() ^= 0x10;
+      EXPECT_NE(message(b).find("checksum"), std::string::npos) << message(b);
+    }
+    for (size_t n = 0; n < good.size(); n += 7) {
+      std::vector<uint8_t> b(good.begin(), good.begin() + long(n));
+      auto m = message(b);
+      EXPECT_NE(m, "OK") << "truncated to " << n;
+      EXPECT_EQ(m.rfind("f.egtc: ", 0), 0u) << m;
+    }
+    // Random byte flips anywhere: always a clean error (and, under ASan, no out-of-bounds read).
+    std::mt19937_64 rng(11);
+    for (int t = 0; t < 2000; ++t) {
+      auto b = good;
+      int flips = 1 + int(rng() % 4);
+      for (int k = 0; k < flips; ++k) b[rng() % b.size()] ^= uint8_t(1 + rng() % 255);
+      EXPECT_NE(message(b), "OK");
+    }
   }
 }
 
@@ -121,46 +373,182 @@ TEST(CoverFile, RejectsWrongVersionTruncationAndCorruption) {
 // with no output, another balance. Built by re-serializing with a hand-edited header.
 TEST(CoverFile, RejectsInconsistentContent) {
   CoverFile c = sample_cover(10);
-  auto bytes = serialize_cover(c);
-  auto reseal = [](std::vector<uint8_t> b) {
-    // Recompute the header CRC after an edit of the fixed part.
-    size_t name_len = b[36];
-    size_t at = 37 + name_len;
-    size_t passes = b[at] | (size_t(b[at + 1]) << 8);
-    at += 2 + passes;
-    uint64_t crc = lzma_crc64(b.data(), at, 0);
-    for (int i = 0; i < 8; ++i) b[at + i] = uint8_t(crc >> (8 * i));
-    return b;
-  };
-  {
-    // Count too large: header says 11, payload holds 10.
-    auto b = bytes;
-    b[12] = 11;
-    auto r = parse_cover(reseal(b), "f");
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("header says 11"), std::string::npos) << r.error().message;
+  for (bool v1 : {false, true}) {
+    auto bytes = v1 ? serialize_v1(c) : serialize_cover(c);
+    {
+      // Count too large: header says 11, payload holds 10.
+      auto b = bytes;
+      b[12] = 11;
+      auto r = parse_cover(reseal(b), "f");
+      ASSERT_FALSE(r.ok());
+      EXPECT_NE(r.error().message.find("header says 11"), std::string::npos) << r.error().message;
+    }
+    {
+      auto b = bytes;
+      b[12] = 9;
+      auto r = parse_cover(reseal(b), "f");
+      ASSERT_FALSE(r.ok());
+      EXPECT_NE(r.error().message.find(v1 ? "more cubes" : "header says 9"), std::string::npos) << r.error().message;
+    }
+    {
+      CoverFile bad = c;
+      bad.cubes[3] &= logic::kInputMask;  // no output; serialize does not check, save does
+      auto r = parse_cover(v1 ? serialize_v1(bad) : serialize_cover(bad), "f");
+      ASSERT_FALSE(r.ok());
+      EXPECT_NE(r.error().message.find("no output"), std::string::npos) << r.error().message;
+    }
+    {
+      CoverFile bad = c;
+      bad.cubes[5] &= ~logic::pair_mask(7);  // input 7 is 00: an empty cube (stored in planes)
+      auto r = parse_cover(v1 ? serialize_v1(bad) : serialize_cover(bad), "f");
+      ASSERT_FALSE(r.ok());
+      EXPECT_NE(r.error().message.find("empty"), std::string::npos) << r.error().message;
+    }
+    {
+      auto b = bytes;
+      b[10] = 25;  // inputs of a 4-piece balance
+      auto r = parse_cover(reseal(b), "f");
+      ASSERT_FALSE(r.ok());
+      EXPECT_NE(r.error().message.find("inputs"), std::string::npos) << r.error().message;
+    }
   }
-  {
-    auto b = bytes;
-    b[12] = 9;
-    auto r = parse_cover(reseal(b), "f");
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("more cubes"), std::string::npos) << r.error().message;
+  // A cube beyond the cover's width cannot be written at all.
+  CoverFile wide = c;
+  wide.cubes[0] &= ~logic::pair_mask(25);
+  EXPECT_THROW(serialize_cover(wide), std::invalid_argument);
+}
+
+// A version 2 payload in the given layout, with the writer's first candidate order.
+std::vector<uint8_t> make_payload(const CoverFile& c, TrieLayout layout) {
+  const auto order = candidate_orders(c.inputs).front();
+  const auto raw = *trie_encode(c.cubes, c.inputs, order, layout);
+  std::vector<uint8_t> p{uint8_t(layout), uint8_t(order.size())};
+  p.insert(p.end(), order.begin(), order.end());
+  for (uint64_t v = raw.size();; v >>= 7) {
+    p.push_back(uint8_t((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+    if (v < 0x80) break;
   }
-  {
-    CoverFile bad = c;
-    bad.cubes[3] &= logic::kInputMask;  // no output; serialize does not check, save does
-    auto r = parse_cover(serialize_cover(bad), "f");
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("no output"), std::string::npos) << r.error().message;
+  auto z = lzma2_raw_compress(raw, {.lc = layout == TrieLayout::Rows ? 3u : 0u});
+  p.insert(p.end(), z->begin(), z->end());
+  return p;
+}
+
+// Version 2 payloads that pass both checksums but are wrong inside, in both layouts.
+TEST(CoverFile, RejectsBadVersion2Payloads) {
+  CoverFile c = sample_cover(200);
+  const auto file = serialize_cover(c);
+  for (TrieLayout layout : {TrieLayout::Planes, TrieLayout::Rows}) {
+    const auto payload = make_payload(c, layout);
+    ASSERT_EQ(payload[1], 7);  // fields of a 3-piece cover
+    ASSERT_TRUE(payload[9] & 0x80 && !(payload[10] & 0x80));  // a two-byte layout length
+    const size_t lzma_at = 11;
+    auto expect = [&](std::vector<uint8_t> p, const std::string& what) {
+      auto m = message(with_payload(file, p));
+      EXPECT_NE(m.find(what), std::string::npos) << m;
+      EXPECT_EQ(m.rfind("f.egtc: ", 0), 0u) << m;
+    };
+    auto good = parse_cover(with_payload(file, payload), "f");
+    ASSERT_TRUE(good.ok()) << good.error().message;
+    EXPECT_EQ(good->cubes, sorted(c.cubes));
+    {
+      auto p = payload;
+      p[0] = 9;
+      expect(p, "unknown payload layout 9");
+    }
+    {
+      auto p = payload;
+      p[1] = 9;
+      expect(p, "fields");
+    }
+    {
+      auto p = payload;
+      p[3] = p[2];
+      expect(p, "not a permutation");
+    }
+    expect({payload.begin(), payload.begin() + 5}, "too short");
+    {
+      auto p = payload;
+      p[0] = uint8_t(layout == TrieLayout::Rows ? TrieLayout::Planes : TrieLayout::Rows);  // read in the other layout
+      EXPECT_NE(message(with_payload(file, p)), "OK");
+    }
+    {
+      auto p = payload;
+      p[10] += 1;  // a layout 128 bytes longer than the stream holds
+      expect(p, "expected");
+    }
+    {
+      auto p = payload;
+      p.insert(p.begin() + 9, {0xff, 0xff, 0xff, 0xff, 0x7f});  // absurd layout length
+      expect(p, "does not fit");
+    }
+    expect({payload.begin(), payload.end() - 3}, "corrupt or truncated");
+    {
+      auto p = payload;
+      p.push_back(0);
+      expect(p, "trailing bytes");
+    }
+    // Flips inside the LZMA2 stream, checksums made to match: a clean error or another valid cover.
+    std::mt19937_64 rng(12);
+    for (int t = 0; t < 1000; ++t) {
+      auto p = payload;
+      p[lzma_at + rng() % (p.size() - lzma_at)] ^= uint8_t(1 + rng() % 255);
+      auto r = parse_cover(with_payload(file, p), "f");
+      if (r.ok()) {
+        EXPECT_TRUE(std::is_sorted(r->cubes.begin(), r->cubes.end()));
+      }
+    }
   }
-  {
-    auto b = bytes;
-    b[10] = 25;  // inputs of a 4-piece balance
-    auto r = parse_cover(reseal(b), "f");
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("inputs"), std::string::npos) << r.error().message;
+}
+
+// The layouts' own checks, on raw bytes (no LZMA in between).
+TEST(CubeTrie, DecodeRejectsBadLayouts) {
+  auto cubes = random_cubes(19, 50, 0.5, 4);
+  const auto order = candidate_orders(19).front();
+  for (TrieLayout layout : {TrieLayout::Planes, TrieLayout::Rows}) {
+    const auto raw = *trie_encode(cubes, 19, order, layout);
+    auto err = [&](const std::vector<uint8_t>& r, uint64_t count) {
+      auto d = trie_decode(r, count, 19, order, layout);
+      return d.ok() ? std::string("OK") : d.error().message;
+    };
+    EXPECT_EQ(err(raw, 50), "OK");
+    EXPECT_NE(err(raw, 49), "OK");
+    EXPECT_NE(err(raw, 51), "OK");
+    EXPECT_NE(err({raw.begin(), raw.end() - 1}, 50), "OK");
+    auto longer = raw;
+    longer.push_back(longer.back());
+    EXPECT_NE(err(longer, 50), "OK");
+    // Every single-byte change: an error or a sorted, valid decode; never a read past the end.
+    for (size_t i = 0; i < raw.size(); ++i)
+      for (uint8_t x : {uint8_t(1), uint8_t(0x20), uint8_t(0x80), uint8_t(0xff)}) {
+        auto r = raw;
+        r[i] ^= x;
+        (void)err(r, 50);
+      }
   }
+  std::vector<uint8_t> rows_first_not_field0{0x00};
+  EXPECT_NE(trie_decode(rows_first_not_field0, 1, 19, order, TrieLayout::Rows).ok(), true);
+}
+
+TEST(Lzma2Raw, RoundTripAndExactSize) {
+  std::vector<uint8_t> data(100000);
+  std::mt19937_64 rng(2);
+  for (auto& x : data) x = uint8_t(rng() % 7);
+  auto z = lzma2_raw_compress(data, {.lc = 3});
+  ASSERT_TRUE(z.ok()) << z.error().message;
+  EXPECT_LT(z->size(), data.size() / 2);
+  std::vector<uint8_t> back(data.size());
+  ASSERT_TRUE(lzma2_raw_decompress(*z, back).ok());
+  EXPECT_EQ(back, data);
+  std::vector<uint8_t> small(data.size() - 1), big(data.size() + 1);
+  auto s = lzma2_raw_decompress(*z, small);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("more than"), std::string::npos) << s.error().message;
+  s = lzma2_raw_decompress(*z, big);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("holds 100000 bytes"), std::string::npos) << s.error().message;
+  auto empty = lzma2_raw_compress({}, {});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(lzma2_raw_decompress(*empty, {}).ok());
 }
 
 }  // namespace
