@@ -82,6 +82,29 @@ TEST_F(CliProbeBench, BenchProbeAgreesWithFathomAndReportsEveryMethod) {
   for (const char* m : {"linear", "indexed", "fathom"})
     for (const char* k : {"mean_ns", "sd_ns", "median_ns", "p99_ns", "memory_bytes"})
       EXPECT_TRUE(j["methods"][m].contains(k)) << m << " " << k;
+  // Three rounds by default: one batch mean per round and method, pooled into the method's.
+  EXPECT_EQ(j["rounds"], 3);
+  ASSERT_EQ(j["round_indexed_to_fathom"].size(), 3u);
+  for (const char* m : {"linear", "indexed", "fathom"}) {
+    const auto& rounds = j["methods"][m]["round_batch_mean_ns"];
+    ASSERT_EQ(rounds.size(), 3u) << m;
+    double sum = 0;
+    for (const auto& v : rounds) sum += v.get<double>();
+    EXPECT_NEAR(j["methods"][m]["batch_mean_ns"].get<double>(), sum / 3, 1e-6 * sum) << m;
+  }
+}
+
+TEST_F(CliProbeBench, BenchProbeRoundsAreChosenAndChecked) {
+  EGTMIN_REQUIRE_SYZYGY();
+  const std::string common = " --pieces 3 --positions 500 --seed 2 --json --quiet --syzygy " +
+                             test::syzygy_dir().string() + " --data " + dir_->string();
+  CliRun one = run_cli("bench probe --rounds 1" + common);
+  ASSERT_EQ(one.rc, 0) << one.out;
+  auto j = nlohmann::json::parse(one.out);
+  EXPECT_EQ(j["rounds"], 1);
+  EXPECT_EQ(j["methods"]["indexed"]["round_batch_mean_ns"].size(), 1u);
+  CliRun zero = run_cli("bench probe --rounds 0" + common);
+  EXPECT_EQ(zero.rc, 2);  // a usage error, before any work
 }
 
 TEST_F(CliProbeBench, BenchSizeTotals) {
