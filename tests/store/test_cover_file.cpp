@@ -228,6 +228,19 @@ TEST(CoverFile, RandomCoversRoundTripAtEveryWidth) {
       }
 }
 
+// A cover whose raw layout is over 512 KiB: the writer ranks the orders on a sample of the cubes,
+// then writes the whole cover in the best of them.
+TEST(CoverFile, LargeCoverRoundTrips) {
+  CoverFile c;
+  c.balance = *Balance::parse("KRvKP");
+  c.inputs = 25;
+  c.passes = "test";
+  c.cubes = random_cubes(25, 90000, 0.7, 77);
+  auto back = parse_cover(serialize_cover(c), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cubes, sorted(c.cubes));
+}
+
 // Both layouts under every order the writer tries and some it does not (field 0 elsewhere).
 TEST(CubeTrie, LayoutsRoundTripUnderEveryOrder) {
   for (int inputs : {13, 19, 25, 31}) {
