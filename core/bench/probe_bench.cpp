@@ -136,7 +136,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     auto v = syzygy.wdl(pos);
     return v ? uint64_t(*v) : 9;
   };
-  for (const char* name : {"linear", "indexed", "fathom"}) {
+  for (const std::string name : {probe::method_name(probe::Method::Linear), probe::method_name(probe::Method::Indexed), "fathom"}) {
     Timed t;
     t.mt.name = name;
     t.times.resize(n_samples * rounds);
