@@ -61,10 +61,12 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                             {"total_s", m.per_probe.total_s},     {"batch_mean_ns", m.batch_mean_ns},
                             {"memory_bytes", m.memory_bytes},     {"round_batch_mean_ns", m.round_batch_mean_ns}};
   // Each round's ratio of the indexed method to Fathom (batch means), so the spread between
-  // rounds shows how far the machine drifted.
+  // rounds shows how far the machine drifted. Methods come as linear, indexed, fathom.
+  std::vector<double> round_ratios;
   if (r.methods.size() == 3)
     for (size_t i = 0; i < r.methods[1].round_batch_mean_ns.size(); ++i)
-      j["round_indexed_to_fathom"].push_back(r.methods[1].round_batch_mean_ns[i] / r.methods[2].round_batch_mean_ns[i]);
+      round_ratios.push_back(r.methods[1].round_batch_mean_ns[i] / r.methods[2].round_batch_mean_ns[i]);
+  j["round_indexed_to_fathom"] = round_ratios;
   if (common.json) {
     print_json(j);
   } else {
@@ -83,9 +85,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     std::printf("per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
                 "index build: %.3f s over %zu covers; %d round(s), indexed / fathom (batch means) per round:",
                 r.timer_overhead_ns, build_s, (*prober)->balances().size(), opts.rounds);
-    if (r.methods.size() == 3)
-      for (size_t i = 0; i < r.methods[1].round_batch_mean_ns.size(); ++i)
-        std::printf(" %.4f", r.methods[1].round_batch_mean_ns[i] / r.methods[2].round_batch_mean_ns[i]);
+    for (double ratio : round_ratios) std::printf(" %.4f", ratio);
     std::printf("\n");
   }
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
@@ -136,11 +136,7 @@ Command add_bench(CLI::App& app) {
   struct Args {
     Common probe_common, size_common;
     std::string syzygy_probe, syzygy_size, csv;
-    bench::ProbeBenchOptions opts = [] {
-      bench::ProbeBenchOptions o;
-      o.rounds = 3;
-      return o;
-    }();
+    bench::ProbeBenchOptions opts{.rounds = 3};
     int size_pieces = 4;
     double index_copies = probe::CoverProber::kDefaultCopies;
   };
