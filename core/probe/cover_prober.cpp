@@ -133,6 +133,22 @@ Status CoverProber::add(store::CoverFile cover, double max_copies) {
 }
 
 void CoverProber::rebuild_material_hash() {
+  // Every index's hot words in one huge-page arena: a probe touches one balance's front line and
+  // at most one leaf, and the balances' own arrays, mostly far below 2 MiB, would each take 4 KiB
+  // TLB entries (measured: 10 to 12 % off the indexed probe's mean). Each index starts on a cache
+  // line. The old arena lives until every index has moved out of it.
+  size_t total = 0;
+  for (const auto& c : covers_) total += (c->index.hot_words().size() + 7) / 8 * 8;
+  HugeArray arena(total);
+  size_t at = 0;
+  for (const auto& c : covers_) {
+    const auto words = c->index.hot_words();
+    std::copy(words.begin(), words.end(), arena.data() + at);
+    c->index.use_hot_words(arena.data() + at);
+    at += (words.size() + 7) / 8 * 8;
+  }
+  arena_ = std::move(arena);
+
   hot_.fill(HotEntry{});
   auto entry_for = [&](size_t slot, bool flip) {
     const LoadedCover& lc = *covers_[slot];
@@ -337,8 +353,10 @@ std::vector<Balance> CoverProber::balances() const {
 
 size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
+  if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_)
-    total += m == Method::Linear ? c->file.cubes.capacity() * sizeof(logic::CubeWord) : c->index.memory_bytes();
+    total += m == Method::Linear ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
+                                 : c->index.memory_bytes() - c->index.hot_words().size_bytes();  // hot words: in arena_
   return total;
 }
 

@@ -23,6 +23,7 @@
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
 #include "table/table.hpp"
+#include "util/huge_array.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::probe {
@@ -114,6 +115,7 @@ class CoverProber {
   static constexpr int kHashBits = 8;
   std::array<HotEntry, 1u << kHashBits> hot_{};
   std::vector<std::unique_ptr<LoadedCover>> covers_;
+  HugeArray arena_;  // every index's hot words (CubeIndex::hot_words)
 };
 
 }  // namespace egtmin::probe

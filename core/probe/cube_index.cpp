@@ -139,8 +139,14 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
     p->cubes = {};
     p->queries = {};
   }
-  nodes_ = HugeArray(build_nodes_);
-  slices_ = HugeArray(build_slices_);
+  std::vector<uint64_t> words = std::move(front_block_);
+  words.insert(words.end(), build_nodes_.begin(), build_nodes_.end());
+  words.insert(words.end(), build_slices_.begin(), build_slices_.end());
+  node_words_ = build_nodes_.size();
+  slice_words_ = build_slices_.size();
+  own_ = HugeArray(words);
+  words_ = own_.data();
+  front_block_ = {};
   build_nodes_ = {};
   build_slices_ = {};
   ids_.shrink_to_fit();
@@ -327,6 +333,8 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];
   front_block_.clear();
   append_front_slab(chosen, front_block_);
+  words_ = front_block_.data();  // front_match reads it while the tree is built
+  front_words_ = front_block_.size();
 }
 
 uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries,

@@ -66,6 +66,12 @@ class CubeIndex {
   static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
   static constexpr int kHeaderCountShift = 40;
   CubeIndex() = default;
+  // Move-only: hot() hands out pointers into the index's own words (or the arena given to
+  // use_hot_words), which a move keeps valid and a copy would not.
+  CubeIndex(const CubeIndex&) = delete;
+  CubeIndex& operator=(const CubeIndex&) = delete;
+  CubeIndex(CubeIndex&&) noexcept = default;
+  CubeIndex& operator=(CubeIndex&&) noexcept = default;
   // `inputs` = 1 + 6 * pieces. `max_copies`: the leaves may hold at most this many cube copies per
   // cube of the cover (the memory budget).
   // `queries`: optional sample of the indices probes will ask for (canonical representatives of
@@ -86,7 +92,7 @@ class CubeIndex {
   // The output of that cube (Output::None when none), read from the blocks' output slices: the hot
   // path never touches the cube words.
   logic::Output find_output(uint64_t index) const {
-    if (const Hit h = front_match(index); h.hits) return output_at(front_block_.data(), uint64_t(front_blocks_), h);
+    if (const Hit h = front_match(index); h.hits) return output_at(front(), uint64_t(front_blocks_), h);
     const Match m = match(index);
     return m.hit.hits ? output_at(m.slab, m.blocks, m.hit) : logic::Output::None;
   }
@@ -103,7 +109,17 @@ class CubeIndex {
     const uint64_t* nodes = nullptr;
     const uint64_t* slices = nullptr;
   };
-  Hot hot() const { return {front_block_.data(), front_blocks_, root_, nodes_.data(), slices_.data()}; }
+  Hot hot() const { return {front(), front_blocks_, root_, nodes_data(), slices_data()}; }
+
+  // The words hot() points into (front line, inner nodes, leaves), contiguous. A prober holding
+  // many indexes copies them all into one huge-page arena (scattered small arrays cost a TLB miss
+  // per probe) and calls use_hot_words with the copy, which must outlive the index or the next
+  // call; the index then releases its own.
+  std::span<const uint64_t> hot_words() const { return {words_, front_words_ + node_words_ + slice_words_}; }
+  void use_hot_words(const uint64_t* copy) {
+    words_ = copy;
+    own_ = HugeArray();
+  }
 
   template <int K>
   logic::Output find_output_fixed(uint64_t index) const {
@@ -170,10 +186,10 @@ class CubeIndex {
   }
 
   size_t memory_bytes() const {
-    return nodes_.memory_bytes() + slices_.memory_bytes() + (cubes_.capacity() + front_block_.capacity()) * sizeof(uint64_t) +
+    return (own_.empty() ? hot_words().size_bytes() : own_.memory_bytes()) + cubes_.capacity() * sizeof(uint64_t) +
            ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
-  size_t nodes() const { return nodes_.size(); }
+  size_t nodes() const { return node_words_; }
   size_t cube_copies() const { return ids_.size(); }
   int depth() const { return depth_; }
   int front_size() const { return front_size_; }
@@ -190,7 +206,7 @@ class CubeIndex {
       at[size_t(g)] = (front_offset_[size_t(g)] + uint32_t((index >> front_shift_[size_t(g)]) & front_mask_[size_t(g)])) *
                       uint32_t(front_blocks_);
     for (int g = front_groups_; g < kMaxFrontGroups; ++g) at[size_t(g)] = kOnesRow * uint32_t(front_blocks_);
-    return scan(front_block_.data(), uint64_t(front_blocks_), at);
+    return scan(front(), uint64_t(front_blocks_), at);
   }
 
   struct Match {
@@ -200,13 +216,13 @@ class CubeIndex {
     Hit hit;               // hit.hits = 0: no match
   };
   Match match(uint64_t index) const {
-    if (slices_.empty()) [[unlikely]] return {};  // default-constructed
+    if (slice_words_ == 0) [[unlikely]] return {};  // default-constructed
     uint64_t ref = root_;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
-      ref = nodes_[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
+      ref = nodes_data()[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
-    const uint64_t* p = slices_.data() + (ref & kOffsetMask);
+    const uint64_t* p = slices_data() + (ref & kOffsetMask);
     Match m;
     m.leaf_id = p[0] & kHeaderIdMask;
     m.slab = p + 1;
@@ -242,11 +258,18 @@ class CubeIndex {
   void append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const;
   void set_groups();
 
+  // The hot words: the front line's slab, the inner nodes' child references, the leaves (each a
+  // header, then its slab). In own_, or in the copy given to use_hot_words.
+  const uint64_t* front() const { return words_; }
+  const uint64_t* nodes_data() const { return words_ + front_words_; }
+  const uint64_t* slices_data() const { return words_ + front_words_ + node_words_; }
+
   // The members the hot path reads first, together.
   uint64_t root_ = kLeaf;
-  std::vector<uint64_t> front_block_;
-  HugeArray nodes_;   // inner nodes' child references
-  HugeArray slices_;  // leaves: header, then blocks
+  const uint64_t* words_ = nullptr;
+  size_t front_words_ = 0, node_words_ = 0, slice_words_ = 0;
+  HugeArray own_;
+  std::vector<uint64_t> front_block_;  // while building
   int groups_ = 0;
   int front_blocks_ = 0;
   int front_size_ = 0;
