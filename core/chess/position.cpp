@@ -20,6 +20,7 @@ void Position::put(Square s, Piece p) {
   board_[s] = p;
   by_color_[color_of(p)] |= bb(s);
   by_piece_[p] |= bb(s);
+  material_ += material_unit(p);
 }
 
 void Position::remove(Square s) {
@@ -27,6 +28,7 @@ void Position::remove(Square s) {
   if (p == NoPiece) return;
   by_color_[color_of(p)] &= ~bb(s);
   by_piece_[p] &= ~bb(s);
+  material_ -= material_unit(p);
   board_[s] = NoPiece;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <random>
 
 namespace egtmin::probe {
@@ -39,24 +40,14 @@ constexpr size_t kIndexSample = 50000;
 
 constexpr Wdl to_wdl(logic::Output o) { return Wdl(uint8_t(o)); }  // same numbering: 1 W, 2 D, 3 L
 
-// The material hash key: non-king piece counts, 3 bits each.
-inline uint32_t material_sig(const std::array<uint8_t, kPieces>& counts) {
-  uint32_t sig = 0;
-  for (int pc = 0, j = 0; pc < kPieces; ++pc)
-    if (type_of(Piece(pc)) != King) sig |= uint32_t(counts[size_t(pc)] & 7) << (3 * j++);
-  return sig;
+// The material key of a colouring (Position::material_key() of its positions).
+inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
+  uint64_t key = 0;
+  for (int pc = 0; pc < kPieces; ++pc) key += counts[size_t(pc)] * Position::material_unit(Piece(pc));
+  return key;
 }
-// What one piece adds to the material key (0 for kings and empty squares). The hot path counts
-// by walking the occupied squares: a handful of table reads, where ten popcounts would be calls
-// on the baseline x86-64 target.
-constexpr auto kSigAdd = [] {
-  std::array<uint32_t, kPieces + 1> t{};
-  for (int pc = 0, j = 0; pc < kPieces; ++pc)
-    if (type_of(Piece(pc)) != King) t[size_t(pc)] = uint32_t{1} << (3 * j++);
-  return t;
-}();
-constexpr uint32_t kNoSig = ~uint32_t{0};
-inline size_t sig_hash(uint32_t sig, int bits) { return size_t((sig * 0x9E3779B1u) >> (32 - bits)); }
+constexpr uint64_t kNoKey = ~uint64_t{0};
+inline size_t key_hash(uint64_t key, int bits) { return size_t((key * 0x9E3779B97F4A7C15ull) >> (64 - bits)); }
 
 }  // namespace
 
@@ -158,7 +149,7 @@ void CoverProber::rebuild_material_hash() {
     std::array<uint8_t, kPieces> counts{};
     for (int pc = 0; pc < kPieces; ++pc)
       counts[size_t(flip ? (pc + kPieceTypes) % kPieces : pc)] = uint8_t(b.count(Piece(pc)));
-    e.sig = material_sig(counts);
+    e.key = material_key_of(counts);
     e.k = uint8_t(enc.pieces());
     e.stm_xor = flip;
     e.square_xor = flip ? 56 : 0;
@@ -181,14 +172,17 @@ void CoverProber::rebuild_material_hash() {
           if (x < e.exchange.size()) e.exchange[x++] = {uint8_t(a), uint8_t(a + 1)};
       i = j;
     }
+    e.sort_pair12 = e.k == 4 && x == 1 && e.exchange[0] == std::array<uint8_t, 2>{1, 2};
+    if (e.k == 4 && x > 0 && !e.sort_pair12)
+      throw std::logic_error("cover prober: a four-piece balance with identical pieces other than slots 1 and 2");
     e.cover = uint16_t(slot);
     e.index = lc.index.hot();
     return e;
   };
   auto insert = [&](const HotEntry& e) {
-    for (size_t h = sig_hash(e.sig, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
-      if (hot_[h].sig == e.sig) return;  // the unflipped colouring wins, as in probe()
-      if (hot_[h].sig == kNoSig) {
+    for (size_t h = key_hash(e.key, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
+      if (hot_[h].key == e.key) return;  // the unflipped colouring wins, as in probe()
+      if (hot_[h].key == kNoKey) {
         hot_[h] = e;
         return;
       }
@@ -226,25 +220,41 @@ constexpr CanonTransforms kCanonTransforms = [] {
   return t;
 }();
 
-// The representative's index under board transform g: squares moved, identical pieces sorted by
-// compare-exchanges (fewer than four pieces have none in a canonical balance, four at most one
-// pair, five at most three: a fixed count, so no loop branch to mispredict).
+// The representative's squares under board transform g, identical pieces in ascending order
+// (fewer than four pieces have none in a canonical balance, four at most the pair of slots 1 and
+// 2, five at most three compare-exchanges: fixed counts, so no loop branch to mispredict).
 template <int K>
-inline uint64_t transformed_index(const std::array<Square, K>& sq, unsigned stm, unsigned g,
-                                  const CoverProber::HotEntry& e) {
+inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g, const CoverProber::HotEntry& e) {
   const auto& table = kTransforms[g];
-  uint64_t idx = stm;
-  for (int i = 0; i < K; ++i) idx = (idx << 6) | table[sq[size_t(i)]];
-  // The compare-exchanges work on the index's 6-bit fields in a register: sorting a byte array in
-  // memory at run-time positions costs store-forwarding stalls. An unused (0, 0) pair changes
-  // nothing (both fields are the same).
-  constexpr int kExchanges = K <= 3 ? 0 : K == 4 ? 1 : 3;
-  for (int x = 0; x < kExchanges; ++x) {
-    const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]), sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
-    const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
-    const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
-    idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
+  std::array<uint32_t, K> t;
+  for (int i = 0; i < K; ++i) t[size_t(i)] = table[sq[size_t(i)]];
+  if constexpr (K == 4) {
+    // Mask arithmetic, not a conditional: GCC turns `swap ? b : a` into a branch, and the order
+    // of two random squares is a coin flip (measured: 0.55 mispredictions per probe).
+    const uint32_t a = t[1], b = t[2];
+    const uint32_t d = (a ^ b) & (0u - (uint32_t(a > b) & e.sort_pair12));
+    t[1] = a ^ d;
+    t[2] = b ^ d;
+  } else if constexpr (K == 5) {
+    // The exchanges work on 6-bit fields in a register: sorting a byte array in memory at
+    // run-time positions costs store-forwarding stalls. An unused (0, 0) pair changes nothing.
+    uint64_t idx = 0;
+    for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
+    for (int x = 0; x < 3; ++x) {
+      const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]), sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
+      const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
+      const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
+      idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
+    }
+    for (int i = 0; i < K; ++i) t[size_t(i)] = uint32_t(idx >> (6 * (K - 1 - i))) & 63;
   }
+  return t;
+}
+
+template <int K>
+inline uint64_t packed(const std::array<uint32_t, K>& t) {
+  uint64_t idx = 0;
+  for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
   return idx;
 }
 
@@ -256,35 +266,47 @@ template <int K>
 inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
                    const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
   const unsigned stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
-  std::array<Square, K> sq;
-  for (int i = 0; i < K; ++i) {
-    // The nth of identical pieces, without a loop: clear the lowest bits by selection.
-    const Bitboard b0 = pos.pieces(Piece(e.order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
-    const uint8_t nth = e.nth[size_t(i)];
-    const Bitboard b = nth == 0 ? b0 : nth == 1 ? b1 : b2;
-    sq[size_t(i)] = Square(unsigned(__builtin_ctzll(b | (Bitboard{1} << 63))) ^ e.square_xor);
+  // The material key matched, so every slot's bitboard has its piece: no empty-board guard.
+  std::array<uint32_t, K> sq;
+  if constexpr (K == 4) {
+    // Slots 1 and 2 are the only identical pair: slot 2 then takes the second lowest square.
+    std::array<Bitboard, K> b;
+    for (int i = 0; i < K; ++i) b[size_t(i)] = pos.pieces(Piece(e.order[size_t(i)]));
+    b[2] &= b[2] - e.sort_pair12;
+    for (int i = 0; i < K; ++i) sq[size_t(i)] = unsigned(__builtin_ctzll(b[size_t(i)])) ^ e.square_xor;
+  } else {
+    for (int i = 0; i < K; ++i) {
+      // The nth of identical pieces, without a loop: clear the lowest bits by selection.
+      const Bitboard b0 = pos.pieces(Piece(e.order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
+      const uint8_t nth = e.nth[size_t(i)];
+      const Bitboard b = nth == 0 ? b0 : nth == 1 ? b1 : b2;
+      sq[size_t(i)] = unsigned(__builtin_ctzll(b)) ^ e.square_xor;
+    }
   }
-  // Colour swap of symmetric balances: the representative has White to move (halves swapped,
-  // ranks mirrored, White's value negated). Few balances are symmetric: a well-predicted branch.
-  bool swapped = false;
-  unsigned rep_stm = stm;
-  if (e.swap_colors && stm == 1) [[unlikely]] {
-    swapped = true;
-    rep_stm = 0;
-    std::array<Square, K> q;
-    for (int i = 0; i < K; ++i) q[size_t(i)] = Square(sq[size_t((i + K / 2) % K)] ^ 56);
-    sq = q;
+  // Colour swap of symmetric balances with Black to move: the representative has White to move
+  // (halves swapped, ranks mirrored, White's value negated). Selected without a branch: for the
+  // symmetric balances it is a coin flip on the side to move.
+  const bool swapped = e.swap_colors & (stm == 1);
+  const unsigned rep_stm = stm & ~unsigned(swapped);
+  {
+    std::array<uint32_t, K> q;
+    for (int i = 0; i < K; ++i) q[size_t(i)] = sq[size_t((i + K / 2) % K)] ^ 56;
+    const uint32_t mask = 0u - uint32_t(swapped);
+    for (int i = 0; i < K; ++i) sq[size_t(i)] ^= (sq[size_t(i)] ^ q[size_t(i)]) & mask;
   }
-  // The second candidate only exists with the white king on a diagonal (a quarter of the squares
-  // in pawnless balances, none with pawns): computing it only then saves a third of the work.
+  // Both candidate transforms, the smaller index wins: the second differs only with the white
+  // king on a diagonal (a quarter of the squares in pawnless balances), which random probes cannot
+  // predict, so both are always computed and selected without a branch.
   const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
-  uint64_t idx = transformed_index<K>(sq, rep_stm, g1, e);
-  if (g2 != g1) idx = std::min(idx, transformed_index<K>(sq, rep_stm, g2, e));
+  std::array<uint32_t, K> t = transformed<K>(sq, g1, e);
+  const std::array<uint32_t, K> t2 = transformed<K>(sq, g2, e);
+  const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(t));
+  for (int i = 0; i < K; ++i) t[size_t(i)] ^= (t[size_t(i)] ^ t2[size_t(i)]) & second;
   logic::Output out = logic::Output::None;
   if (m == Method::Indexed) {
-    out = CubeIndex::find_output_fixed<K>(e.index, idx);
+    out = CubeIndex::find_output_squares<K>(e.index, rep_stm, t);
   } else {
-    const logic::CubeWord mt = fast_minterm(idx, 1 + 6 * K);
+    const logic::CubeWord mt = fast_minterm(uint64_t(rep_stm) << (6 * K) | packed<K>(t), 1 + 6 * K);
     for (logic::CubeWord c : covers[e.cover]->file.cubes)
       if (logic::contains(c, mt)) {
         out = logic::output_of(c);
@@ -292,28 +314,29 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
       }
   }
   if (out == logic::Output::None) return Wdl::Illegal;
-  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move.
-  const unsigned v = unsigned(out);
-  return Wdl((swapped != (stm == 1)) ? 4 - v : v);
+  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without
+  // a branch: the side to move is a coin flip.
+  const unsigned v = unsigned(out), negate = unsigned(swapped) ^ (stm & 1);
+  return Wdl(v ^ ((v ^ (4 - v)) & (0u - negate)));
 }
 
 }  // namespace
 
 Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
-  // Ten independent popcounts (one instruction each on the x86-64-v2 target) rather than a walk
-  // over the occupied squares, whose steps depend on each other.
-  uint32_t sig = 0;
-  for (int pc = 0; pc < kPieces; ++pc)
-    sig += uint32_t(__builtin_popcountll(pos.pieces(Piece(pc)))) * kSigAdd[size_t(pc)];
-  const int pieces = __builtin_popcountll(pos.pieces());
-  if (pos.ep_square() != NoSquare || pieces > 5) [[unlikely]] {
+  // The material key comes with the position; a key no entry has (more than 5 pieces, no cover)
+  // and en passant go through probe(), which says why or resolves the capture.
+  const uint64_t key = pos.material_key();
+  size_t h = key_hash(key, kHashBits);
+  while (hot_[h].key != key) {
+    if (hot_[h].key == kNoKey) [[unlikely]] {
+      auto v = probe(pos, m);
+      return v ? v->wdl : Wdl::Illegal;
+    }
+    h = (h + 1) & ((1u << kHashBits) - 1);
+  }
+  if (pos.ep_square() != NoSquare) [[unlikely]] {
     auto v = probe(pos, m);
     return v ? v->wdl : Wdl::Illegal;
-  }
-  size_t h = sig_hash(sig, kHashBits);
-  while (hot_[h].sig != sig) {
-    if (hot_[h].sig == kNoSig) return Wdl::Illegal;
-    h = (h + 1) & ((1u << kHashBits) - 1);
   }
   const HotEntry& e = hot_[h];
   switch (e.k) {

@@ -94,7 +94,7 @@ class CoverProber {
   // One colouring of one cover as probe_wdl sees it: everything it reads after the material hash,
   // in two cache lines, so the hot path follows no pointers before the index's own arrays.
   struct HotEntry {
-    uint32_t sig = ~uint32_t{0};  // non-king piece counts, 3 bits per piece type; ~0: empty slot
+    uint64_t key = ~uint64_t{0};  // Position::material_key() of this colouring; ~0: empty slot
     uint8_t k = 0;                // pieces
     uint8_t stm_xor = 0;          // 1 when probing the colour-swapped balance
     uint8_t square_xor = 0;       // 56 then: ranks mirrored
@@ -105,13 +105,15 @@ class CoverProber {
     // Identical pieces are put in ascending order by compare-exchanges of adjacent slots (a
     // bubble sort of each run); unused entries are (0, 0), which exchange nothing.
     std::array<std::array<uint8_t, 2>, 3> exchange{};
+    // Four pieces have at most the pair (1, 2) (KXXvK): then 1, sorted with fixed shifts.
+    uint8_t sort_pair12 = 0;
     uint16_t cover = 0;  // position in covers_
     CubeIndex::Hot index;
   };
 
  private:
   std::array<int16_t, 4096> slot_of_key_{};
-  // Open addressing on the material signature.
+  // Open addressing on the material key.
   static constexpr int kHashBits = 8;
   std::array<HotEntry, 1u << kHashBits> hot_{};
   std::vector<std::unique_ptr<LoadedCover>> covers_;

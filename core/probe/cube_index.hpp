@@ -103,13 +103,14 @@ class CubeIndex {
   // What the hot path reads, by value, so a caller can keep it beside its own per-balance data
   // (the pointers stay valid as long as the index lives and is not moved from).
   struct Hot {
+    const uint64_t* front0 = nullptr;  // block 0 of the front line, one word per row
     const uint64_t* front = nullptr;
     int front_blocks = 0;
     uint64_t root = kLeaf;  // a leaf without blocks when empty
     const uint64_t* nodes = nullptr;
     const uint64_t* slices = nullptr;
   };
-  Hot hot() const { return {front(), front_blocks_, root_, nodes_data(), slices_data()}; }
+  Hot hot() const { return {words_, front(), front_blocks_, root_, nodes_data(), slices_data()}; }
 
   // The words hot() points into (front line, inner nodes, leaves), contiguous. A prober holding
   // many indexes copies them all into one huge-page arena (scattered small arrays cost a TLB miss
@@ -127,17 +128,36 @@ class CubeIndex {
   }
   template <int K>
   static logic::Output find_output_fixed(const Hot& h, uint64_t index) {
+    std::array<uint32_t, K> sq;
+    for (int i = 0; i < K; ++i) sq[size_t(i)] = uint32_t(index >> (6 * (K - 1 - i))) & 63;
+    return find_output_squares<K>(h, uint32_t(index >> (6 * K)) & 1, sq);
+  }
+  // The same from the index's fields (side to move, each piece's square), which the prober has in
+  // registers: block 0 of the front line needs nothing else, and the index is packed only after
+  // it misses.
+  template <int K>
+  static logic::Output find_output_squares(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
-    // Front blocks: its groups are the side to move and each piece's whole square (one row per
-    // square), so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
+    constexpr uint32_t kSquareRows = kFirstGroupRow + 2;
+    // Front line. Block 0 from its stride-1 column: most probes end there, with one load per
+    // group. Its groups are the side to move and each piece's whole square (one row per square),
+    // so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
+    const uint64_t* f0 = h.front0;
+    uint64_t acc = f0[kFirstGroupRow + stm];
+    for (int i = 0; i < K; ++i) acc &= f0[kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]];
+    if (acc) [[likely]] {
+      const unsigned bit = unsigned(__builtin_ctzll(acc));
+      return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
+    }
     {
       const uint32_t blocks = uint32_t(h.front_blocks);
       std::array<uint32_t, 1 + K> at;
-      at[0] = (kFirstGroupRow + (uint32_t(index >> (kInputs - 1)) & 1)) * blocks;
-      for (int i = 0; i < K; ++i)
-        at[size_t(1 + i)] = (kFirstGroupRow + 2 + 64 * uint32_t(i) + (uint32_t(index >> (6 * (K - 1 - i))) & 63)) * blocks;
-      if (const Hit hit = scan(h.front, blocks, at); hit.hits) return output_at(h.front, blocks, hit);
+      at[0] = (kFirstGroupRow + stm) * blocks;
+      for (int i = 0; i < K; ++i) at[size_t(1 + i)] = (kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]) * blocks;
+      if (const Hit hit = scan(h.front, blocks, at, 1); hit.hits) return output_at(h.front, blocks, hit);
     }
+    uint64_t index = stm;
+    for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
     uint64_t ref = h.root;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
@@ -171,8 +191,8 @@ class CubeIndex {
     uint64_t hits = 0;
   };
   template <size_t G>
-  static Hit scan(const uint64_t* slab, uint64_t blocks, const std::array<uint32_t, G>& at) {
-    for (uint64_t b = 0; b < blocks; ++b) {
+  static Hit scan(const uint64_t* slab, uint64_t blocks, const std::array<uint32_t, G>& at, uint64_t first = 0) {
+    for (uint64_t b = first; b < blocks; ++b) {
       uint64_t acc = slab[at[0] + b];
       for (size_t g = 1; g < G; ++g) acc &= slab[at[g] + b];
       if (acc) return {b, acc};
@@ -260,7 +280,7 @@ class CubeIndex {
 
   // The hot words: the front line's slab, the inner nodes' child references, the leaves (each a
   // header, then its slab). In own_, or in the copy given to use_hot_words.
-  const uint64_t* front() const { return words_; }
+  const uint64_t* front() const { return words_ + front_rows_; }
   const uint64_t* nodes_data() const { return words_ + front_words_; }
   const uint64_t* slices_data() const { return words_ + front_words_ + node_words_; }
 
@@ -285,6 +305,7 @@ class CubeIndex {
   std::array<uint32_t, kMaxGroups> group_mask_{};
   static constexpr int kMaxFrontGroups = 6;
   int front_groups_ = 0;
+  uint32_t front_rows_ = 0;  // rows of the front's slab (and words of its block-0 column)
   std::array<uint8_t, kMaxFrontGroups> front_first_{}, front_width_{}, front_shift_{};
   std::array<uint32_t, kMaxFrontGroups> front_mask_{}, front_offset_{};
   std::vector<logic::CubeWord> cubes_;  // the cover
