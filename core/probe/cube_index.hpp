@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "probe/slab_scan.hpp"
 #include "util/huge_array.hpp"
 
 namespace egtmin::probe {
@@ -109,14 +110,20 @@ class CubeIndex {
     uint64_t root = kLeaf;  // a leaf without blocks when empty
     const uint64_t* nodes = nullptr;
     const uint64_t* slices = nullptr;
+    // Front blocks after the first, and leaves: the CPU's vector build (null: the inlined loop).
+    SlabScanFn scan = nullptr;
   };
-  Hot hot() const { return {words_, front(), front_blocks_, root_, nodes_data(), slices_data()}; }
+  Hot hot() const { return {words_, front(), front_blocks_, root_, nodes_data(), slices_data(),
+                                    slab_scanner().vector ? slab_scanner().scan : nullptr}; }
 
   // The words hot() points into (front line, inner nodes, leaves), contiguous. A prober holding
   // many indexes copies them all into one huge-page arena (scattered small arrays cost a TLB miss
   // per probe) and calls use_hot_words with the copy, which must outlive the index or the next
   // call; the index then releases its own.
-  std::span<const uint64_t> hot_words() const { return {words_, front_words_ + node_words_ + slice_words_}; }
+  std::span<const uint64_t> hot_words() const {
+    if (!words_) return {};
+    return {words_, front_words_ + node_words_ + slice_words_ + kSlabPadding};
+  }
   void use_hot_words(const uint64_t* copy) {
     words_ = copy;
     own_ = HugeArray();
@@ -154,7 +161,8 @@ class CubeIndex {
       std::array<uint32_t, 1 + K> at;
       at[0] = (kFirstGroupRow + stm) * blocks;
       for (int i = 0; i < K; ++i) at[size_t(1 + i)] = (kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]) * blocks;
-      if (const Hit hit = scan(h.front, blocks, at, 1); hit.hits) return output_at(h.front, blocks, hit);
+      const Hit hit = h.scan ? to_hit(h.scan(h.front, blocks, at.data(), 1 + K, 1)) : scan(h.front, blocks, at, 1);
+      if (hit.hits) return output_at(h.front, blocks, hit);
     }
     uint64_t index = stm;
     for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
@@ -180,7 +188,8 @@ class CubeIndex {
       row += on ? (g == 0 ? 2u : 8u) : 0u;
     }
     const uint64_t* slab = h.slices + (ref & kOffsetMask) + 1;
-    if (const Hit hit = scan(slab, blocks, at); hit.hits) return output_at(slab, blocks, hit);
+    const Hit hit = h.scan ? to_hit(h.scan(slab, blocks, at.data(), kGroups, 0)) : scan(slab, blocks, at);
+    if (hit.hits) return output_at(slab, blocks, hit);
     return logic::Output::None;
   }
 
@@ -199,6 +208,7 @@ class CubeIndex {
     }
     return {};
   }
+  static Hit to_hit(SlabHit h) { return {h.block, h.hits}; }
   static logic::Output output_at(const uint64_t* slab, uint64_t blocks, Hit h) {
     const unsigned bit = unsigned(__builtin_ctzll(h.hits));
     return logic::Output(((slab[kOutHiRow * blocks + h.block] >> bit) & 1) << 1 |
