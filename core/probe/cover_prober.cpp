@@ -47,7 +47,7 @@ inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
   return key;
 }
 constexpr uint64_t kNoKey = ~uint64_t{0};
-inline size_t key_hash(uint64_t key, int bits) { return size_t((key * 0x9E3779B97F4A7C15ull) >> (64 - bits)); }
+inline size_t key_hash(uint64_t key, uint64_t mul, int bits) { return size_t((key * mul) >> (64 - bits)); }
 
 }  // namespace
 
@@ -141,7 +141,6 @@ void CoverProber::rebuild_material_hash() {
   }
   arena_ = std::move(arena);
 
-  hot_.fill(HotEntry{});
   auto entry_for = [&](size_t slot, bool flip) {
     const LoadedCover& lc = *covers_[slot];
     const Balance& b = lc.file.balance;
@@ -180,18 +179,40 @@ void CoverProber::rebuild_material_hash() {
     e.index = lc.index.hot();
     return e;
   };
-  auto insert = [&](const HotEntry& e) {
-    for (size_t h = key_hash(e.key, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
-      if (hot_[h].key == e.key) return;  // the unflipped colouring wins, as in probe()
+  // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a
+  // key wins (symmetric balances are their own colour swap), as in probe().
+  std::vector<HotEntry> entries;
+  for (int flip = 0; flip < 2; ++flip)
+    for (size_t slot = 0; slot < covers_.size(); ++slot) {
+      HotEntry e = entry_for(slot, flip);
+      if (std::none_of(entries.begin(), entries.end(), [&](const HotEntry& o) { return o.key == e.key; }))
+        entries.push_back(e);
+    }
+  // The multiplier that leaves the fewest keys off their home slot, ideally none: then the
+  // probe's loop always stops at its first compare, a branch that never mispredicts. The keys
+  // are few (two per cover), so trying a few thousand multipliers costs microseconds.
+  const size_t slots = size_t{1} << kHashBits;
+  std::vector<char> taken(slots);
+  size_t best_displaced = SIZE_MAX;
+  uint64_t candidate = 0x9E3779B97F4A7C15ull;
+  for (int attempt = 0; attempt < 4096 && best_displaced > 0; ++attempt) {
+    std::fill(taken.begin(), taken.end(), 0);
+    size_t displaced = 0;
+    for (const HotEntry& e : entries) {
+      const size_t h = key_hash(e.key, candidate, kHashBits);
+      displaced += taken[h];
+      taken[h] = 1;
+    }
+    if (displaced < best_displaced) best_displaced = displaced, hash_mul_ = candidate;
+    candidate = (candidate ^ (candidate >> 31)) * 0xBF58476D1CE4E5B9ull | 1;  // next odd multiplier
+  }
+  hot_.fill(HotEntry{});
+  for (const HotEntry& e : entries)
+    for (size_t h = key_hash(e.key, hash_mul_, kHashBits);; h = (h + 1) & (slots - 1))
       if (hot_[h].key == kNoKey) {
         hot_[h] = e;
-        return;
+        break;
       }
-    }
-  };
-  // Every key probe() finds directly first, then the colour-swapped ones.
-  for (int flip = 0; flip < 2; ++flip)
-    for (size_t slot = 0; slot < covers_.size(); ++slot) insert(entry_for(slot, flip));
 }
 
 namespace {
@@ -327,7 +348,7 @@ Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
   // The material key comes with the position; a key no entry has (more than 5 pieces, no cover)
   // and en passant go through probe(), which says why or resolves the capture.
   const uint64_t key = pos.material_key();
-  size_t h = key_hash(key, kHashBits);
+  size_t h = key_hash(key, hash_mul_, kHashBits);
   while (hot_[h].key != key) {
     if (hot_[h].key == kNoKey) [[unlikely]] {
       auto v = probe(pos, m);

@@ -113,9 +113,11 @@ class CoverProber {
 
  private:
   std::array<int16_t, 4096> slot_of_key_{};
-  // Open addressing on the material key.
-  static constexpr int kHashBits = 8;
+  // Open addressing on the material key, with a multiplier chosen so that the loaded keys do not
+  // collide.
+  static constexpr int kHashBits = 9;
   std::array<HotEntry, 1u << kHashBits> hot_{};
+  uint64_t hash_mul_ = 0x9E3779B97F4A7C15ull;  // chosen by rebuild_material_hash
   std::vector<std::unique_ptr<LoadedCover>> covers_;
   HugeArray arena_;  // every index's hot words (CubeIndex::hot_words)
 };
