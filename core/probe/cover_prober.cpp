@@ -129,7 +129,6 @@ void CoverProber::rebuild_material_hash() {
   // TLB entries (measured: 10 to 12 % off the indexed probe's mean). Each index starts on a cache
   // line. The old arena lives until every index has moved out of it.
   size_t total = 0;
-  // hot_words() ends with the slab padding, so each index may be read 7 words past its last row.
   for (const auto& c : covers_) total += (c->index.hot_words().size() + 7) / 8 * 8;
   HugeArray arena(total);
   size_t at = 0;

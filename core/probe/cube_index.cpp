@@ -142,7 +142,6 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
   std::vector<uint64_t> words = std::move(front_block_);
   words.insert(words.end(), build_nodes_.begin(), build_nodes_.end());
   words.insert(words.end(), build_slices_.begin(), build_slices_.end());
-  words.resize(words.size() + kSlabPadding, 0);  // what vector scans may read past the last row
   node_words_ = build_nodes_.size();
   slice_words_ = build_slices_.size();
   own_ = HugeArray(words);

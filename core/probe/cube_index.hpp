@@ -43,7 +43,6 @@
 #include <vector>
 
 #include "logic/cube.hpp"
-#include "probe/slab_scan.hpp"
 #include "util/huge_array.hpp"
 
 namespace egtmin::probe {
@@ -110,11 +109,8 @@ class CubeIndex {
     uint64_t root = kLeaf;  // a leaf without blocks when empty
     const uint64_t* nodes = nullptr;
     const uint64_t* slices = nullptr;
-    // Front blocks after the first, and leaves: the CPU's vector build (null: the inlined loop).
-    SlabScanFn scan = nullptr;
   };
-  Hot hot() const { return {words_, front(), front_blocks_, root_, nodes_data(), slices_data(),
-                                    slab_scanner().vector ? slab_scanner().scan : nullptr}; }
+  Hot hot() const { return {words_, front(), front_blocks_, root_, nodes_data(), slices_data()}; }
 
   // The words hot() points into (front line, inner nodes, leaves), contiguous. A prober holding
   // many indexes copies them all into one huge-page arena (scattered small arrays cost a TLB miss
@@ -122,7 +118,7 @@ class CubeIndex {
   // call; the index then releases its own.
   std::span<const uint64_t> hot_words() const {
     if (!words_) return {};
-    return {words_, front_words_ + node_words_ + slice_words_ + kSlabPadding};
+    return {words_, front_words_ + node_words_ + slice_words_};
   }
   void use_hot_words(const uint64_t* copy) {
     words_ = copy;
@@ -156,10 +152,13 @@ class CubeIndex {
       const unsigned bit = unsigned(__builtin_ctzll(acc));
       return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
     }
-    // Block 0 missed. The leaf this index reaches is found now, and the first line of each of its
-    // rows requested, before the rest of the front line is scanned: the front's later blocks
-    // (usually in L2) and the leaf (usually not cached) are then waited for together, not in
-    // turn. The tree's nodes are few and stay cached.
+    {
+      const uint32_t blocks = uint32_t(h.front_blocks);
+      std::array<uint32_t, 1 + K> at;
+      at[0] = (kFirstGroupRow + stm) * blocks;
+      for (int i = 0; i < K; ++i) at[size_t(1 + i)] = (kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]) * blocks;
+      if (const Hit hit = scan(h.front, blocks, at, 1); hit.hits) return output_at(h.front, blocks, hit);
+    }
     uint64_t index = stm;
     for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
     uint64_t ref = h.root;
@@ -167,7 +166,8 @@ class CubeIndex {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
       ref = h.nodes[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
     }
-    // The leaf's groups: the side to move, then each piece's rank and file.
+    // The leaf's groups (only probes that miss the front get here): the side to move, then each
+    // piece's rank and file.
     std::array<uint32_t, kGroups> value;
     value[0] = stm;
     for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
@@ -183,18 +183,7 @@ class CubeIndex {
       row += on ? (g == 0 ? 2u : 8u) : 0u;
     }
     const uint64_t* slab = h.slices + (ref & kOffsetMask) + 1;
-    for (int g = 0; g < kGroups; ++g) __builtin_prefetch(slab + at[size_t(g)]);
-    __builtin_prefetch(slab + kOutHiRow * blocks);
-    __builtin_prefetch(slab + kOutLoRow * blocks);
-    {
-      const uint32_t fblocks = uint32_t(h.front_blocks);
-      std::array<uint32_t, 1 + K> fat;
-      fat[0] = (kFirstGroupRow + stm) * fblocks;
-      for (int i = 0; i < K; ++i) fat[size_t(1 + i)] = (kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]) * fblocks;
-      const Hit hit = h.scan ? to_hit(h.scan(h.front, fblocks, fat.data(), 1 + K, 1)) : scan(h.front, fblocks, fat, 1);
-      if (hit.hits) return output_at(h.front, fblocks, hit);
-    }
-    const Hit hit = h.scan ? to_hit(h.scan(slab, blocks, at.data(), kGroups, 0)) : scan(slab, blocks, at);
+    const Hit hit = scan(slab, blocks, at);
     if (hit.hits) return output_at(slab, blocks, hit);
     return logic::Output::None;
   }
@@ -214,7 +203,6 @@ class CubeIndex {
     }
     return {};
   }
-  static Hit to_hit(SlabHit h) { return {h.block, h.hits}; }
   static logic::Output output_at(const uint64_t* slab, uint64_t blocks, Hit h) {
     const unsigned bit = unsigned(__builtin_ctzll(h.hits));
     return logic::Output(((slab[kOutHiRow * blocks + h.block] >> bit) & 1) << 1 |
