@@ -123,3 +123,5 @@ class CoverProber {
 };
 
 }  // namespace egtmin::probe
+
+#include "probe/hot_probe.hpp"  // CoverProber::probe_wdl

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CoverProber::probe_wdl, the probe hot path, defined in a header so that callers probing many
+// positions in a loop (engines, the benchmark) compile it into the loop: no call, no saving of
+// six registers per probe, and the loop's next probe can be scheduled beside this one. Included
+// by cover_prober.hpp only.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "table/symmetry.hpp"
+
+namespace egtmin::probe {
+namespace hot {
+
+// Bit j of a byte moved to bit 2j: builds minterms with four table reads instead of a loop over
+// the inputs.
+inline constexpr auto kSpread = [] {
+  std::array<uint16_t, 256> t{};
+  for (int b = 0; b < 256; ++b)
+    for (int j = 0; j < 8; ++j)
+      if (b >> j & 1) t[size_t(b)] |= uint16_t(1u << (2 * j));
+  return t;
+}();
+
+inline uint64_t spread(uint64_t x) {
+  return uint64_t(kSpread[x & 255]) | uint64_t(kSpread[(x >> 8) & 255]) << 16 |
+         uint64_t(kSpread[(x >> 16) & 255]) << 32 | uint64_t(kSpread[(x >> 24) & 255]) << 48;
+}
+
+// logic::minterm(index, n) without the loop: index bit j becomes input n-1-j, whose pair sits at
+// bits 63-2n+2j ("may be 0") and 62-2n+2j ("may be 1"); inputs beyond n stay 11.
+inline logic::CubeWord fast_minterm(uint64_t index, int n) {
+  const uint64_t width = (uint64_t{1} << n) - 1;
+  return (spread(index) << (62 - 2 * n)) | (spread(~index & width) << (63 - 2 * n)) |
+         ((uint64_t{1} << (62 - 2 * n)) - 1);
+}
+
+inline constexpr uint64_t kNoKey = ~uint64_t{0};
+inline size_t key_hash(uint64_t key, uint64_t mul, int bits) { return size_t((key * mul) >> (64 - bits)); }
+
+
+// The board transforms Symmetry::canonical tries for a white king on each square, by symmetry
+// mode (0 none, 1 the left-right mirror, 2 all eight): those taking the king to its orbit's
+// minimum, one, or two when the king is on a diagonal (then the smaller index decides; the second
+// equals the first when there is only one). Shared by all covers, so the 384 bytes stay in L1.
+struct CanonTransforms {
+  std::array<std::array<uint8_t, 64>, 3> first{}, second{};
+};
+inline constexpr CanonTransforms kCanonTransforms = [] {
+  CanonTransforms t;
+  for (int mode = 0; mode < 3; ++mode) {
+    const int group = mode == 0 ? 1 : mode == 1 ? 2 : 8;
+    for (int s = 0; s < 64; ++s) {
+      int best = 64;
+      for (int g = 0; g < group; ++g) best = std::min<int>(best, kTransforms[size_t(g)][size_t(s)]);
+      int n = 0;
+      for (int g = 0; g < group; ++g)
+        if (kTransforms[size_t(g)][size_t(s)] == best) {
+          if (n++ == 0) t.first[size_t(mode)][size_t(s)] = uint8_t(g);
+          t.second[size_t(mode)][size_t(s)] = uint8_t(g);
+        }
+    }
+  }
+  return t;
+}();
+
+// The representative's squares under board transform g, identical pieces in ascending order
+// (fewer than four pieces have none in a canonical balance, four at most the pair of slots 1 and
+// 2, five at most three compare-exchanges: fixed counts, so no loop branch to mispredict).
+template <int K>
+inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g, const CoverProber::HotEntry& e) {
+  const auto& table = kTransforms[g];
+  std::array<uint32_t, K> t;
+  for (int i = 0; i < K; ++i) t[size_t(i)] = table[sq[size_t(i)]];
+  if constexpr (K == 4) {
+    // Mask arithmetic, not a conditional: GCC turns `swap ? b : a` into a branch, and the order
+    // of two random squares is a coin flip (measured: 0.55 mispredictions per probe).
+    const uint32_t a = t[1], b = t[2];
+    const uint32_t d = (a ^ b) & (0u - (uint32_t(a > b) & e.sort_pair12));
+    t[1] = a ^ d;
+    t[2] = b ^ d;
+  } else if constexpr (K == 5) {
+    // The exchanges work on 6-bit fields in a register: sorting a byte array in memory at
+    // run-time positions costs store-forwarding stalls. An unused (0, 0) pair changes nothing.
+    uint64_t idx = 0;
+    for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
+    for (int x = 0; x < 3; ++x) {
+      const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]), sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
+      const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
+      const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
+      idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
+    }
+    for (int i = 0; i < K; ++i) t[size_t(i)] = uint32_t(idx >> (6 * (K - 1 - i))) & 63;
+  }
+  return t;
+}
+
+template <int K>
+inline uint64_t packed(const std::array<uint32_t, K>& t) {
+  uint64_t idx = 0;
+  for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
+  return idx;
+}
+
+// The hot path for a K-piece cover: placement in encoding order straight from the bitboards
+// (colours and ranks already swapped in the entry when probing the flipped balance), the colour
+// swap of symmetric balances, the canonical board transform (both candidates when the white king
+// is on a diagonal, the smaller index wins, as in Symmetry::canonical), then the index.
+template <int K>
+inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
+                   const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
+  const unsigned stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
+  // The material key matched, so every slot's bitboard has its piece: no empty-board guard.
+  std::array<uint32_t, K> sq;
+  if constexpr (K == 4) {
+    // Slots 1 and 2 are the only identical pair: slot 2 then takes the second lowest square.
+    std::array<Bitboard, K> b;
+    for (int i = 0; i < K; ++i) b[size_t(i)] = pos.pieces(Piece(e.order[size_t(i)]));
+    b[2] &= b[2] - e.sort_pair12;
+    for (int i = 0; i < K; ++i) sq[size_t(i)] = unsigned(__builtin_ctzll(b[size_t(i)])) ^ e.square_xor;
+  } else {
+    for (int i = 0; i < K; ++i) {
+      // The nth of identical pieces, without a loop: clear the lowest bits by selection.
+      const Bitboard b0 = pos.pieces(Piece(e.order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
+      const uint8_t nth = e.nth[size_t(i)];
+      const Bitboard b = nth == 0 ? b0 : nth == 1 ? b1 : b2;
+      sq[size_t(i)] = unsigned(__builtin_ctzll(b)) ^ e.square_xor;
+    }
+  }
+  // Colour swap of symmetric balances with Black to move: the representative has White to move
+  // (halves swapped, ranks mirrored, White's value negated). Selected without a branch: for the
+  // symmetric balances it is a coin flip on the side to move.
+  const bool swapped = e.swap_colors & (stm == 1);
+  const unsigned rep_stm = stm & ~unsigned(swapped);
+  {
+    std::array<uint32_t, K> q;
+    for (int i = 0; i < K; ++i) q[size_t(i)] = sq[size_t((i + K / 2) % K)] ^ 56;
+    const uint32_t mask = 0u - uint32_t(swapped);
+    for (int i = 0; i < K; ++i) sq[size_t(i)] ^= (sq[size_t(i)] ^ q[size_t(i)]) & mask;
+  }
+  // Both candidate transforms, the smaller index wins: the second differs only with the white
+  // king on a diagonal (a quarter of the squares in pawnless balances), which random probes cannot
+  // predict, so both are always computed and selected without a branch.
+  const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
+  std::array<uint32_t, K> t = transformed<K>(sq, g1, e);
+  const std::array<uint32_t, K> t2 = transformed<K>(sq, g2, e);
+  const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(t));
+  for (int i = 0; i < K; ++i) t[size_t(i)] ^= (t[size_t(i)] ^ t2[size_t(i)]) & second;
+  logic::Output out = logic::Output::None;
+  if (m == Method::Indexed) {
+    out = CubeIndex::find_output_squares<K>(e.index, rep_stm, t);
+  } else {
+    const logic::CubeWord mt = fast_minterm(uint64_t(rep_stm) << (6 * K) | packed<K>(t), 1 + 6 * K);
+    for (logic::CubeWord c : covers[e.cover]->file.cubes)
+      if (logic::contains(c, mt)) {
+        out = logic::output_of(c);
+        break;
+      }
+  }
+  if (out == logic::Output::None) return Wdl::Illegal;
+  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without
+  // a branch: the side to move is a coin flip.
+  const unsigned v = unsigned(out), negate = unsigned(swapped) ^ (stm & 1);
+  return Wdl(v ^ ((v ^ (4 - v)) & (0u - negate)));
+}
+
+}  // namespace hot
+
+inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
+  // The material key comes with the position; a key no entry has (more than 5 pieces, no cover)
+  // and en passant go through probe(), which says why or resolves the capture.
+  const uint64_t key = pos.material_key();
+  size_t h = hot::key_hash(key, hash_mul_, kHashBits);
+  while (hot_[h].key != key) {
+    if (hot_[h].key == hot::kNoKey) [[unlikely]] {
+      auto v = probe(pos, m);
+      return v ? v->wdl : Wdl::Illegal;
+    }
+    h = (h + 1) & ((1u << kHashBits) - 1);
+  }
+  if (pos.ep_square() != NoSquare) [[unlikely]] {
+    auto v = probe(pos, m);
+    return v ? v->wdl : Wdl::Illegal;
+  }
+  const HotEntry& e = hot_[h];
+  switch (e.k) {
+    case 2: return hot::probe_k<2>(pos, e, covers_, m);
+    case 3: return hot::probe_k<3>(pos, e, covers_, m);
+    case 4: return hot::probe_k<4>(pos, e, covers_, m);
+    case 5: return hot::probe_k<5>(pos, e, covers_, m);
+    default: return Wdl::Illegal;
+  }
+}
+
+}  // namespace egtmin::probe
