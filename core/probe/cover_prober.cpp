@@ -65,6 +65,12 @@ const LoadedCover* CoverProber::lookup(const Balance& b) const {
 }
 
 Status CoverProber::add(store::CoverFile cover, double max_copies) {
+  Status s = add_cover(std::move(cover), max_copies);
+  if (s) rebuild_material_hash();
+  return s;
+}
+
+Status CoverProber::add_cover(store::CoverFile cover, double max_copies) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
   std::array<uint8_t, kPieces> counts{};
@@ -93,7 +99,6 @@ Status CoverProber::add(store::CoverFile cover, double max_copies) {
     slot_of_key_[size_t(key)] = int16_t(covers_.size());
     covers_.push_back(std::move(lc));
   }
-  rebuild_material_hash();
   return ok_status();
 }
 
@@ -201,9 +206,10 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
     auto b = Balance::parse(f.stem().string());
     auto c = store::load_cover(f, b ? &*b : nullptr);
     if (!c) return c.error();
-    auto s = prober->add(std::move(*c), max_copies);
+    auto s = prober->add_cover(std::move(*c), max_copies);
     if (!s) return Error{f.string() + ": " + s.error().message};
   }
+  prober->rebuild_material_hash();
   return prober;
 }
 

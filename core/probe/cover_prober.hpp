@@ -88,6 +88,9 @@ class CoverProber {
   static int material_key(const std::array<uint8_t, kPieces>& counts);
   const LoadedCover* lookup(const Balance& b) const;
 
+  // add() without the rebuild: open() loads every cover, then builds the arena and hash once
+  // (rebuilding per cover would copy every index loaded so far again).
+  Status add_cover(store::CoverFile cover, double max_copies);
   void rebuild_material_hash();
 
  public:

@@ -144,7 +144,7 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
   words.insert(words.end(), build_slices_.begin(), build_slices_.end());
   node_words_ = build_nodes_.size();
   slice_words_ = build_slices_.size();
-  own_ = HugeArray(words);
+  own_ = std::move(words);
   words_ = own_.data();
   front_block_ = {};
   build_nodes_ = {};

@@ -43,7 +43,6 @@
 #include <vector>
 
 #include "logic/cube.hpp"
-#include "util/huge_array.hpp"
 
 namespace egtmin::probe {
 
@@ -122,7 +121,7 @@ class CubeIndex {
   }
   void use_hot_words(const uint64_t* copy) {
     words_ = copy;
-    own_ = HugeArray();
+    own_ = {};
   }
 
   template <int K>
@@ -210,7 +209,7 @@ class CubeIndex {
   }
 
   size_t memory_bytes() const {
-    return (own_.empty() ? hot_words().size_bytes() : own_.memory_bytes()) + cubes_.capacity() * sizeof(uint64_t) +
+    return (own_.empty() ? hot_words().size_bytes() : own_.capacity() * sizeof(uint64_t)) + cubes_.capacity() * sizeof(uint64_t) +
            ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
   size_t nodes() const { return node_words_; }
@@ -292,7 +291,7 @@ class CubeIndex {
   uint64_t root_ = kLeaf;
   const uint64_t* words_ = nullptr;
   size_t front_words_ = 0, node_words_ = 0, slice_words_ = 0;
-  HugeArray own_;
+  std::vector<uint64_t> own_;  // the hot words until a prober moves them to its arena
   std::vector<uint64_t> front_block_;  // while building
   int groups_ = 0;
   int front_blocks_ = 0;

@@ -40,7 +40,6 @@ inline logic::CubeWord fast_minterm(uint64_t index, int n) {
 inline constexpr uint64_t kNoKey = ~uint64_t{0};
 inline size_t key_hash(uint64_t key, uint64_t mul, int bits) { return size_t((key * mul) >> (64 - bits)); }
 
-
 // The board transforms Symmetry::canonical tries for a white king on each square, by symmetry
 // mode (0 none, 1 the left-right mirror, 2 all eight): those taking the king to its orbit's
 // minimum, one, or two when the king is on a diagonal (then the smaller index decides; the second
