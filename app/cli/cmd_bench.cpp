@@ -12,10 +12,12 @@ namespace egtmin::cli {
 namespace {
 
 int run_probe_bench(const Common& common, const std::string& syzygy_dir, const bench::ProbeBenchOptions& opts,
-                    const std::string& csv, double index_copies) {
+                    const std::string& csv, double index_copies, const std::string& regions_name) {
+  auto regions = probe::parse_region_policy(regions_name);
+  if (!regions) return fail("--index-regions: " + regions.error().message);
   auto syz = Syzygy::open(syzygy_dir);
   if (!syz) return fail(syz.error().message);
-  auto prober = probe::CoverProber::open(common.data_dir(), index_copies);
+  auto prober = probe::CoverProber::open(common.data_dir(), index_copies, *regions);
   if (!prober) return fail(prober.error().message);
   if ((*prober)->balances().empty())
     return fail("no cover files under " + (common.data_dir() / "covers").string() + " (egtmin-cli minimize --pieces " +
@@ -53,6 +55,8 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"timer_overhead_ns", r.timer_overhead_ns},
                    {"index_build_seconds", build_s},
                    {"index_copies", index_copies},
+                   {"index_regions", probe::region_policy_name(*regions)},
+                   {"region_covers", (*prober)->region_covers()},
                    {"rounds", opts.rounds},
                    {"covers", (*prober)->balances().size()}};
   for (const auto& m : r.methods)
@@ -139,6 +143,7 @@ Command add_bench(CLI::App& app) {
     bench::ProbeBenchOptions opts{.rounds = 3};
     int size_pieces = 4;
     double index_copies = probe::CoverProber::kDefaultCopies;
+    std::string index_regions = "auto";
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("bench", "Benchmarks against Syzygy/Fathom: probe times and file sizes");
@@ -155,6 +160,9 @@ Command add_bench(CLI::App& app) {
   p->add_option("--index-copies", a->index_copies,
                 "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
       ->check(CLI::Range(1.0, 1024.0));
+  p->add_option("--index-regions", a->index_regions,
+                "Region indexes for the indexed method's front misses: auto (the diffuse covers), always or "
+                "never (default auto)");
   p->footer("Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
             "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
             "mismatch), then each method is timed over all of them, in --rounds rounds that take the methods\n"
@@ -169,7 +177,7 @@ Command add_bench(CLI::App& app) {
   return {sub, [a, p, s] {
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
-              return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies);
+              return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies, a->index_regions);
             }
             if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces);
             return int(kUsage);

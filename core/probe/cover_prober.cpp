@@ -27,6 +27,17 @@ inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
 
 const char* method_name(Method m) { return m == Method::Linear ? "linear" : "indexed"; }
 
+const char* region_policy_name(RegionPolicy p) {
+  return p == RegionPolicy::Never ? "never" : p == RegionPolicy::Always ? "always" : "auto";
+}
+
+Result<RegionPolicy> parse_region_policy(std::string_view name) {
+  if (name == "never") return RegionPolicy::Never;
+  if (name == "auto") return RegionPolicy::Auto;
+  if (name == "always") return RegionPolicy::Always;
+  return Error{"unknown region policy '" + std::string(name) + "' (never, auto or always)"};
+}
+
 Result<Method> parse_method(std::string_view name) {
   if (name == "linear") return Method::Linear;
   if (name == "indexed") return Method::Indexed;
@@ -38,7 +49,10 @@ logic::CubeWord LoadedCover::find(const Placement& p, Method m, bool& negate) co
   negate = rep.negate;
   const uint64_t idx = encoding.encode(rep.placement);
   const logic::CubeWord mt = hot::fast_minterm(idx, file.inputs);
-  if (m == Method::Indexed) return index.find(idx, mt);
+  if (m == Method::Indexed) {
+    if (const logic::CubeWord c = index.find(idx, mt); c || !region.built()) return c;
+    return region.find(idx, file.cubes);  // the front line missed, and there is no tree
+  }
   for (logic::CubeWord c : file.cubes)
     if (logic::contains(c, mt)) return c;
   return 0;
@@ -64,13 +78,13 @@ const LoadedCover* CoverProber::lookup(const Balance& b) const {
   return covers_[size_t(slot_of_key_[size_t(key)])].get();
 }
 
-Status CoverProber::add(store::CoverFile cover, double max_copies) {
-  Status s = add_cover(std::move(cover), max_copies);
+Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy regions) {
+  Status s = add_cover(std::move(cover), max_copies, regions);
   if (s) rebuild_material_hash();
   return s;
 }
 
-Status CoverProber::add_cover(store::CoverFile cover, double max_copies) {
+Status CoverProber::add_cover(store::CoverFile cover, double max_copies, RegionPolicy regions) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
   std::array<uint8_t, kPieces> counts{};
@@ -89,7 +103,18 @@ Status CoverProber::add_cover(store::CoverFile cover, double max_copies) {
     const Placement p = lc->encoding.decode(rng() & mask);
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
-  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
+  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries, regions != RegionPolicy::Always);
+  const bool want_regions =
+      RegionIndex::applies_to(lc->encoding) &&
+      (regions == RegionPolicy::Always ||
+       (regions == RegionPolicy::Auto && lc->index.leaf_blocks_per_query(queries) > kRegionLeafBlocks));
+  if (want_regions) {
+    // Front misses go to the regions, so they need not hold what the front line answers.
+    lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes());
+    if (lc->region.built()) lc->index.drop_tree();
+    else if (regions == RegionPolicy::Always)  // too diffuse for the directory: the tree after all
+      lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
+  }
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   lc->file = std::move(cover);
   lc->file.cubes.shrink_to_fit();
@@ -108,13 +133,21 @@ void CoverProber::rebuild_material_hash() {
   // TLB entries (measured: 10 to 12 % off the indexed probe's mean). Each index starts on a cache
   // line. The old arena lives until every index has moved out of it.
   size_t total = 0;
-  for (const auto& c : covers_) total += (c->index.hot_words().size() + 7) / 8 * 8;
+  for (const auto& c : covers_)
+    total += (c->index.hot_words().size() + 7) / 8 * 8 + (c->region.hot_words().size() + 7) / 8 * 8;
   HugeArray arena(total);
   size_t at = 0;
   for (const auto& c : covers_) {
     const auto words = c->index.hot_words();
     std::copy(words.begin(), words.end(), arena.data() + at);
     c->index.use_hot_words(arena.data() + at);
+    at += (words.size() + 7) / 8 * 8;
+  }
+  for (const auto& c : covers_) {
+    const auto words = c->region.hot_words();
+    if (words.empty()) continue;
+    std::copy(words.begin(), words.end(), arena.data() + at);
+    c->region.use_hot_words(arena.data() + at);
     at += (words.size() + 7) / 8 * 8;
   }
   arena_ = std::move(arena);
@@ -155,6 +188,7 @@ void CoverProber::rebuild_material_hash() {
       throw std::logic_error("cover prober: a four-piece balance with identical pieces other than slots 1 and 2");
     e.cover = uint16_t(slot);
     e.index = lc.index.hot();
+    if (lc.region.built()) e.region = lc.region.hot();
     return e;
   };
   // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a
@@ -193,7 +227,8 @@ void CoverProber::rebuild_material_hash() {
       }
 }
 
-Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies) {
+Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies,
+                                                       RegionPolicy regions) {
   auto prober = std::make_unique<CoverProber>();
   const fs::path dir = data_dir / "covers";
   std::error_code ec;
@@ -206,7 +241,7 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
     auto b = Balance::parse(f.stem().string());
     auto c = store::load_cover(f, b ? &*b : nullptr);
     if (!c) return c.error();
-    auto s = prober->add_cover(std::move(*c), max_copies);
+    auto s = prober->add_cover(std::move(*c), max_copies, regions);
     if (!s) return Error{f.string() + ": " + s.error().message};
   }
   prober->rebuild_material_hash();
@@ -220,12 +255,17 @@ std::vector<Balance> CoverProber::balances() const {
   return out;
 }
 
+size_t CoverProber::region_covers() const {
+  return size_t(std::count_if(covers_.begin(), covers_.end(), [](const auto& c) { return c->region.built(); }));
+}
+
 size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
   if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_)
     total += m == Method::Linear ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
-                                 : c->index.memory_bytes() - c->index.hot_words().size_bytes();  // hot words: in arena_
+                                 : c->index.memory_bytes() - c->index.hot_words().size_bytes() +
+                                       c->region.memory_bytes() - c->region.hot_words().size_bytes();  // hot words: in arena_
   return total;
 }
 

@@ -19,6 +19,7 @@
 #include "chess/position.hpp"
 #include "logic/cube.hpp"
 #include "probe/cube_index.hpp"
+#include "probe/region_index.hpp"
 #include "store/cover_file.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
@@ -29,12 +30,21 @@
 namespace egtmin::probe {
 
 enum class Method : uint8_t { Linear = 0, Indexed = 1 };
+
+// Which covers get a RegionIndex for the indexed method's front misses (3 and 4 pieces only):
+// Auto those whose tree would scan the most leaf blocks per probe (the diffuse covers, where the
+// region index measured faster and its copies pay), Always every one it applies to (tests), Never
+// none (the tree alone).
+enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
+const char* region_policy_name(RegionPolicy p);
+Result<RegionPolicy> parse_region_policy(std::string_view name);
 const char* method_name(Method m);
 Result<Method> parse_method(std::string_view name);
 
 // One balance's cover, ready to probe.
 struct LoadedCover {
-  CubeIndex index;
+  CubeIndex index;     // the front line, and the tree when there is no region index
+  RegionIndex region;  // 3 and 4 pieces: answers what block 0 of the front line misses
   store::CoverFile file;
   Encoding encoding;
   CoverCanon canon;
@@ -60,17 +70,26 @@ class CoverProber {
 
   CoverProber() { slot_of_key_.fill(-1); }
 
+  // Auto: a region index where the tree scans more than this many leaf blocks per probe, on
+  // average over the balance's sampled probes (4-piece covers of `minimize --pieces 4`: KPvKP 5.7,
+  // KRvKN 4.1, KRvKP 2.9, KNvKP 2.2; next KBvKP 0.9, KNPvK 0.7, whose region indexes cost more
+  // memory than they saved time in the benchmark).
+  static constexpr double kRegionLeafBlocks = 1.5;
+
   // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
-  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies);
+  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies,
+                                                   RegionPolicy regions = RegionPolicy::Auto);
   // Adds one cover (tests build covers in memory).
-  Status add(store::CoverFile cover, double max_copies = kDefaultCopies);
+  Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 
   bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
   const LoadedCover* cover(const Balance& b) const { return lookup(b.canonical()); }
   std::vector<Balance> balances() const;
   // Resident bytes of each method's structures over all covers (the cubes for Linear, the tree and
-  // its copies for Indexed).
+  // its copies, and the region indexes, for Indexed).
   size_t memory_bytes(Method m) const;
+  // Covers that have a region index.
+  size_t region_covers() const;
 
   // The value of a legal position for the side to move. The position is trusted to be legal (the
   // hot path checks nothing but the cover's existence); probe_checked() validates first.
@@ -90,7 +109,7 @@ class CoverProber {
 
   // add() without the rebuild: open() loads every cover, then builds the arena and hash once
   // (rebuilding per cover would copy every index loaded so far again).
-  Status add_cover(store::CoverFile cover, double max_copies);
+  Status add_cover(store::CoverFile cover, double max_copies, RegionPolicy regions);
   void rebuild_material_hash();
 
  public:
@@ -112,6 +131,7 @@ class CoverProber {
     uint8_t sort_pair12 = 0;
     uint16_t cover = 0;  // position in covers_
     CubeIndex::Hot index;
+    RegionIndex::Hot region;  // region.dir null: the tree answers front misses
   };
 
  private:

@@ -46,7 +46,7 @@ bool inside(logic::CubeWord small, logic::CubeWord big) {
 }  // namespace
 
 CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies, double split_copies,
-                     std::span<const uint64_t> queries)
+                     std::span<const uint64_t> queries, bool tree)
     : inputs_(inputs), split_copies_(split_copies), cubes_(cubes.begin(), cubes.end()) {
   set_groups();
   const bool sampled = !queries.empty();
@@ -96,7 +96,7 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
     if (slot == SIZE_MAX) root_ = ref;
     else build_nodes_[slot] = ref;
   };
-  push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
+  if (tree) push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), cmp);
     Pending* p = heap.back();
@@ -150,6 +150,28 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
   build_nodes_ = {};
   build_slices_ = {};
   ids_.shrink_to_fit();
+}
+
+double CubeIndex::leaf_blocks_per_query(std::span<const uint64_t> queries) const {
+  if (queries.empty()) return 0;
+  double blocks = 0;
+  for (uint64_t q : queries) {
+    if (front_match(q).hits) continue;
+    const Match m = match(q);
+    blocks += double(m.hit.hits ? m.hit.block + 1 : m.blocks);
+  }
+  return blocks / double(queries.size());
+}
+
+void CubeIndex::drop_tree() {
+  own_.resize(front_words_);
+  own_.shrink_to_fit();
+  words_ = own_.data();
+  node_words_ = slice_words_ = 0;
+  root_ = kLeaf;
+  ids_ = {};
+  depth_ = 0;
+  largest_leaf_ = 0;
 }
 
 void CubeIndex::prune(std::vector<uint32_t>& ids, uint64_t used, uint64_t values) const {

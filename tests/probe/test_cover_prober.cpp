@@ -52,9 +52,11 @@ int check_position(const CoverProber& prober, const Table& t, const Placement& p
 TEST(CoverProber, ThreePieceExhaustiveBothMethodsAndSchemes) {
   for (const char* name : {"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) {
     const Table& t = table_of(name);
-    for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None}) {
+    for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None})
+    for (RegionPolicy regions : {RegionPolicy::Never, RegionPolicy::Always}) {
       CoverProber prober;
-      ASSERT_TRUE(prober.add(test::trie_cover(t, scheme)).ok());
+      ASSERT_TRUE(prober.add(test::trie_cover(t, scheme), CoverProber::kDefaultCopies, regions).ok());
+      EXPECT_EQ(prober.region_covers(), regions == RegionPolicy::Always ? 1u : 0u);
       const Encoding& enc = t.encoding();
       int bad = 0;
       uint64_t probed = 0;
@@ -65,7 +67,7 @@ TEST(CoverProber, ThreePieceExhaustiveBothMethodsAndSchemes) {
         bad += check_position(prober, t, p, scheme == CanonScheme::Full || i % 8 == 0);
         ++probed;
       }
-      EXPECT_EQ(bad, 0) << name << " " << canon_name(scheme);
+      EXPECT_EQ(bad, 0) << name << " " << canon_name(scheme) << " regions " << region_policy_name(regions);
       EXPECT_GT(probed, 100000u);
     }
   }
@@ -108,8 +110,11 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
   std::sort(prefixes.begin(), prefixes.end());
   prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
 
-  CoverProber prober;
-  ASSERT_TRUE(prober.add(test::trie_cover(kpkp, CanonScheme::Full, white_value, 7, prefixes)).ok());
+  CoverProber prober, with_regions;
+  const auto cover = test::trie_cover(kpkp, CanonScheme::Full, white_value, 7, prefixes);
+  ASSERT_TRUE(prober.add(cover).ok());
+  ASSERT_TRUE(with_regions.add(cover, CoverProber::kDefaultCopies, RegionPolicy::Always).ok());
+  ASSERT_EQ(with_regions.region_covers(), 1u);
   std::mt19937_64 rng(3);
   int bad = 0, probed = 0;
   while (probed < 20000 && bad < 10) {
@@ -122,6 +127,10 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
       if (!got.ok() || got->wdl != want || prober.probe_wdl(pos, m) != want) {
         if (++bad < 3) ADD_FAILURE() << pos.fen() << " " << method_name(m);
       }
+      auto region = with_regions.probe(pos, m);
+      if (!region.ok() || region->wdl != want || with_regions.probe_wdl(pos, m) != want) {
+        if (++bad < 3) ADD_FAILURE() << pos.fen() << " " << method_name(m) << " (region index)";
+      }
     }
     ++probed;
   }
@@ -130,6 +139,8 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
   // En passant: the capture leads to KPvK, whose cover must be there too; Fathom resolves the
   // en-passant square itself, so it is the reference.
   ASSERT_TRUE(prober.add(test::trie_cover(table_of("KPvK"), CanonScheme::Full)).ok());
+  ASSERT_TRUE(with_regions.add(test::trie_cover(table_of("KPvK"), CanonScheme::Full), CoverProber::kDefaultCopies,
+                               RegionPolicy::Always).ok());
   for (const char* fen : ep_fens) {
     auto pos = Position::from_fen(fen);
     auto want = (*syz)->wdl(*pos);
@@ -141,6 +152,7 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
       ASSERT_TRUE(got.ok()) << got.error().message;
       EXPECT_EQ(got->wdl, from_syzygy(*want)) << fen << " " << method_name(m);
       EXPECT_EQ(prober.probe_wdl(*pos, m), from_syzygy(*want)) << fen << " " << method_name(m);
+      EXPECT_EQ(with_regions.probe_wdl(*pos, m), from_syzygy(*want)) << fen << " " << method_name(m) << " (regions)";
     }
     // At least one of these must differ from the position without the en-passant right, or the
     // test would not show that the capture is considered.

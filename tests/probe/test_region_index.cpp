@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "probe/cover_builder.hpp"
+#include "probe/region_index.hpp"
+#include "support/env.hpp"
+
+namespace egtmin::probe {
+namespace {
+
+// RegionIndex::care derives legality and representatives per region from a few rules; the brute
+// force asks Encoding and CoverCanon about every placement.
+TEST(RegionIndex, CareEqualsLegalRepresentativesByBruteForce) {
+  std::mt19937 rng(11);
+  for (const char* name : {"KRvKN", "KRRvK", "KRvKR", "KPvKP", "KBPvK", "KQvK", "KPvK", "KNvKN"}) {
+    const Encoding enc(*Balance::parse(name));
+    ASSERT_TRUE(RegionIndex::applies_to(enc)) << name;
+    int bk_slot = 0;
+    for (int i = 1; i < enc.pieces(); ++i)
+      if (enc.piece(i) == make_piece(Black, King)) bk_slot = i;
+    for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::Board, CanonScheme::None}) {
+      const CoverCanon canon(enc, scheme);
+      int live = 0;
+      for (int n = 0; n < 300; ++n) {
+        // Every region with the king on a diagonal, and random others.
+        const uint32_t stm = rng() & 1;
+        const int wk = n < 16 ? (n % 8) * 9 : int(rng() % 64), bk = int(rng() % 64);
+        const std::vector<uint64_t> got = RegionIndex::care(enc, canon, stm, wk, bk);
+        const int nfree = enc.pieces() - 2;
+        std::vector<uint64_t> want(nfree == 2 ? 64 : 1, 0);
+        bool any = false;
+        for (uint32_t f = 0; f < (nfree == 2 ? 4096u : 64u); ++f) {
+          Placement p;
+          p.stm = Color(stm);
+          p.sq[0] = Square(wk);
+          p.sq[size_t(bk_slot)] = Square(bk);
+          for (int i = 1, j = 0; i < enc.pieces(); ++i)
+            if (i != bk_slot) p.sq[size_t(i)] = Square(nfree == 1 ? f : j++ == 0 ? f >> 6 : f & 63);
+          if (enc.is_legal(p) && canon.is_representative(p)) {
+            want[nfree == 2 ? f >> 6 : 0] |= uint64_t{1} << (f & 63);
+            any = true;
+          }
+        }
+        if (!any) {
+          EXPECT_TRUE(got.empty()) << name << " " << canon_name(scheme) << " region " << stm << "/" << wk << "/" << bk;
+          continue;
+        }
+        ++live;
+        EXPECT_EQ(got, want) << name << " " << canon_name(scheme) << " region " << stm << "/" << wk << "/" << bk;
+      }
+      EXPECT_GT(live, 20) << name << " " << canon_name(scheme);
+    }
+  }
+}
+
+TEST(RegionIndex, AppliesToThreeAndFourPiecesOnly) {
+  EXPECT_FALSE(RegionIndex::applies_to(Encoding(*Balance::parse("KvK"))));
+  EXPECT_TRUE(RegionIndex::applies_to(Encoding(*Balance::parse("KQvK"))));
+  EXPECT_TRUE(RegionIndex::applies_to(Encoding(*Balance::parse("KQRvK"))));
+  EXPECT_FALSE(RegionIndex::applies_to(Encoding(*Balance::parse("KQvKRN"))));
+}
+
+// Every legal representative gets a cube of its own value, from find() and from the hot path,
+// whatever the front line answered (here: nothing, then a few cubes of the cover).
+TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
+  for (const char* name : {"KRvK", "KPvK"}) {
+    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
+    const Encoding& enc = t.encoding();
+    for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None}) {
+      const auto cover = test::trie_cover(t, scheme);
+      const CoverCanon canon(enc, scheme);
+      for (size_t answered : {size_t{0}, size_t{5}}) {
+        const std::span<const logic::CubeWord> front(cover.cubes.data(), answered);
+        const RegionIndex idx(cover.cubes, enc, canon, front);
+        ASSERT_TRUE(idx.built());
+        int bad = 0;
+        for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+          const Placement p = enc.decode(i);
+          if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+          const logic::CubeWord m = logic::minterm(i, enc.bits());
+          bool in_front = false;
+          for (logic::CubeWord c : front) in_front |= logic::contains(c, m);
+          if (in_front) continue;
+          const auto want = logic::Output(uint8_t(t.value(p)));
+          const logic::CubeWord c = idx.find(i, cover.cubes);
+          std::array<uint32_t, 3> sq{p.sq[0], p.sq[1], p.sq[2]};
+          const logic::Output fast = RegionIndex::find_output<3>(idx.hot(), p.stm, sq);
+          if (c == 0 || !logic::contains(c, m) || logic::output_of(c) != want || fast != want)
+            ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " index " << i;
+        }
+        EXPECT_EQ(bad, 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace egtmin::probe
