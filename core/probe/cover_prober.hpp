@@ -6,7 +6,8 @@
 // probing the capture, as TableStore::probe_stm does.
 //
 // Two strategies answer from the same cubes: Linear scans the cover in file order (the paper);
-// Indexed walks a CubeIndex. Both are exact: cubes of different outputs never share a care
+// Indexed walks a CubeIndex (front line, then tree), or for the most diffuse 3-4 piece covers
+// the front line, then a RegionIndex. Both are exact: cubes of different outputs never share a care
 // position, so any cube containing the representative's minterm carries its value.
 #pragma once
 
