@@ -38,6 +38,19 @@ unsigned stm_mask(logic::CubeWord c) {
   return (pair & 2 ? 1u : 0u) | (pair & 1 ? 2u : 0u);  // bit 0: White to move, bit 1: Black
 }
 
+// Where the pieces sit in the encoding: Black's king, and the free pieces (the others but White's
+// king, which is slot 0), in slot order.
+struct Slots {
+  int bk = 0, nfree = 0;
+  std::array<int, 2> free{};
+  explicit Slots(const Encoding& enc) {
+    for (int i = 1; i < enc.pieces(); ++i)
+      if (enc.piece(i) == make_piece(Black, King)) bk = i;
+    for (int i = 1; i < enc.pieces(); ++i)
+      if (i != bk && nfree < 2) free[size_t(nfree++)] = i;
+  }
+};
+
 // A cube restricted to a region: the squares it admits for each free piece.
 struct Restricted {
   std::array<uint64_t, 2> free{};
@@ -60,12 +73,10 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   if (!applies_to(enc)) return;
   const auto t0 = std::chrono::steady_clock::now();
   k_ = enc.pieces();
-  for (int i = 1; i < k_; ++i)
-    if (enc.piece(i) == make_piece(Black, King)) bk_slot_ = i;
-  const int nfree = k_ - 2;
-  std::array<int, 2> fs{};
-  for (int i = 1, n = 0; i < k_; ++i)
-    if (i != bk_slot_) fs[size_t(n++)] = i;
+  const Slots slots(enc);
+  bk_slot_ = slots.bk;
+  const int nfree = slots.nfree;
+  const std::array<int, 2> fs = slots.free;
 
   // Per cube: the regions it admits (side to move, each king's square) and its free pieces' squares.
   struct Shape {
@@ -208,14 +219,9 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
 
 std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& canon, uint32_t stm, int wk, int bk) {
   if (!applies_to(enc) || wk == bk || (kKingAttacks[size_t(wk)] & bb(Square(bk)))) return {};
-  const int k = enc.pieces();
-  int bk_slot = 0;
-  for (int i = 1; i < k; ++i)
-    if (enc.piece(i) == make_piece(Black, King)) bk_slot = i;
-  const int nfree = k - 2;
-  std::array<int, 2> fs{};
-  for (int i = 1, n = 0; i < k; ++i)
-    if (i != bk_slot) fs[size_t(n++)] = i;
+  const Slots slots(enc);
+  const int bk_slot = slots.bk, nfree = slots.nfree;
+  const std::array<int, 2> fs = slots.free;
   std::array<Piece, 2> fp{};
   for (int i = 0; i < nfree; ++i) fp[size_t(i)] = enc.piece(fs[size_t(i)]);
 
