@@ -103,17 +103,16 @@ Status CoverProber::add_cover(store::CoverFile cover, double max_copies, RegionP
     const Placement p = lc->encoding.decode(rng() & mask);
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
-  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries, regions != RegionPolicy::Always);
+  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
   const bool want_regions =
       RegionIndex::applies_to(lc->encoding) &&
       (regions == RegionPolicy::Always ||
        (regions == RegionPolicy::Auto && lc->index.leaf_blocks_per_query(queries) > kRegionLeafBlocks));
   if (want_regions) {
-    // Front misses go to the regions, so they need not hold what the front line answers.
+    // Front misses go to the regions, so they need not hold what the front line answers. A cover
+    // too diffuse for the directory (built() false) keeps its tree.
     lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes());
     if (lc->region.built()) lc->index.drop_tree();
-    else if (regions == RegionPolicy::Always)  // too diffuse for the directory: the tree after all
-      lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
   }
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   lc->file = std::move(cover);

@@ -45,7 +45,7 @@ Result<Method> parse_method(std::string_view name);
 // One balance's cover, ready to probe.
 struct LoadedCover {
   CubeIndex index;     // the front line, and the tree when there is no region index
-  RegionIndex region;  // 3 and 4 pieces: answers what block 0 of the front line misses
+  RegionIndex region;  // the most diffuse 3-4 piece covers: answers what the front line misses
   store::CoverFile file;
   Encoding encoding;
   CoverCanon canon;

@@ -46,7 +46,7 @@ bool inside(logic::CubeWord small, logic::CubeWord big) {
 }  // namespace
 
 CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies, double split_copies,
-                     std::span<const uint64_t> queries, bool tree)
+                     std::span<const uint64_t> queries)
     : inputs_(inputs), split_copies_(split_copies), cubes_(cubes.begin(), cubes.end()) {
   set_groups();
   const bool sampled = !queries.empty();
@@ -96,7 +96,7 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
     if (slot == SIZE_MAX) root_ = ref;
     else build_nodes_[slot] = ref;
   };
-  if (tree) push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
+  push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), cmp);
     Pending* p = heap.back();

@@ -76,14 +76,9 @@ class CubeIndex {
   // `queries`: optional sample of the indices probes will ask for (canonical representatives of
   // legal positions). With it, the copy budget is spent where the sample goes and regions no
   // sampled query reaches stay unsplit; without it, the index space is taken as uniform.
-  // `tree` false: the front line alone (another structure answers what it misses).
   CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies = 2.0, double split_copies = 2.0,
-            std::span<const uint64_t> queries = {}, bool tree = true);
+            std::span<const uint64_t> queries = {});
 
-  // The first block of the front line (what every probe reads first).
-  std::span<const logic::CubeWord> front_block0() const {
-    return {front_cubes_.data(), size_t(std::min(front_size_, 64))};
-  }
   // The whole front line.
   std::span<const logic::CubeWord> front_cubes() const { return {front_cubes_.data(), size_t(front_size_)}; }
   // The leaf blocks a probe scans, on average over `queries` (indices; 0 for those the front line
@@ -153,28 +148,18 @@ class CubeIndex {
   // it misses.
   template <int K>
   static logic::Output find_output_squares(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    const logic::Output out0 = find_output_block0<K>(h, stm, sq);
-    if (out0 != logic::Output::None) [[likely]] return out0;
-    return find_output_after_block0<K>(h, stm, sq);
-  }
-  // Block 0 of the front line from its stride-1 column: most probes end there, with one load per
-  // group. Its groups are the side to move and each piece's whole square (one row per square),
-  // so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
-  template <int K>
-  static logic::Output find_output_block0(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
     constexpr uint32_t kSquareRows = kFirstGroupRow + 2;
+    // Front line. Block 0 from its stride-1 column: most probes end there, with one load per
+    // group. Its groups are the side to move and each piece's whole square (one row per square),
+    // so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
     const uint64_t* f0 = h.front0;
     uint64_t acc = f0[kFirstGroupRow + stm];
     for (int i = 0; i < K; ++i) acc &= f0[kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]];
-    if (!acc) return logic::Output::None;
-    const unsigned bit = unsigned(__builtin_ctzll(acc));
-    return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
-  }
-  // The rest: the front line's later blocks, then the tree.
-  template <int K>
-  static logic::Output find_output_after_block0(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
-    constexpr uint32_t kSquareRows = kFirstGroupRow + 2;
+    if (acc) [[likely]] {
+      const unsigned bit = unsigned(__builtin_ctzll(acc));
+      return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
+    }
     {
       const uint32_t blocks = uint32_t(h.front_blocks);
       std::array<uint32_t, 1 + K> at;

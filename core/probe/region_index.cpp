@@ -2,7 +2,6 @@
 #include "probe/region_index.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "chess/attacks.hpp"
 #include "table/symmetry.hpp"
@@ -71,7 +70,6 @@ bool RegionIndex::applies_to(const Encoding& enc) {
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered) {
   if (!applies_to(enc)) return;
-  const auto t0 = std::chrono::steady_clock::now();
   k_ = enc.pieces();
   const Slots slots(enc);
   bk_slot_ = slots.bk;
@@ -118,21 +116,21 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     }
   };
   for (uint32_t c = 0; c < shapes.size(); ++c) each_region(shapes[c], [&](uint32_t r) { in_region[r].push_back(c); });
-  // What block 0 of the front line answers never reaches a region.
+  // Clears from a region's bitmap the positions a cube (its free pieces' squares) holds.
+  auto clear_held = [&](uint64_t* t, const std::array<uint64_t, 2>& free) {
+    if (nfree == 1) t[0] &= ~free[0];
+    else
+      for (uint64_t a = free[0]; a; a &= a - 1) t[__builtin_ctzll(a)] &= ~free[1];
+  };
+  // What the front line answers never reaches a region.
   for (const Shape& s : answered_shapes)
-    each_region(s, [&](uint32_t r) {
-      uint64_t* t = target.data() + size_t(r) * words;
-      if (nfree == 1) t[0] &= ~s.free[0];
-      else
-        for (uint64_t a = s.free[0]; a; a &= a - 1) t[__builtin_ctzll(a)] &= ~s.free[1];
-    });
+    each_region(s, [&](uint32_t r) { clear_held(target.data() + size_t(r) * words, s.free); });
 
   // Each region: greedy set cover of its target by its cubes (lazy: a cube's gain only falls), in
   // the order picked, which is also the best first-match order for uniformly drawn positions.
   const uint32_t rows = kFirstPieceRow + kRowsPerPiece * uint32_t(nfree);
   words_.assign(kRegions / 2, 0);
   first_id_.assign(kRegions, 0);
-  auto* dir = reinterpret_cast<uint32_t*>(words_.data());
   std::vector<Restricted> cand;
   std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, candidate) max-heap
   std::vector<uint32_t> picked;
@@ -169,10 +167,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
         continue;
       }
       picked.push_back(i);
-      const Restricted& c = cand[i];
-      if (nfree == 1) left[0] &= ~c.free[0];
-      else
-        for (uint64_t a = c.free[0]; a; a &= a - 1) left[__builtin_ctzll(a)] &= ~c.free[1];
+      clear_held(left, cand[i].free);
     }
     in_region[r] = {};
     if (picked.empty()) continue;
@@ -186,10 +181,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       *this = RegionIndex();
       return;
     }
-    dir = reinterpret_cast<uint32_t*>(words_.data());
-    dir[r] = uint32_t(base - kRegions / 2) << kOffsetShift | uint32_t(blocks);
     words_.resize(base + rows * blocks, 0);
-    dir = reinterpret_cast<uint32_t*>(words_.data());
+    reinterpret_cast<uint32_t*>(words_.data())[r] = uint32_t(base - kRegions / 2) << kOffsetShift | uint32_t(blocks);
     uint64_t* slab = words_.data() + base;
     for (size_t j = 0; j < picked.size(); ++j) {
       const Restricted& c = cand[picked[j]];
@@ -209,12 +202,9 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
         }
       }
     }
-    ++regions_;
-    largest_ = std::max(largest_, picked.size());
   }
   hot_size_ = words_.size();
   words_.shrink_to_fit();
-  build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& canon, uint32_t stm, int wk, int bk) {

@@ -9,7 +9,7 @@
 // blocks of them behind a chain of dependent loads. Fixing the side to move and both kings instead
 // (a region: at most 8,192 per balance, of 4,096 placements of the other two pieces) and keeping
 // only the cubes a greedy set cover needs for the region's positions leaves ~200 cubes per region
-// (KRvKN: 4.4 copies per cube of the cover): a probe reads one directory word and four rows of a
+// (KRvKN: 4.1 copies per cube of the cover): a probe reads one directory word and four rows of a
 // few words, addresses it knows up front, and usually ends in the first block.
 //
 // What a region must answer: every legal representative placement (CoverCanon), except those the
@@ -135,10 +135,6 @@ class RegionIndex {
     return (words_.empty() ? hot_size_ : words_.capacity()) * sizeof(uint64_t) + ids_.capacity() * sizeof(uint32_t) +
            first_id_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
-  size_t cube_copies() const { return ids_.size(); }
-  size_t regions() const { return regions_; }
-  size_t largest_region() const { return largest_; }
-  double build_seconds() const { return build_seconds_; }
 
  private:
   const uint64_t* words_data() const { return words_.empty() ? words_at_ : words_.data(); }
@@ -150,8 +146,6 @@ class RegionIndex {
   size_t hot_size_ = 0;  // words in the directory and slabs
   std::vector<uint32_t> ids_;           // each region's cubes, in scan order
   std::vector<uint32_t> first_id_;      // per region: its first position in ids_
-  size_t regions_ = 0, largest_ = 0;
-  double build_seconds_ = 0;
 };
 
 }  // namespace egtmin::probe
