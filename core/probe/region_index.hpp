@@ -9,8 +9,8 @@
 // blocks of them behind a chain of dependent loads. Fixing the side to move and both kings instead
 // (a region: at most 8,192 per balance, of 4,096 placements of the other two pieces) and keeping
 // only the cubes a greedy set cover needs for the region's positions leaves ~200 cubes per region
-// (KRvKN: 4.1 copies per cube of the cover): a probe reads one directory word and four rows of a
-// few words, addresses it knows up front, and usually ends in the first block.
+// (KRvKN: 4.1 copies per cube of the cover): a probe reads one directory word and six words of a
+// block, at addresses it computes from the squares, and usually ends in the first block.
 //
 // What a region must answer: every legal representative placement (CoverCanon), except those the
 // front line already answers (probes never get past it). Positions no cube holds are left out, so
