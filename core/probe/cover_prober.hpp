@@ -72,10 +72,11 @@ class CoverProber {
   CoverProber() { slot_of_key_.fill(-1); }
 
   // Auto: a region index where the tree scans more than this many leaf blocks per probe, on
-  // average over the balance's sampled probes (4-piece covers of `minimize --pieces 4`: KPvKP 5.7,
-  // KRvKN 4.1, KRvKP 2.9, KNvKP 2.2; next KBvKP 0.9, KNPvK 0.7, whose region indexes cost more
-  // memory than they saved time in the benchmark).
-  static constexpr double kRegionLeafBlocks = 1.5;
+  // average over the balance's sampled probes. The 4-piece covers of `minimize --pieces 4`: KPvKP
+  // 5.7, KRvKN 4.1, KRvKP 2.9, KNvKP 2.2, KBvKP 0.89, KNPvK 0.75, KBPvK 0.55, KQvKQ 0.55, KRvKB
+  // 0.53, KQvKP 0.50, KRvKR 0.29 get one; KQvKR 0.25 and the rest keep their trees. Measured in the
+  // benchmark (docs/bench-probe.md): 1.5 (the first four) and 0.1 or 0 (more, up to all) are slower.
+  static constexpr double kRegionLeafBlocks = 0.25;
 
   // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies,

@@ -148,18 +148,27 @@ class CubeIndex {
   // it misses.
   template <int K>
   static logic::Output find_output_squares(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
+    const logic::Output out = find_output_front0<K>(h, stm, sq);
+    return out != logic::Output::None ? out : find_output_after_front0<K>(h, stm, sq);
+  }
+  // Block 0 of the front line, from its stride-1 column: most probes end there, with one load per
+  // group. Its groups are the side to move and each piece's whole square (one row per square), so
+  // a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
+  template <int K>
+  static logic::Output find_output_front0(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     constexpr uint32_t kSquareRows = kFirstGroupRow + 2;
-    // Front line. Block 0 from its stride-1 column: most probes end there, with one load per
-    // group. Its groups are the side to move and each piece's whole square (one row per square),
-    // so a front block costs 1 + K loads where the leaves' rank/file groups cost 1 + 2K.
     const uint64_t* f0 = h.front0;
     uint64_t acc = f0[kFirstGroupRow + stm];
     for (int i = 0; i < K; ++i) acc &= f0[kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]];
-    if (acc) [[likely]] {
-      const unsigned bit = unsigned(__builtin_ctzll(acc));
-      return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
-    }
+    if (!acc) return logic::Output::None;
+    const unsigned bit = unsigned(__builtin_ctzll(acc));
+    return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
+  }
+  // The rest: the front line's other blocks, then the tree.
+  template <int K>
+  static logic::Output find_output_after_front0(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
+    constexpr uint32_t kSquareRows = kFirstGroupRow + 2;
     {
       const uint32_t blocks = uint32_t(h.front_blocks);
       std::array<uint32_t, 1 + K> at;

@@ -149,10 +149,16 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
   for (int i = 0; i < K; ++i) t[size_t(i)] ^= (t[size_t(i)] ^ t2[size_t(i)]) & second;
   logic::Output out = logic::Output::None;
   if (m == Method::Indexed) {
-    out = CubeIndex::find_output_squares<K>(e.index, rep_stm, t);
-    // With a region index the tree is gone: a front miss goes to the regions.
-    if constexpr (K == 3 || K == 4)
-      if (out == logic::Output::None && e.region.dir) out = RegionIndex::find_output<K>(e.region, rep_stm, t);
+    out = CubeIndex::find_output_front0<K>(e.index, rep_stm, t);
+    if (out == logic::Output::None) [[unlikely]] {
+      // With a region index the tree is gone: a front miss goes to the regions. Their block is
+      // far away (L3), so it is fetched while the rest of the front line is scanned.
+      if constexpr (K == 3 || K == 4)
+        if (e.region.dir) RegionIndex::prefetch<K>(e.region, rep_stm, t);
+      out = CubeIndex::find_output_after_front0<K>(e.index, rep_stm, t);
+      if constexpr (K == 3 || K == 4)
+        if (out == logic::Output::None && e.region.dir) out = RegionIndex::find_output<K>(e.region, rep_stm, t);
+    }
   } else {
     const logic::CubeWord mt = fast_minterm(uint64_t(rep_stm) << (6 * K) | packed<K>(t), 1 + 6 * K);
     for (logic::CubeWord c : covers[e.cover]->file.cubes)

@@ -2,6 +2,7 @@
 #include "probe/region_index.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "chess/attacks.hpp"
 #include "table/symmetry.hpp"
@@ -50,12 +51,6 @@ struct Slots {
   }
 };
 
-// A cube restricted to a region: the squares it admits for each free piece.
-struct Restricted {
-  std::array<uint64_t, 2> free{};
-  uint32_t id = 0;
-};
-
 }  // namespace
 
 bool RegionIndex::applies_to(const Encoding& enc) {
@@ -67,134 +62,201 @@ bool RegionIndex::applies_to(const Encoding& enc) {
   return black_kings == 1 && slot >= 2;
 }
 
+namespace {
+
+// The slots a region fixes (besides the side to move) and the free ones, in slot order.
+struct Layout {
+  int a = 0, b = 0, nfree = 0;
+  std::array<int, 2> free{};
+  Layout(int k, int fa, int fb) : a(fa), b(fb) {
+    for (int i = 0; i < k; ++i)
+      if (i != a && i != b) free[size_t(nfree++)] = i;
+  }
+  uint32_t region(uint32_t stm, const std::array<uint32_t, 4>& sq) const {
+    return stm << 12 | sq[size_t(a)] << 6 | sq[size_t(b)];
+  }
+};
+
+// Per cube: the side-to-move values and the squares it admits for every slot.
+struct Shape {
+  unsigned stm = 0;
+  std::array<uint64_t, 4> sq{};
+};
+
+// One layout's regions: each region's cubes in the greedy cover's order.
+struct Plan {
+  std::vector<uint32_t> ids, first;  // first[r] .. first[r + 1]: region r's cubes in ids
+  size_t blocks = 0, largest = 0;
+};
+
+// Greedy set cover of each region's target (bitmaps over the free pieces' squares, `words` per
+// region; consumed) by the cubes admitting the region (lazy: a cube's gain only falls). The order
+// picked is also the best first-match order for uniformly drawn positions.
+Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vector<uint64_t>& target,
+                 const std::vector<char>& live, size_t words) {
+  const uint32_t regions = RegionIndex::kRegions;
+  std::vector<std::vector<uint32_t>> in_region(regions);
+  for (uint32_t c = 0; c < shapes.size(); ++c) {
+    const Shape& s = shapes[c];
+    for (unsigned stm = 0; stm < 2; ++stm) {
+      if (!(s.stm >> stm & 1)) continue;
+      for (uint64_t x = s.sq[size_t(lay.a)]; x; x &= x - 1)
+        for (uint64_t y = s.sq[size_t(lay.b)]; y; y &= y - 1) {
+          const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(x)) << 6 | uint32_t(__builtin_ctzll(y));
+          if (live[r]) in_region[r].push_back(c);
+        }
+    }
+  }
+  const int nfree = lay.nfree;
+  const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
+  Plan plan;
+  plan.first.assign(regions + 1, 0);
+  std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
+  for (uint32_t r = 0; r < regions; ++r) {
+    plan.first[r] = uint32_t(plan.ids.size());
+    if (!live[r]) continue;
+    uint64_t* left = target.data() + size_t(r) * words;
+    auto gain = [&](uint32_t c) {
+      const Shape& s = shapes[c];
+      if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & s.sq[f0]));
+      uint64_t g = 0;
+      for (uint64_t x = s.sq[f0]; x; x &= x - 1) g += uint64_t(__builtin_popcountll(left[__builtin_ctzll(x)] & s.sq[f1]));
+      return g;
+    };
+    heap.clear();
+    for (uint32_t c : in_region[r])
+      if (const uint64_t g = gain(c)) heap.push_back({g, c});
+    in_region[r] = {};
+    std::make_heap(heap.begin(), heap.end());
+    const size_t before = plan.ids.size();
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end());
+      const auto [old_gain, c] = heap.back();
+      heap.pop_back();
+      const uint64_t g = gain(c);
+      if (g == 0) continue;
+      if (g < old_gain && !heap.empty() && g < heap.front().first) {
+        heap.push_back({g, c});
+        std::push_heap(heap.begin(), heap.end());
+        continue;
+      }
+      plan.ids.push_back(c);
+      if (nfree == 1) left[0] &= ~shapes[c].sq[f0];
+      else
+        for (uint64_t x = shapes[c].sq[f0]; x; x &= x - 1) left[__builtin_ctzll(x)] &= ~shapes[c].sq[f1];
+    }
+    const size_t n = plan.ids.size() - before;
+    plan.blocks += (n + RegionIndex::kBlockCubes - 1) / RegionIndex::kBlockCubes;
+    plan.largest = std::max(plan.largest, n);
+  }
+  plan.first[regions] = uint32_t(plan.ids.size());
+  return plan;
+}
+
+}  // namespace
+
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
-                         std::span<const logic::CubeWord> answered) {
+                         std::span<const logic::CubeWord> answered, std::optional<std::pair<int, int>> fixed) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
-  const Slots slots(enc);
-  bk_slot_ = slots.bk;
-  const int nfree = slots.nfree;
-  const std::array<int, 2> fs = slots.free;
+  const Slots kings(enc);
+  const Layout king_layout(k_, 0, kings.bk);
+  const size_t words = king_layout.nfree == 2 ? 64 : 1;
 
-  // Per cube: the regions it admits (side to move, each king's square) and its free pieces' squares.
-  struct Shape {
-    unsigned stm;
-    uint64_t wk, bk;
-    std::array<uint64_t, 2> free;
-  };
   auto shape_of = [&](logic::CubeWord c) {
-    Shape s{stm_mask(c), square_mask(c, 0), square_mask(c, bk_slot_), {}};
-    for (int i = 0; i < nfree; ++i) s.free[size_t(i)] = square_mask(c, fs[size_t(i)]);
+    Shape s{stm_mask(c), {}};
+    for (int i = 0; i < k_; ++i) s.sq[size_t(i)] = square_mask(c, i);
     return s;
   };
   std::vector<Shape> shapes(cubes.size());
   for (size_t c = 0; c < cubes.size(); ++c) shapes[c] = shape_of(cubes[c]);
-  std::vector<Shape> answered_shapes;
-  for (logic::CubeWord c : answered) answered_shapes.push_back(shape_of(c));
 
-  // The regions' positions to answer, as bitmaps over the free pieces' squares.
-  const size_t words = nfree == 2 ? 64 : 1;
-  std::vector<uint64_t> target(size_t(kRegions) * words, 0);
-  std::vector<char> live(kRegions, 0);
+  // The positions to answer, by king region (care() works per pair of kings): bitmaps over the
+  // free pieces' squares. What the front line answers never reaches a region.
+  std::vector<uint64_t> by_kings(size_t(kRegions) * words, 0);
   for (uint32_t r = 0; r < kRegions; ++r) {
     const std::vector<uint64_t> t = care(enc, canon, r >> 12, int(r >> 6) & 63, int(r & 63));
-    if (t.empty()) continue;
-    std::copy(t.begin(), t.end(), target.begin() + ptrdiff_t(size_t(r) * words));
-    live[r] = 1;
+    std::copy(t.begin(), t.end(), by_kings.begin() + ptrdiff_t(size_t(r) * words));
+  }
+  for (logic::CubeWord c : answered) {
+    const Shape s = shape_of(c);
+    for (unsigned stm = 0; stm < 2; ++stm)
+      if (s.stm >> stm & 1)
+        for (uint64_t w = s.sq[0]; w; w &= w - 1)
+          for (uint64_t b = s.sq[size_t(kings.bk)]; b; b &= b - 1) {
+            uint64_t* t = by_kings.data() + (size_t(stm << 12 | uint32_t(__builtin_ctzll(w)) << 6 | uint32_t(__builtin_ctzll(b))) * words);
+            if (words == 1) t[0] &= ~s.sq[size_t(king_layout.free[0])];
+            else
+              for (uint64_t a = s.sq[size_t(king_layout.free[0])]; a; a &= a - 1) t[__builtin_ctzll(a)] &= ~s.sq[size_t(king_layout.free[1])];
+          }
   }
 
-  // Cubes by region, for the live regions only.
-  std::vector<std::vector<uint32_t>> in_region(kRegions);
-  auto each_region = [&](const Shape& s, auto&& fn) {
-    for (unsigned stm = 0; stm < 2; ++stm) {
-      if (!(s.stm >> stm & 1)) continue;
-      for (uint64_t w = s.wk; w; w &= w - 1)
-        for (uint64_t b = s.bk; b; b &= b - 1) {
-          const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(w)) << 6 | uint32_t(__builtin_ctzll(b));
-          if (live[r]) fn(r);
+  // The same positions grouped by another layout's regions.
+  auto regroup = [&](const Layout& lay, std::vector<uint64_t>& target, std::vector<char>& live) {
+    target.assign(size_t(kRegions) * words, 0);
+    live.assign(kRegions, 0);
+    for (uint32_t r = 0; r < kRegions; ++r)
+      for (size_t w = 0; w < words; ++w)
+        for (uint64_t bits = by_kings[size_t(r) * words + w]; bits; bits &= bits - 1) {
+          std::array<uint32_t, 4> sq{};
+          sq[0] = (r >> 6) & 63;
+          sq[size_t(kings.bk)] = r & 63;
+          const uint32_t f = uint32_t(__builtin_ctzll(bits));
+          if (words == 1) sq[size_t(king_layout.free[0])] = f;
+          else sq[size_t(king_layout.free[0])] = uint32_t(w), sq[size_t(king_layout.free[1])] = f;
+          const uint32_t to = lay.region(r >> 12, sq);
+          live[to] = 1;
+          if (words == 1) target[to] |= uint64_t{1} << sq[size_t(lay.free[0])];
+          else target[size_t(to) * 64 + sq[size_t(lay.free[0])]] |= uint64_t{1} << sq[size_t(lay.free[1])];
         }
-    }
   };
-  for (uint32_t c = 0; c < shapes.size(); ++c) each_region(shapes[c], [&](uint32_t r) { in_region[r].push_back(c); });
-  // Clears from a region's bitmap the positions a cube (its free pieces' squares) holds.
-  auto clear_held = [&](uint64_t* t, const std::array<uint64_t, 2>& free) {
-    if (nfree == 1) t[0] &= ~free[0];
-    else
-      for (uint64_t a = free[0]; a; a &= a - 1) t[__builtin_ctzll(a)] &= ~free[1];
-  };
-  // What the front line answers never reaches a region.
-  for (const Shape& s : answered_shapes)
-    each_region(s, [&](uint32_t r) { clear_held(target.data() + size_t(r) * words, s.free); });
 
-  // Each region: greedy set cover of its target by its cubes (lazy: a cube's gain only falls), in
-  // the order picked, which is also the best first-match order for uniformly drawn positions.
-  const uint32_t rows = kFirstPieceRow + kRowsPerPiece * uint32_t(nfree);
-  words_.assign(kRegions / 2, 0);
-  first_id_.assign(kRegions, 0);
-  std::vector<Restricted> cand;
-  std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, candidate) max-heap
-  std::vector<uint32_t> picked;
+  // Which pieces to fix: the cubes of a cover tend to pin some pieces and leave others free, and
+  // a cube spans every region whose fixed squares it admits, so the layouts differ severalfold in
+  // copies (KNvKP: 12.5 per cube with the kings fixed, 2.7 with knight and pawn). Unless told,
+  // every pair is tried and the one with the fewest blocks kept.
+  std::vector<std::pair<int, int>> candidates;
+  if (fixed) candidates.push_back(*fixed);
+  else
+    for (int a = 0; a < k_; ++a)
+      for (int b = a + 1; b < k_; ++b) candidates.push_back({a, b});
+  Plan best;
+  std::optional<Layout> best_layout;
+  std::vector<uint64_t> target;
+  std::vector<char> live;
+  for (const auto& [a, b] : candidates) {
+    if (a < 0 || b >= k_ || a >= b) return;
+    const Layout lay(k_, a, b);
+    regroup(lay, target, live);
+    Plan plan = greedy_plan(shapes, lay, target, live, words);
+    if (!best_layout || plan.blocks < best.blocks) best = std::move(plan), best_layout = lay;
+  }
+  const Layout& lay = *best_layout;
+  if (best.largest > kBlockCubes * kBlocksMask) return;  // too diffuse for one directory entry: leave it to the tree
+  fixed_ = {lay.a, lay.b};
+  free_ = lay.free;
+
+  const uint32_t rows = kFirstPieceRow + kRowsPerPiece * uint32_t(lay.nfree);
+  if ((best.blocks * rows) >> (32 - kOffsetShift)) return;
+  std::vector<Mask> slabs(best.blocks * rows, 0);
+  std::vector<uint32_t> dir(kRegions, 0);
+  size_t base = 0;
   for (uint32_t r = 0; r < kRegions; ++r) {
-    first_id_[r] = uint32_t(ids_.size());
-    if (!live[r]) continue;
-    uint64_t* left = target.data() + size_t(r) * words;
-    auto gain = [&](const Restricted& c) {
-      if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & c.free[0]));
-      uint64_t g = 0;
-      for (uint64_t a = c.free[0]; a; a &= a - 1) g += uint64_t(__builtin_popcountll(left[__builtin_ctzll(a)] & c.free[1]));
-      return g;
-    };
-    cand.clear();
-    heap.clear();
-    picked.clear();
-    for (uint32_t c : in_region[r]) {
-      const Restricted rc{shapes[c].free, c};
-      if (const uint64_t g = gain(rc)) {
-        heap.push_back({g, uint32_t(cand.size())});
-        cand.push_back(rc);
-      }
-    }
-    std::make_heap(heap.begin(), heap.end());
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end());
-      const auto [old_gain, i] = heap.back();
-      heap.pop_back();
-      const uint64_t g = gain(cand[i]);
-      if (g == 0) continue;
-      if (g < old_gain && !heap.empty() && g < heap.front().first) {
-        heap.push_back({g, i});
-        std::push_heap(heap.begin(), heap.end());
-        continue;
-      }
-      picked.push_back(i);
-      clear_held(left, cand[i].free);
-    }
-    in_region[r] = {};
-    if (picked.empty()) continue;
-    const size_t blocks = (picked.size() + 63) / 64;
-    if (blocks > kBlocksMask) {  // too diffuse for one directory entry: leave it to the tree
-      *this = RegionIndex();
-      return;
-    }
-    const size_t base = words_.size();
-    if (base >> (32 - kOffsetShift)) {
-      *this = RegionIndex();
-      return;
-    }
-    words_.resize(base + rows * blocks, 0);
-    reinterpret_cast<uint32_t*>(words_.data())[r] = uint32_t(base - kRegions / 2) << kOffsetShift | uint32_t(blocks);
-    uint64_t* slab = words_.data() + base;
-    for (size_t j = 0; j < picked.size(); ++j) {
-      const Restricted& c = cand[picked[j]];
-      const size_t b = j / 64;
-      const uint64_t bit = uint64_t{1} << (j % 64);
-      ids_.push_back(c.id);
-      const unsigned o = unsigned(logic::output_of(cubes[c.id]));
-      uint64_t* block = slab + b * rows;
+    const size_t n = best.first[r + 1] - best.first[r];
+    if (n == 0) continue;
+    const size_t blocks = (n + kBlockCubes - 1) / kBlockCubes;
+    dir[r] = uint32_t(base) << kOffsetShift | uint32_t(blocks);
+    Mask* slab = slabs.data() + base;
+    base += rows * blocks;
+    for (size_t j = 0; j < n; ++j) {
+      const uint32_t id = best.ids[best.first[r] + j];
+      const Mask bit = Mask{1} << (j % kBlockCubes);
+      const unsigned o = unsigned(logic::output_of(cubes[id]));
+      Mask* block = slab + (j / kBlockCubes) * rows;
       if (o >> 1 & 1) block[kOutHiRow] |= bit;
       if (o & 1) block[kOutLoRow] |= bit;
-      for (int p = 0; p < nfree; ++p) {
-        const uint64_t sq = c.free[size_t(p)];
+      for (int p = 0; p < lay.nfree; ++p) {
+        const uint64_t sq = shapes[id].sq[size_t(lay.free[size_t(p)])];
         const uint32_t row = kFirstPieceRow + kRowsPerPiece * uint32_t(p);
         for (unsigned v = 0; v < 8; ++v) {
           if (sq >> (8 * v) & 0xFF) block[row + v] |= bit;                        // some square on row v
@@ -203,6 +265,13 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       }
     }
   }
+  // Directory and slabs in one run of 64-bit words, for the prober's arena.
+  words_.assign(kRegions / 2 + (slabs.size() * sizeof(Mask) + 7) / 8, 0);
+  std::memcpy(words_.data(), dir.data(), dir.size() * sizeof(uint32_t));
+  std::memcpy(words_.data() + kRegions / 2, slabs.data(), slabs.size() * sizeof(Mask));
+  ids_ = std::move(best.ids);
+  first_id_ = std::move(best.first);
+  ids_.shrink_to_fit();
   hot_size_ = words_.size();
   words_.shrink_to_fit();
 }
@@ -272,14 +341,11 @@ logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWor
   if (!built()) return 0;
   const int inputs = 1 + 6 * k_;
   const uint32_t stm = uint32_t(index >> (6 * k_)) & 1;
-  const uint32_t wk = uint32_t(index >> (6 * (k_ - 1))) & 63, bk = uint32_t(index >> (6 * (k_ - 1 - bk_slot_))) & 63;
-  const uint32_t r = stm << 12 | wk << 6 | bk;
-  const size_t n = (r + 1 < kRegions ? first_id_[r + 1] : ids_.size()) - first_id_[r];
+  auto square = [&](int slot) { return uint32_t(index >> (6 * (k_ - 1 - slot))) & 63; };
+  const uint32_t r = stm << 12 | square(fixed_.first) << 6 | square(fixed_.second);
   const logic::CubeWord m = logic::minterm(index, inputs);
-  for (size_t j = 0; j < n; ++j) {
-    const logic::CubeWord c = cubes[ids_[first_id_[r] + j]];
-    if (logic::contains(c, m)) return c;
-  }
+  for (uint32_t j = first_id_[r]; j < first_id_[r + 1]; ++j)
+    if (logic::contains(cubes[ids_[j]], m)) return cubes[ids_[j]];
   return 0;
 }
 

@@ -62,6 +62,16 @@ TEST(RegionIndex, AppliesToThreeAndFourPiecesOnly) {
   EXPECT_FALSE(RegionIndex::applies_to(Encoding(*Balance::parse("KQvKRN"))));
 }
 
+// The fixed pair must be two distinct slots of the encoding, in ascending order.
+TEST(RegionIndex, RejectsABadFixedPair) {
+  const Table& t = **test::shared_store().ensure(*Balance::parse("KRvK"));
+  const auto cover = test::trie_cover(t, CanonScheme::Full);
+  const CoverCanon canon(t.encoding(), CanonScheme::Full);
+  for (const auto& fixed : {std::pair{1, 1}, std::pair{2, 1}, std::pair{0, 3}, std::pair{-1, 2}})
+    EXPECT_FALSE(RegionIndex(cover.cubes, t.encoding(), canon, {}, fixed).built()) << fixed.first << "," << fixed.second;
+  EXPECT_TRUE(RegionIndex(cover.cubes, t.encoding(), canon, {}, std::pair{1, 2}).built());
+}
+
 // Every legal representative gets a cube of its own value, from find() and from the hot path,
 // whatever the front line answered (here: nothing, then a few cubes of the cover).
 TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
@@ -71,10 +81,16 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
     for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None}) {
       const auto cover = test::trie_cover(t, scheme);
       const CoverCanon canon(enc, scheme);
-      for (size_t answered : {size_t{0}, size_t{5}}) {
+      using Fixed = std::optional<std::pair<int, int>>;
+      for (const auto& [answered, fixed] : {std::pair{size_t{0}, Fixed{}}, std::pair{size_t{5}, Fixed{}},
+                                            std::pair{size_t{5}, Fixed{{0, 1}}}, std::pair{size_t{0}, Fixed{{0, 2}}},
+                                            std::pair{size_t{5}, Fixed{{1, 2}}}}) {
         const std::span<const logic::CubeWord> front(cover.cubes.data(), answered);
-        const RegionIndex idx(cover.cubes, enc, canon, front);
+        const RegionIndex idx(cover.cubes, enc, canon, front, fixed);
         ASSERT_TRUE(idx.built());
+        if (fixed) {
+          EXPECT_EQ(idx.fixed_slots(), *fixed);
+        }
         int bad = 0;
         for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
           const Placement p = enc.decode(i);
@@ -88,7 +104,8 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
           std::array<uint32_t, 3> sq{p.sq[0], p.sq[1], p.sq[2]};
           const logic::Output fast = RegionIndex::find_output<3>(idx.hot(), p.stm, sq);
           if (c == 0 || !logic::contains(c, m) || logic::output_of(c) != want || fast != want)
-            ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " index " << i;
+            ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " fixed " << idx.fixed_slots().first << ","
+                                  << idx.fixed_slots().second << " index " << i;
         }
         EXPECT_EQ(bad, 0);
       }
