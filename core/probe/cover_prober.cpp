@@ -2,9 +2,11 @@
 #include "probe/cover_prober.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <stdexcept>
 #include <random>
+#include <thread>
 
 namespace egtmin::probe {
 
@@ -79,18 +81,19 @@ const LoadedCover* CoverProber::lookup(const Balance& b) const {
 }
 
 Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy regions) {
-  Status s = add_cover(std::move(cover), max_copies, regions);
-  if (s) rebuild_material_hash();
-  return s;
+  auto lc = build(std::move(cover), max_copies, regions);
+  if (!lc) return lc.error();
+  insert(std::move(*lc));
+  rebuild_material_hash();
+  return ok_status();
 }
 
-Status CoverProber::add_cover(store::CoverFile cover, double max_copies, RegionPolicy regions) {
+Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies, RegionPolicy regions) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
   std::array<uint8_t, kPieces> counts{};
   for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(b.count(Piece(pc)));
-  const int key = material_key(counts);
-  if (key < 0 || b.pieces() > 5) return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
+  if (material_key(counts) < 0 || b.pieces() > 5) return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
   auto t0 = std::chrono::steady_clock::now();
@@ -117,13 +120,20 @@ Status CoverProber::add_cover(store::CoverFile cover, double max_copies, RegionP
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   lc->file = std::move(cover);
   lc->file.cubes.shrink_to_fit();
+  return lc;
+}
+
+void CoverProber::insert(std::unique_ptr<LoadedCover> lc) {
+  const Balance& b = lc->file.balance;
+  std::array<uint8_t, kPieces> counts{};
+  for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(b.count(Piece(pc)));
+  const int key = material_key(counts);  // build() checked it
   if (slot_of_key_[size_t(key)] >= 0) {
     covers_[size_t(slot_of_key_[size_t(key)])] = std::move(lc);
   } else {
     slot_of_key_[size_t(key)] = int16_t(covers_.size());
     covers_.push_back(std::move(lc));
   }
-  return ok_status();
 }
 
 void CoverProber::rebuild_material_hash() {
@@ -227,7 +237,7 @@ void CoverProber::rebuild_material_hash() {
 }
 
 Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies,
-                                                       RegionPolicy regions) {
+                                                       RegionPolicy regions, int threads) {
   auto prober = std::make_unique<CoverProber>();
   const fs::path dir = data_dir / "covers";
   std::error_code ec;
@@ -236,12 +246,33 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".egtc") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    auto b = Balance::parse(f.stem().string());
-    auto c = store::load_cover(f, b ? &*b : nullptr);
-    if (!c) return c.error();
-    auto s = prober->add_cover(std::move(*c), max_copies, regions);
-    if (!s) return Error{f.string() + ": " + s.error().message};
+  // Loading and index building take seconds per big cover and share nothing: a worker per core
+  // takes the next file until none is left.
+  std::vector<std::unique_ptr<LoadedCover>> built(files.size());
+  std::vector<std::string> errors(files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < files.size();) {
+      auto b = Balance::parse(files[i].stem().string());
+      auto c = store::load_cover(files[i], b ? &*b : nullptr);
+      if (!c) {
+        errors[i] = c.error().message;
+        continue;
+      }
+      auto lc = build(std::move(*c), max_copies, regions);
+      if (lc) built[i] = std::move(*lc);
+      else errors[i] = lc.error().message;
+    }
+  };
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const size_t n = std::min<size_t>(files.size(), threads > 0 ? size_t(threads) : hw);
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!built[i]) return Error{files[i].string() + ": " + errors[i]};
+    prober->insert(std::move(built[i]));
   }
   prober->rebuild_material_hash();
   return prober;

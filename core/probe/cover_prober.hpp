@@ -78,9 +78,10 @@ class CoverProber {
   // benchmark (docs/bench-probe.md): 1.5 (the first four) and 0.1 or 0 (more, up to all) are slower.
   static constexpr double kRegionLeafBlocks = 0.25;
 
-  // Loads every cover under data_dir/covers and builds its index. Errors name the bad file.
+  // Loads every cover under data_dir/covers and builds its index, the covers spread over `threads`
+  // threads (0: one per core). Errors name the bad file (the first in name order).
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies,
-                                                   RegionPolicy regions = RegionPolicy::Auto);
+                                                   RegionPolicy regions = RegionPolicy::Auto, int threads = 0);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 
@@ -109,9 +110,11 @@ class CoverProber {
   static int material_key(const std::array<uint8_t, kPieces>& counts);
   const LoadedCover* lookup(const Balance& b) const;
 
-  // add() without the rebuild: open() loads every cover, then builds the arena and hash once
-  // (rebuilding per cover would copy every index loaded so far again).
-  Status add_cover(store::CoverFile cover, double max_copies, RegionPolicy regions);
+  // A cover with its index built; touches nothing of the prober, so open() builds several at once.
+  static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions);
+  // Takes a built cover without the rebuild: open() adds every cover, then builds the arena and
+  // hash once (rebuilding per cover would copy every index loaded so far again).
+  void insert(std::unique_ptr<LoadedCover> lc);
   void rebuild_material_hash();
 
  public:

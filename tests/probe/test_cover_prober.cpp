@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 
 #include <unistd.h>
@@ -239,6 +240,27 @@ TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
       if (enc.is_legal(p)) bad += check_position(**prober, t, p);
     }
     EXPECT_EQ(bad, 0) << name;
+  }
+  // Covers are built in parallel, into the same indexes as one by one.
+  auto serial = CoverProber::open(dir, CoverProber::kDefaultCopies, RegionPolicy::Always, 1);
+  auto parallel = CoverProber::open(dir, CoverProber::kDefaultCopies, RegionPolicy::Always, 3);
+  ASSERT_TRUE(serial.ok() && parallel.ok());
+  ASSERT_EQ((*serial)->balances(), (*parallel)->balances());
+  for (const Balance& b : (*serial)->balances()) {
+    const LoadedCover *s = (*serial)->cover(b), *p = (*parallel)->cover(b);
+    EXPECT_EQ(s->file.cubes, p->file.cubes) << b.name();
+    const auto sw = s->region.hot_words(), pw = p->region.hot_words();
+    EXPECT_TRUE(std::equal(sw.begin(), sw.end(), pw.begin(), pw.end())) << b.name();
+  }
+  // A bad file fails the whole load, named, whichever worker read it.
+  {
+    std::ofstream bad(store::cover_path(dir, *Balance::parse("KNvK")), std::ios::binary);
+    bad << "not a cover file";
+  }
+  for (int threads : {1, 2}) {
+    auto broken = CoverProber::open(dir, CoverProber::kDefaultCopies, RegionPolicy::Auto, threads);
+    ASSERT_FALSE(broken.ok());
+    EXPECT_NE(broken.error().message.find("KNvK.egtc"), std::string::npos) << broken.error().message;
   }
   std::filesystem::remove_all(dir);
 }
