@@ -86,7 +86,7 @@ struct Shape {
 // One layout's regions: each region's cubes in the greedy cover's order.
 struct Plan {
   std::vector<uint32_t> ids, first;  // first[r] .. first[r + 1]: region r's cubes in ids
-  size_t blocks = 0, largest = 0;
+  size_t largest = 0;
 };
 
 // Greedy set cover of each region's target (bitmaps over the free pieces' squares, `words` per
@@ -145,9 +145,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vecto
       else
         for (uint64_t x = shapes[c].sq[f0]; x; x &= x - 1) left[__builtin_ctzll(x)] &= ~shapes[c].sq[f1];
     }
-    const size_t n = plan.ids.size() - before;
-    plan.blocks += (n + RegionIndex::kBlockCubes - 1) / RegionIndex::kBlockCubes;
-    plan.largest = std::max(plan.largest, n);
+    plan.largest = std::max(plan.largest, plan.ids.size() - before);
   }
   plan.first[regions] = uint32_t(plan.ids.size());
   return plan;
@@ -216,7 +214,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // copies (KNvKP: 12.5 per cube with the kings fixed, 2.7 with knight and pawn). Unless told,
   // every pair is tried on an eighth of its regions (a fixed choice, so the index stays a function
   // of the cover; the full greedy for every pair took 6 to 10 times as long) and the one with the
-  // fewest blocks kept.
+  // fewest cubes kept.
   std::vector<uint64_t> target;
   std::vector<char> live;
   std::optional<Layout> best_layout;
@@ -225,7 +223,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     if (a < 0 || b >= k_ || a >= b) return;
     best_layout = Layout(k_, a, b);
   } else {
-    double best_blocks = 0;
+    double best_cubes = 0;
     for (int a = 0; a < k_; ++a)
       for (int b = a + 1; b < k_; ++b) {
         const Layout lay(k_, a, b);
@@ -238,51 +236,36 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
           else live[r] = 0;
         }
         if (sampled == 0) live.assign(kRegions, 0);  // nothing to estimate from: every pair alike
-        const double blocks =
-            sampled ? double(greedy_plan(shapes, lay, target, live, words).blocks) * double(all) / double(sampled) : 0;
-        if (!best_layout || blocks < best_blocks) best_blocks = blocks, best_layout = lay;
+        const double cubes_needed =
+            sampled ? double(greedy_plan(shapes, lay, target, live, words).ids.size()) * double(all) / double(sampled) : 0;
+        if (!best_layout || cubes_needed < best_cubes) best_cubes = cubes_needed, best_layout = lay;
       }
   }
   regroup(*best_layout, target, live);
   Plan best = greedy_plan(shapes, *best_layout, target, live, words);
   const Layout& lay = *best_layout;
-  if (best.largest > kBlockCubes * kBlocksMask) return;  // too diffuse for one directory entry: leave it to the tree
+  if (best.largest > kCountMask || best.ids.size() >> (32 - kCountBits)) return;  // too diffuse: the tree stays
   fixed_ = {lay.a, lay.b};
   free_ = lay.free;
 
-  const uint32_t rows = kFirstPieceRow + kRowsPerPiece * uint32_t(lay.nfree);
-  if ((best.blocks * rows) >> (32 - kOffsetShift)) return;
-  std::vector<Mask> slabs(best.blocks * rows, 0);
+  // Each region's cubes, restricted to the free pieces' inputs, with their outputs.
+  std::vector<uint32_t> region_cubes(best.ids.size() + kScanPad, 0);
   std::vector<uint32_t> dir(kRegions, 0);
-  size_t base = 0;
+  auto field = [](logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; };
   for (uint32_t r = 0; r < kRegions; ++r) {
-    const size_t n = best.first[r + 1] - best.first[r];
-    if (n == 0) continue;
-    const size_t blocks = (n + kBlockCubes - 1) / kBlockCubes;
-    dir[r] = uint32_t(base) << kOffsetShift | uint32_t(blocks);
-    Mask* slab = slabs.data() + base;
-    base += rows * blocks;
-    for (size_t j = 0; j < n; ++j) {
-      const uint32_t id = best.ids[best.first[r] + j];
-      const Mask bit = Mask{1} << (j % kBlockCubes);
-      const unsigned o = unsigned(logic::output_of(cubes[id]));
-      Mask* block = slab + (j / kBlockCubes) * rows;
-      if (o >> 1 & 1) block[kOutHiRow] |= bit;
-      if (o & 1) block[kOutLoRow] |= bit;
-      for (int p = 0; p < lay.nfree; ++p) {
-        const uint64_t sq = shapes[id].sq[size_t(lay.free[size_t(p)])];
-        const uint32_t row = kFirstPieceRow + kRowsPerPiece * uint32_t(p);
-        for (unsigned v = 0; v < 8; ++v) {
-          if (sq >> (8 * v) & 0xFF) block[row + v] |= bit;                        // some square on row v
-          if (sq & (0x0101010101010101ull << v)) block[row + 8 + v] |= bit;  // on file v
-        }
-      }
-    }
+    const uint32_t first = best.first[r], n = best.first[r + 1] - first;
+    if (n) dir[r] = first << kCountBits | n;
   }
-  // Directory and slabs in one run of 64-bit words, for the prober's arena.
-  words_.assign(kRegions / 2 + (slabs.size() * sizeof(Mask) + 7) / 8, 0);
+  for (size_t j = 0; j < best.ids.size(); ++j) {
+    const logic::CubeWord c = cubes[best.ids[j]];
+    uint32_t w = field(c, lay.free[0]) << 12 | uint32_t(logic::output_of(c)) << kOutputShift;
+    if (lay.nfree == 2) w |= field(c, lay.free[1]);
+    region_cubes[j] = w;
+  }
+  // Directory and cubes in one run of 64-bit words, for the prober's arena.
+  words_.assign(kRegions / 2 + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
   std::memcpy(words_.data(), dir.data(), dir.size() * sizeof(uint32_t));
-  std::memcpy(words_.data() + kRegions / 2, slabs.data(), slabs.size() * sizeof(Mask));
+  std::memcpy(words_.data() + kRegions / 2, region_cubes.data(), region_cubes.size() * sizeof(uint32_t));
   ids_ = std::move(best.ids);
   first_id_ = std::move(best.first);
   ids_.shrink_to_fit();
