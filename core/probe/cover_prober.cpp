@@ -72,10 +72,14 @@ int CoverProber::material_key(const std::array<uint8_t, kPieces>& counts) {
   return key;
 }
 
-const LoadedCover* CoverProber::lookup(const Balance& b) const {
+int CoverProber::material_key(const Balance& b) {
   std::array<uint8_t, kPieces> counts{};
   for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(b.count(Piece(pc)));
-  int key = material_key(counts);
+  return material_key(counts);
+}
+
+const LoadedCover* CoverProber::lookup(const Balance& b) const {
+  const int key = material_key(b);
   if (key < 0 || slot_of_key_[size_t(key)] < 0) return nullptr;
   return covers_[size_t(slot_of_key_[size_t(key)])].get();
 }
@@ -91,9 +95,7 @@ Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy 
 Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies, RegionPolicy regions) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
-  std::array<uint8_t, kPieces> counts{};
-  for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(b.count(Piece(pc)));
-  if (material_key(counts) < 0 || b.pieces() > 5) return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
+  if (material_key(b) < 0 || b.pieces() > 5) return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
   auto t0 = std::chrono::steady_clock::now();
@@ -124,10 +126,7 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
 }
 
 void CoverProber::insert(std::unique_ptr<LoadedCover> lc) {
-  const Balance& b = lc->file.balance;
-  std::array<uint8_t, kPieces> counts{};
-  for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(b.count(Piece(pc)));
-  const int key = material_key(counts);  // build() checked it
+  const int key = material_key(lc->file.balance);  // build() checked it
   if (slot_of_key_[size_t(key)] >= 0) {
     covers_[size_t(slot_of_key_[size_t(key)])] = std::move(lc);
   } else {

@@ -108,6 +108,7 @@ class CoverProber {
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
   // for 5-piece covers, 4 bits each), so the hot path does no map lookups.
   static int material_key(const std::array<uint8_t, kPieces>& counts);
+  static int material_key(const Balance& b);
   const LoadedCover* lookup(const Balance& b) const;
 
   // A cover with its index built; touches nothing of the prober, so open() builds several at once.

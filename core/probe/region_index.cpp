@@ -83,6 +83,14 @@ struct Shape {
   std::array<uint64_t, 4> sq{};
 };
 
+// Clears from a region's bitmap (one word with one free piece, else 64 words: bit f of word w for
+// the first on w and the second on f) the positions whose free pieces stand on `first` and `second`.
+void clear_held(uint64_t* t, int nfree, uint64_t first, uint64_t second) {
+  if (nfree == 1) t[0] &= ~first;
+  else
+    for (uint64_t x = first; x; x &= x - 1) t[__builtin_ctzll(x)] &= ~second;
+}
+
 // One layout's regions: each region's cubes in the greedy cover's order.
 struct Plan {
   std::vector<uint32_t> ids, first;  // first[r] .. first[r + 1]: region r's cubes in ids
@@ -141,9 +149,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vecto
         continue;
       }
       plan.ids.push_back(c);
-      if (nfree == 1) left[0] &= ~shapes[c].sq[f0];
-      else
-        for (uint64_t x = shapes[c].sq[f0]; x; x &= x - 1) left[__builtin_ctzll(x)] &= ~shapes[c].sq[f1];
+      clear_held(left, nfree, shapes[c].sq[f0], shapes[c].sq[f1]);
     }
     plan.largest = std::max(plan.largest, plan.ids.size() - before);
   }
@@ -182,10 +188,9 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       if (s.stm >> stm & 1)
         for (uint64_t w = s.sq[0]; w; w &= w - 1)
           for (uint64_t b = s.sq[size_t(kings.bk)]; b; b &= b - 1) {
-            uint64_t* t = by_kings.data() + (size_t(stm << 12 | uint32_t(__builtin_ctzll(w)) << 6 | uint32_t(__builtin_ctzll(b))) * words);
-            if (words == 1) t[0] &= ~s.sq[size_t(king_layout.free[0])];
-            else
-              for (uint64_t a = s.sq[size_t(king_layout.free[0])]; a; a &= a - 1) t[__builtin_ctzll(a)] &= ~s.sq[size_t(king_layout.free[1])];
+            const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(w)) << 6 | uint32_t(__builtin_ctzll(b));
+            clear_held(by_kings.data() + size_t(r) * words, king_layout.nfree, s.sq[size_t(king_layout.free[0])],
+                       s.sq[size_t(king_layout.free[1])]);
           }
   }
 
