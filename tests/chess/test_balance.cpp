@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "chess/balance.hpp"
+#include "support/test_names.hpp"
 
 namespace egtmin {
 namespace {
@@ -41,21 +44,29 @@ TEST(Balance, OfPosition) {
   EXPECT_EQ(Balance::of(p->color_flipped()).name(), "KRvKQ");
 }
 
-class BalanceErrors : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+struct BadBalance {
+  const char* name;
+  const char* expect;  // a substring the message must contain
+};
+
+void PrintTo(const BadBalance& b, std::ostream* os) { *os << '"' << b.name << "\" (expect \"" << b.expect << "\")"; }
+
+class BalanceErrors : public ::testing::TestWithParam<BadBalance> {};
 
 TEST_P(BalanceErrors, NamesTheProblem) {
-  auto b = Balance::parse(GetParam().first);
+  auto b = Balance::parse(GetParam().name);
   ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.error().message.find(GetParam().second), std::string::npos) << b.error().message;
+  EXPECT_NE(b.error().message.find(GetParam().expect), std::string::npos) << b.error().message;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BalanceErrors,
-                         ::testing::Values(std::pair{"KRK", "separated by 'v'"}, std::pair{"KRvKvK", "more than one"},
-                                           std::pair{"KXvK", "unknown piece letter 'X'"},
-                                           std::pair{"RvK", "White needs exactly one king"},
-                                           std::pair{"KvKK", "Black needs exactly one king"},
-                                           std::pair{"vK", "White's side is empty"},
-                                           std::pair{"KQQQQvKRRR", "more pieces than supported"}));
+                         ::testing::Values(BadBalance{"KRK", "separated by 'v'"}, BadBalance{"KRvKvK", "more than one"},
+                                           BadBalance{"KXvK", "unknown piece letter 'X'"},
+                                           BadBalance{"RvK", "White needs exactly one king"},
+                                           BadBalance{"KvKK", "Black needs exactly one king"},
+                                           BadBalance{"vK", "White's side is empty"},
+                                           BadBalance{"KQQQQvKRRR", "more pieces than supported"}),
+                         [](const ::testing::TestParamInfo<BadBalance>& info) { return test::test_name(info.param.name); });
 
 }  // namespace
 }  // namespace egtmin

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "chess/position.hpp"
+#include "support/test_names.hpp"
 
 namespace egtmin {
 namespace {
@@ -27,6 +30,8 @@ struct Bad {
   const char* fen;
   const char* expect;  // a substring the message must contain
 };
+
+void PrintTo(const Bad& b, std::ostream* os) { *os << '"' << b.fen << "\" (expect \"" << b.expect << "\")"; }
 
 class FenErrors : public ::testing::TestWithParam<Bad> {};
 
@@ -57,7 +62,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"8/8/8/8/8/2k5/8/KQ6 w - e6", "no black pawn"},
                       Bad{"8/4p3/8/4p3/8/2k5/8/KQ6 w - e6", "inconsistent"},
                       Bad{"8/8/8/8/8/2k5/8/KQ6 w - - x 1", "halfmove"},
-                      Bad{"rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w - - 0 1", "more pieces than supported"}));
+                      Bad{"rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w - - 0 1", "more pieces than supported"}),
+    // Named after the problem, which is unique per case (the FEN is not readable as a name).
+    [](const ::testing::TestParamInfo<Bad>& info) { return test::test_name(info.param.expect); });
 
 TEST(Fen, ColorFlipKeepsTheSideToMovesView) {
   auto p = Position::from_fen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1");

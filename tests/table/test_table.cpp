@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
+#include <string>
 
 #include "support/env.hpp"
+#include "support/test_names.hpp"
 #include "table/generator.hpp"
 #include "table/table_store.hpp"
 #include "table/verify.hpp"
@@ -127,26 +130,36 @@ TEST(Generator, RefusesNonCanonicalAndMissingDependencies) {
   EXPECT_NE(m.error().message.find("KvK is missing"), std::string::npos) << m.error().message;
 }
 
-class AgainstSyzygy : public ::testing::TestWithParam<std::pair<const char*, uint64_t>> {};
+struct SyzygyCase {
+  const char* balance;
+  uint64_t stride;  // compare every stride-th index
+};
+
+void PrintTo(const SyzygyCase& c, std::ostream* os) { *os << c.balance << " every " << c.stride; }
+
+class AgainstSyzygy : public ::testing::TestWithParam<SyzygyCase> {};
 
 TEST_P(AgainstSyzygy, NoMismatch) {
   EGTMIN_REQUIRE_SYZYGY();
   auto syz = Syzygy::open(test::syzygy_dir());
   ASSERT_TRUE(syz.ok()) << syz.error().message;
   VerifyOptions o;
-  o.stride = GetParam().second;
-  VerifyReport r = verify_against_syzygy(table_of(GetParam().first), **syz, o);
+  o.stride = GetParam().stride;
+  VerifyReport r = verify_against_syzygy(table_of(GetParam().balance), **syz, o);
   EXPECT_GT(r.positions, 0u);
   EXPECT_EQ(r.mismatches, 0u) << (r.examples.empty() ? "" : r.examples.front());
 }
 
 // Three pieces: every legal position. Four pieces: a deterministic sample (every Nth index).
+std::string balance_name(const ::testing::TestParamInfo<SyzygyCase>& info) { return test::test_name(info.param.balance); }
 INSTANTIATE_TEST_SUITE_P(ThreePieceExhaustive, AgainstSyzygy,
-                         ::testing::Values(std::pair{"KQvK", 1}, std::pair{"KRvK", 1}, std::pair{"KBvK", 1},
-                                           std::pair{"KNvK", 1}, std::pair{"KPvK", 1}));
+                         ::testing::Values(SyzygyCase{"KQvK", 1}, SyzygyCase{"KRvK", 1}, SyzygyCase{"KBvK", 1},
+                                           SyzygyCase{"KNvK", 1}, SyzygyCase{"KPvK", 1}),
+                         balance_name);
 INSTANTIATE_TEST_SUITE_P(FourPieceSampled, AgainstSyzygy,
-                         ::testing::Values(std::pair{"KQvKR", 31}, std::pair{"KPvKP", 7}, std::pair{"KRvKP", 31},
-                                           std::pair{"KBNvK", 31}, std::pair{"KRRvK", 31}, std::pair{"KNvKP", 31}));
+                         ::testing::Values(SyzygyCase{"KQvKR", 31}, SyzygyCase{"KPvKP", 7}, SyzygyCase{"KRvKP", 31},
+                                           SyzygyCase{"KBNvK", 31}, SyzygyCase{"KRRvK", 31}, SyzygyCase{"KNvKP", 31}),
+                         balance_name);
 
 // Positions with an en-passant square are not in the table; probe_stm adds the capture as an
 // option. Compare with Syzygy (which knows e.p.) for every KPvKP position right after a double push.
