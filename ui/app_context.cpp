@@ -50,8 +50,7 @@ void AppContext::openSyzygy() {
     syzygyError_ = tr("no Syzygy directory set");
     return;
   }
-  // Fathom's state is global: no probe may run while it is replaced.
-  QMutexLocker lock(&ProbeEngine::mutex());
+  // Syzygy::open waits for probes in progress on other threads before it replaces Fathom's state.
   auto r = Syzygy::open(syzygyDir_.toStdString());
   if (r)
     syzygy_ = *r;

@@ -21,6 +21,7 @@
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
 #include "settings/settings_dialog.hpp"
+#include "logic/pass_registry.hpp"
 
 namespace egtmin::ui {
 
@@ -110,7 +111,7 @@ void MainWindow::about() {
 }
 
 void MainWindow::openSettings() {
-  // A running probe benchmark holds Fathom (ProbeEngine's mutex), which a new Syzygy directory
+  // A running probe benchmark holds Fathom's directory (Syzygy::Hold), which a new Syzygy directory
   // would wait for on this thread: stop it first (it stops within a few thousand probes).
   if (ProbeTimesChart* bench = charts_->probeTimesChart(); bench && bench->busy()) {
     bench->cancel();
@@ -130,7 +131,7 @@ void MainWindow::showArea(const QString& name) {
 RunJob* MainWindow::generateUpTo(int n, bool minimize) {
   RunSpec spec;
   for (const Balance& b : Balance::all_up_to(n)) spec.balances << QString::fromStdString(b.name());
-  if (minimize) spec.passes = QStringLiteral("canon,compact,expand,irredundant");
+  if (minimize) spec.passes = QString::fromUtf8(logic::kDefaultPasses.data(), qsizetype(logic::kDefaultPasses.size()));
   spec.dataDir = ctx_->dataDir();
   spec.threads = ctx_->threads();
   RunJob* job = runs_->startRun(spec);

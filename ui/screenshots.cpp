@@ -23,6 +23,7 @@
 #include "runs/balance_picker.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/runs_panel.hpp"
+#include "logic/pass_registry.hpp"
 
 namespace egtmin::ui {
 
@@ -55,7 +56,7 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
   // Tables (and a cover) the pictures need, made the way a user would: through a run.
   RunSpec spec;
   spec.balances = {QStringLiteral("KQvK"), QStringLiteral("KRvK")};
-  spec.passes = QStringLiteral("canon,compact,expand,irredundant");
+  spec.passes = QString::fromUtf8(logic::kDefaultPasses.data(), qsizetype(logic::kDefaultPasses.size()));
   spec.dataDir = w.context()->dataDir();
   RunJob* prep = runs->startRun(spec);
   if (!prep->wait(120000) || prep->state() != RunJob::State::Done) {

@@ -5,6 +5,7 @@
 #include "bench/probe_bench.hpp"
 #include "bench/size_report.hpp"
 #include "common.hpp"
+#include "probe/probe_methods.hpp"
 #include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
 
@@ -68,12 +69,19 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                             {"median_ns", m.per_probe.median_ns}, {"p99_ns", m.per_probe.p99_ns},
                             {"total_s", m.per_probe.total_s},     {"batch_mean_ns", m.batch_mean_ns},
                             {"memory_bytes", m.memory_bytes},     {"round_batch_mean_ns", m.round_batch_mean_ns}};
-  // Each round's ratio of the indexed method to Fathom (batch means), so the spread between
-  // rounds shows how far the machine drifted. Methods come as linear, indexed, fathom.
+  // Each round's ratio of the default method to the anchor (batch means), so the spread between
+  // rounds shows how far the machine drifted.
+  auto timing = [&r](std::string_view name) -> const bench::MethodTiming* {
+    for (const auto& m : r.methods)
+      if (m.name == name) return &m;
+    return nullptr;
+  };
   std::vector<double> round_ratios;
-  if (r.methods.size() == 3)
-    for (size_t i = 0; i < r.methods[1].round_batch_mean_ns.size(); ++i)
-      round_ratios.push_back(r.methods[1].round_batch_mean_ns[i] / r.methods[2].round_batch_mean_ns[i]);
+  const bench::MethodTiming* ours = timing(probe::probe_methods().front().name);
+  const bench::MethodTiming* anchor = timing(probe::anchor_method().name);
+  if (ours && anchor)
+    for (size_t i = 0; i < ours->round_batch_mean_ns.size() && i < anchor->round_batch_mean_ns.size(); ++i)
+      round_ratios.push_back(ours->round_batch_mean_ns[i] / anchor->round_batch_mean_ns[i]);
   j["round_indexed_to_fathom"] = round_ratios;
   if (common.json) {
     print_json(j);

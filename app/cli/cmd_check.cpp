@@ -6,6 +6,7 @@
 #include "logic/check.hpp"
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::cli {
 
@@ -37,7 +38,7 @@ Command add_check(CLI::App& app) {
             }
             TableStore store(a->common.data_dir());
             auto progress = make_progress(a->common);
-            int threads = a->common.threads > 0 ? a->common.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+            int threads = resolve_threads(a->common.threads);
             nlohmann::json jb = nlohmann::json::array();
             uint64_t all_positions = 0, all_mismatches = 0;
             for (const Balance& b : *requested) {

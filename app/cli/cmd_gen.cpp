@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "common.hpp"
+#include "util/defaults.hpp"
 #include "table/table_store.hpp"
 
 namespace egtmin::cli {
@@ -25,7 +26,9 @@ Command add_gen(CLI::App& app) {
             if (!requested) return fail(requested.error().message);
             std::vector<Balance> todo = *requested;
             for (const Balance& b : todo)
-              if (b.pieces() > 5) return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; gen handles up to 5");
+              if (b.pieces() > kMaxSupportedPieces)
+                return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; gen handles up to " +
+                            std::to_string(kMaxSupportedPieces));
             TableStore store(a->common.data_dir());
             auto progress = make_progress(a->common);
             nlohmann::json generated = nlohmann::json::array();

@@ -1,25 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli minimize: runs the logic minimizer's passes over balances and saves each cover.
-#include <atomic>
-#include <chrono>
-#include <iostream>
-#include <mutex>
-#include <thread>
+#include <cstdio>
 
 #include "common.hpp"
-#include "logic/pipeline.hpp"
-#include "store/cover_file.hpp"
-#include "table/table_store.hpp"
+#include "logic/pass_registry.hpp"
+#include "run/minimize_run.hpp"
 
 namespace egtmin::cli {
 
 namespace {
+// The registered passes, one a line, as --help lists them.
+std::string pass_list_help() {
+  std::string out = "Passes:\n";
+  for (const logic::Pass& p : logic::registered_passes()) {
+    std::string name(p.name());
+    out += "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 1, ' ') + p.info().description + "\n";
+  }
+  return out;
+}
+
 Command add_minimize(CLI::App& app) {
   struct Args {
     Common common;
     std::vector<std::string> balances;
     int pieces = 0;
-    std::string passes = "canon,compact,expand,irredundant";
+    std::string passes{logic::kDefaultPasses};
     std::string canon = "full";
     std::string effort = "normal";
     bool no_save = false;
@@ -27,8 +32,8 @@ Command add_minimize(CLI::App& app) {
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("minimize", "Minimize tables into ON-covers by two-level logic minimization");
   sub->footer(
-      "Passes (any order, comma-separated): canon compact expand irredundant reduce essential espresso.\n"
-      "Without canon every legal position is a care position (scheme none).\n"
+      pass_list_help() +
+      "Passes run in the order given and may repeat. Without canon every legal position is a care position (scheme none).\n"
       "--effort high: more primes in expand and a longer covering search in irredundant, for fewer\n"
       "cubes at several times the CPU (KQvKR: 10,382 cubes in about 40 s instead of 10,779 in 4 s).\n"
       "Missing tables are generated first. The cover is saved to DATA/covers/NAME.egtc.\n"
@@ -64,116 +69,53 @@ Command add_minimize(CLI::App& app) {
               fail(requested.error().message);
               return int(kUsage);
             }
-            std::vector<Balance> todo = *requested;
-            for (const Balance& b : todo)
-              if (b.pieces() > 5) return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; up to 5 are supported");
-
-            TableStore store(a->common.data_dir());
+            run::MinimizeRequest request;
+            request.balances = *requested;
+            request.passes = *passes;
+            request.canon = *scheme;
+            request.effort = *effort;
+            request.threads = a->common.threads;
+            request.covers = a->no_save ? run::CoverOutput::Discard : run::CoverOutput::Save;
+            request.data_dir = a->common.data_dir();
             auto progress = make_progress(a->common);
-            for (const Balance& b : todo) {
-              auto r = store.ensure(b, GenerateOptions{}, *progress);
-              if (!r) {
+            run::MinimizeEvents events;
+            if (!a->common.json)
+              events.balance_done = [&](const run::BalanceResult& r) {
+                if (!r.ok()) return;  // errors are printed at the end
                 end_progress(a->common);
-                return fail(r.error().message);
-              }
-            }
-            int threads = a->common.threads > 0 ? a->common.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-            // Balances in parallel when there are several (each pass then runs single-threaded),
-            // else the passes use the threads. 5-piece balances run one at a time for memory.
-            bool has_five = std::any_of(todo.begin(), todo.end(), [](const Balance& b) { return b.pieces() >= 5; });
-            int outer = (todo.size() > 1 && !has_five) ? std::min<int>(threads, int(todo.size())) : 1;
-            logic::MinimizeOptions opts;
-            opts.canon = *scheme;
-            opts.effort = *effort;
-            opts.threads = outer > 1 ? 1 : threads;
-
-            struct Outcome {
-              bool ok = false;
-              std::string error;
-              logic::Minimized m;
-              double seconds = 0;
-              double cpu_seconds = 0;
-            };
-            std::vector<Outcome> outcomes(todo.size());
-            std::atomic<size_t> next{0};
-            std::mutex print_mutex;
-            auto t_all = std::chrono::steady_clock::now();
-            auto work = [&] {
-              for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
-                const Balance& b = todo[i];
-                auto t = store.get(b);
-                if (!t) {
-                  outcomes[i].error = t.error().message;
-                  continue;
-                }
-                auto t0 = std::chrono::steady_clock::now();
-                double c0 = logic::cpu_now(opts.threads > 1);
-                auto m = logic::minimize_table(**t, *passes, opts, *progress);
-                outcomes[i].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                outcomes[i].cpu_seconds = logic::cpu_now(opts.threads > 1) - c0;
-                if (!m) {
-                  outcomes[i].error = b.name() + ": " + m.error().message;
-                  continue;
-                }
-                if (!a->no_save) {
-                  store::CoverFile cf;
-                  cf.balance = b;
-                  cf.inputs = (**t).encoding().bits();
-                  cf.canon = m->scheme;
-                  cf.passes = a->passes;
-                  cf.cubes = m->cover;
-                  auto s = store::save_cover(store::cover_path(store.data_dir(), b), cf);
-                  if (!s) {
-                    outcomes[i].error = b.name() + ": " + s.error().message;
-                    continue;
-                  }
-                }
-                outcomes[i].ok = true;
-                outcomes[i].m = std::move(*m);
-                if (!a->common.json) {
-                  std::lock_guard lock(print_mutex);
-                  end_progress(a->common);
-                  const auto& mm = outcomes[i].m;
-                  std::printf("%-8s %10llu minterms", b.name().c_str(), (unsigned long long)mm.initial_cubes);
-                  for (const auto& r : mm.reports)
-                    std::printf("  %s %llu (%.2f s)", r.pass.c_str(), (unsigned long long)r.cubes, r.seconds);
-                  std::printf("  total %.2f s (cpu %.2f s)\n", outcomes[i].seconds, outcomes[i].cpu_seconds);
-                  std::fflush(stdout);
-                }
-                outcomes[i].m.cover = logic::Cover();  // keep memory flat over many balances
-                outcomes[i].m.initial_cubes = outcomes[i].m.initial_cubes;
-              }
-            };
-            std::vector<std::thread> pool;
-            for (int i = 1; i < outer; ++i) pool.emplace_back(work);
-            work();
-            for (auto& th : pool) th.join();
+                std::printf("%-8s %10llu minterms", r.balance.name().c_str(), (unsigned long long)r.summary.initial_cubes);
+                for (const auto& p : r.summary.reports)
+                  std::printf("  %s %llu (%.2f s)", p.pass.c_str(), (unsigned long long)p.cubes, p.seconds);
+                std::printf("  total %.2f s (cpu %.2f s)\n", r.seconds, r.cpu_seconds);
+                std::fflush(stdout);
+              };
+            auto run_result = run::run_minimize(request, events, *progress);
             end_progress(a->common);
-            double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
+            if (!run_result) return fail(run_result.error().message);
+            const std::vector<run::BalanceResult>& outcomes = run_result->balances;
+            const double total = run_result->seconds;
 
             int code = kOk;
             nlohmann::json jb = nlohmann::json::array();
-            for (size_t i = 0; i < todo.size(); ++i) {
-              const auto& o = outcomes[i];
-              if (!o.ok) {
+            for (const run::BalanceResult& o : outcomes) {
+              if (!o.ok()) {
                 fail(o.error);
                 code = kFailure;
                 continue;
               }
               nlohmann::json jp = nlohmann::json::array();
-              for (const auto& r : o.m.reports)
+              for (const auto& r : o.summary.reports)
                 jp.push_back({{"pass", r.pass}, {"cubes", r.cubes}, {"literals", r.literals}, {"seconds", r.seconds},
                               {"cpu_seconds", r.cpu_seconds}, {"peak_bytes", r.peak_bytes}});
-              uint64_t cubes = o.m.reports.empty() ? o.m.initial_cubes : o.m.reports.back().cubes;
-              jb.push_back({{"balance", todo[i].name()}, {"cubes", cubes}, {"initial_cubes", o.m.initial_cubes},
-                            {"care_positions", o.m.care_positions}, {"canon", std::string(canon_name(o.m.scheme))},
+              jb.push_back({{"balance", o.balance.name()}, {"cubes", o.cubes}, {"initial_cubes", o.summary.initial_cubes},
+                            {"care_positions", o.summary.care_positions}, {"canon", std::string(canon_name(o.summary.scheme))},
                             {"effort", a->effort}, {"seconds", o.seconds}, {"cpu_seconds", o.cpu_seconds}, {"passes", jp}});
             }
             if (a->common.json)
-              print_json({{"balances", jb}, {"seconds", total}, {"cpu_seconds", logic::cpu_now(true)}, {"peak_bytes", logic::peak_memory_bytes()},
+              print_json({{"balances", jb}, {"seconds", total}, {"cpu_seconds", logic::cpu_now(logic::CpuScope::Process)}, {"peak_bytes", logic::peak_memory_bytes()},
                           {"passes", a->passes}});
             else
-              std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total, logic::cpu_now(true),
+              std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total, logic::cpu_now(logic::CpuScope::Process),
                           double(logic::peak_memory_bytes()) / 1048576.0);
             return code;
           }};

@@ -9,6 +9,7 @@
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
 #include "util/atomic_file.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::cli {
 
@@ -73,7 +74,7 @@ Command add_pla(CLI::App& app) {
                 auto t = store.ensure(bal, GenerateOptions{}, *progress);
                 end_progress(a->common);
                 if (!t) return fail(t.error().message);
-                int threads = a->common.threads > 0 ? a->common.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+                int threads = resolve_threads(a->common.threads);
                 auto f = logic::CareFunction::from_table(**t, *scheme, threads);
                 std::string tmp = a->out + ".tmp";
                 std::ofstream os(tmp, std::ios::binary);

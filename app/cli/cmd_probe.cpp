@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "common.hpp"
+#include "probe/probe_methods.hpp"
 #include "logic/cube.hpp"
 #include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
@@ -27,8 +28,14 @@ Command add_probe(CLI::App& app) {
               "table answer from DATA/tables when that table has been generated.");
   sub->add_option("fen", a->fen, "Position in FEN (castling rights not allowed)")->required();
   sub->add_option("--syzygy", a->syzygy, "Also probe Syzygy tables in this directory");
-  sub->add_option("--method", a->method, "Cover probe strategy: linear (the paper's scan) or indexed")
-      ->check(CLI::IsMember({"linear", "indexed"}));
+  std::vector<std::string> methods;
+  std::string method_help = "Cover probe strategy:";
+  for (const probe::ProbeMethodInfo& m : probe::probe_methods())
+    if (m.role == probe::MethodRole::Cover) {
+      methods.emplace_back(m.name);
+      method_help += " " + std::string(m.name) + " (" + std::string(m.description) + ")";
+    }
+  sub->add_option("--method", a->method, method_help)->check(CLI::IsMember(methods));
   add_common(sub, a->common);
   return {sub, [a] {
             auto pos = Position::from_fen(a->fen);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common.hpp"
+#include "util/defaults.hpp"
 
 #include <unistd.h>
 
@@ -27,13 +28,15 @@ std::unique_ptr<Progress> make_progress(const Common& c) {
   if (c.quiet || !isatty(STDERR_FILENO)) return std::make_unique<Progress>();
   auto last = std::make_shared<std::chrono::steady_clock::time_point>();
   auto mutex = std::make_shared<std::mutex>();
-  return std::make_unique<Progress>([last, mutex](std::string_view stage, double f) {
+  return std::make_unique<Progress>([last, mutex](const ProgressEvent& e) {
+    const double f = e.fraction;
+    const std::string stage = progress_label(e);
     std::lock_guard lock(*mutex);
     auto now = std::chrono::steady_clock::now();
     if (now - *last < std::chrono::milliseconds(100) && f < 1.0 && f > 0.0) return;
     *last = now;
     int width = 30, filled = int(f * width + 0.5);
-    std::fprintf(stderr, "\r\033[K%-40.40s [%s%s] %3d%%", std::string(stage).c_str(), std::string(filled, '#').c_str(),
+    std::fprintf(stderr, "\r\033[K%-40.40s [%s%s] %3d%%", stage.c_str(), std::string(filled, '#').c_str(),
                  std::string(width - std::min(width, filled), ' ').c_str(), int(f * 100 + 0.5));
     std::fflush(stderr);
   });
@@ -55,7 +58,7 @@ Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& name
 
 void add_balance_selection(CLI::App* sub, std::vector<std::string>& names, int& pieces, const std::string& what) {
   sub->add_option("balances", names, what + " (balances such as KRvK, KQvKR, KRPvKR)");
-  sub->add_option("--pieces", pieces, "Every balance with up to N pieces")->check(CLI::Range(2, 5));
+  sub->add_option("--pieces", pieces, "Every balance with up to N pieces")->check(CLI::Range(kMinSupportedPieces, kMaxSupportedPieces));
 }
 
 Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& names, int pieces,

@@ -5,19 +5,16 @@
 #include <chrono>
 #include <filesystem>
 #include <set>
+#include <span>
+
+#include "probe/cover_prober.hpp"
+#include "probe/probe_methods.hpp"
 
 namespace egtmin::bench {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-Wdl from_syzygy(SyzygyWdl v) {
-  // Our tables have no 50-move rule: cursed wins are wins, blessed losses are losses.
-  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win
-         : v == SyzygyWdl::Draw                            ? Wdl::Draw
-                                                           : Wdl::Loss;
-}
 
 // Keeps results observable so the timed calls cannot be optimized away.
 volatile uint64_t g_sink = 0;
@@ -53,36 +50,33 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     }
     balances.insert(b);
     samples.push_back(s);
-    if ((samples.size() & 0xffff) == 0) progress.report("sampling", double(samples.size()) / double(opts.positions));
+    if ((samples.size() & 0xffff) == 0) progress.report(Stage::Sample, double(samples.size()) / double(opts.positions));
   }
   r.positions = samples.size();
-  size_t fathom_bytes = 0;
-  for (const Balance& b : balances) {
-    syzygy.warm_up(b);
-    std::error_code ec;
-    auto size = std::filesystem::file_size(syzygy.dir() / (b.name() + ".rtbw"), ec);
-    if (!ec) fathom_bytes += size;
-  }
+  for (const Balance& b : balances) syzygy.warm_up(b);
+  const std::vector<Balance> sampled(balances.begin(), balances.end());
+  const Syzygy::Hold hold = syzygy.hold();  // the directory stays put, and no timed probe locks
+  const probe::ProbeTargets targets{prober, syzygy, &hold};
+  const std::span<const probe::ProbeMethodInfo> methods = probe::probe_methods();
+  const probe::ProbeMethodInfo& anchor = probe::anchor_method();
 
-  // 2. Correctness: every method against Fathom on every position.
+  // 2. Correctness: every method against the anchor on every position.
   for (size_t i = 0; i < samples.size(); ++i) {
     if ((i & 0xfff) == 0 && progress.cancelled()) return Error{"cancelled"};
     const Position pos = to_position(samples[i]);
-    auto f = syzygy.wdl(pos);
-    std::optional<Wdl> want = f ? std::optional<Wdl>(from_syzygy(*f)) : std::nullopt;
-    for (probe::Method m : {probe::Method::Linear, probe::Method::Indexed}) {
-      auto got = prober.probe(pos, m);
-      const Wdl fast = prober.probe_wdl(pos, m);  // the timed path must agree too
-      if (!want || !got || got->wdl != *want || fast != *want) {
+    const std::optional<Wdl> want = anchor.probe_checked(targets, pos);
+    for (const probe::ProbeMethodInfo& m : methods) {
+      if (&m == &anchor) continue;
+      const std::optional<Wdl> got = m.probe_checked(targets, pos);
+      if (!want || !got || *got != *want) {
         ++r.mismatches;
         if (r.mismatch_examples.size() < 10)
-          r.mismatch_examples.push_back(pos.fen() + " " + probe::method_name(m) + ": " +
-                                        (got ? wdl_name(got->wdl) : got.error().message) + " (fast path " +
-                                        wdl_name(fast) + "), fathom " +
-                                        (want ? wdl_name(*want) : "none"));
+          r.mismatch_examples.push_back(pos.fen() + " " + std::string(m.name) + ": " +
+                                        (got ? wdl_name(*got) : "no answer (or its paths disagree)") + ", " +
+                                        std::string(anchor.name) + " " + (want ? wdl_name(*want) : "none"));
       }
     }
-    if ((i & 0xffff) == 0) progress.report("checking against Fathom", double(i) / double(samples.size()));
+    if ((i & 0xffff) == 0) progress.report(Stage::CompareAnchor, double(i) / double(samples.size()));
   }
 
   // 3. Timing, one method per pass. The timer's own cost is measured and reported, not subtracted.
@@ -102,8 +96,9 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     std::vector<uint32_t> times;  // every round's per-probe times, round after round
     double batch_ns = 0;
   };
-  std::vector<Timed> timed;
-  auto time_method = [&](Timed& t, auto&& one, size_t round) {
+  std::vector<Timed> timed(methods.size());
+  const size_t runs = rounds * methods.size();  // timed passes in all, for the progress bar
+  auto time_method = [&](Timed& t, const probe::ProbeMethodInfo& m, size_t round, size_t run) {
     uint64_t sink = 0;
     double batch_ns = 0;
     uint32_t* times = t.times.data() + round * n_samples;
@@ -113,42 +108,30 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
       const size_t n = std::min(chunk.size(), n_samples - base);
       for (size_t k = 0; k < n; ++k) chunk[k] = to_position(samples[base + k]);
       auto b0 = Clock::now();
-      for (size_t k = 0; k < n; ++k) sink += one(chunk[k]);
+      sink += m.probe_batch(targets, chunk.data(), n);
       batch_ns += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - b0).count());
       for (size_t k = 0; k < n; ++k) {
         auto t0 = Clock::now();
-        sink += one(chunk[k]);
+        sink += m.probe_batch(targets, &chunk[k], 1);
         auto t1 = Clock::now();
         times[base + k] = uint32_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
       }
-      progress.report("timing " + t.mt.name + (rounds > 1 ? ", round " + std::to_string(round + 1) : std::string()),
-                      (double(round) + double(base) / double(n_samples)) / double(rounds));
+      const std::string detail = std::string(m.name) + (rounds > 1 ? ", round " + std::to_string(round + 1) : "");
+      progress.report(Stage::Time, (double(run) + double(base) / double(n_samples)) / double(runs), detail);
     }
     g_sink = g_sink + sink;
     t.batch_ns += batch_ns;
     t.mt.round_batch_mean_ns.push_back(batch_ns / double(n_samples));
     return true;
   };
-  auto cover_probe = [&](probe::Method m) {
-    return [&prober, m](const Position& pos) -> uint64_t { return uint64_t(prober.probe_wdl(pos, m)); };
-  };
-  auto fathom_probe = [&](const Position& pos) -> uint64_t {
-    auto v = syzygy.wdl(pos);
-    return v ? uint64_t(*v) : 9;
-  };
-  for (const std::string name : {probe::method_name(probe::Method::Linear), probe::method_name(probe::Method::Indexed), "fathom"}) {
-    Timed t;
-    t.mt.name = name;
-    t.times.resize(n_samples * rounds);
-    timed.push_back(std::move(t));
+  for (size_t i = 0; i < methods.size(); ++i) {
+    timed[i].mt.name = std::string(methods[i].name);
+    timed[i].mt.memory_bytes = methods[i].memory_bytes(targets, sampled);
+    timed[i].times.resize(n_samples * rounds);
   }
-  timed[0].mt.memory_bytes = prober.memory_bytes(probe::Method::Linear);
-  timed[1].mt.memory_bytes = prober.memory_bytes(probe::Method::Indexed);
-  timed[2].mt.memory_bytes = fathom_bytes;
-  for (size_t round = 0; round < rounds; ++round)
-    if (!time_method(timed[0], cover_probe(probe::Method::Linear), round) ||
-        !time_method(timed[1], cover_probe(probe::Method::Indexed), round) || !time_method(timed[2], fathom_probe, round))
-      return Error{"cancelled"};
+  for (size_t round = 0, run = 0; round < rounds; ++round)
+    for (size_t i = 0; i < methods.size(); ++i, ++run)
+      if (!time_method(timed[i], methods[i], round, run)) return Error{"cancelled"};
   for (Timed& t : timed) {
     t.mt.batch_mean_ns = t.batch_ns / double(n_samples * rounds);
     t.mt.per_probe = summarize(t.times);

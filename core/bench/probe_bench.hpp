@@ -10,7 +10,7 @@
 
 #include "bench/sampler.hpp"
 #include "bench/stats.hpp"
-#include "probe/cover_prober.hpp"
+#include "probe/probe.hpp"
 #include "probe/syzygy.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"

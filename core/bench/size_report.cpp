@@ -21,7 +21,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
   const auto balances = Balance::all_up_to(pieces);
   for (size_t i = 0; i < balances.size(); ++i) {
     const Balance& b = balances[i];
-    progress.report("sizes " + b.name(), double(i) / double(balances.size()));
+    progress.report(Stage::Sizes, double(i) / double(balances.size()), b.name());
     SizeRow row;
     row.balance = b;
     const fs::path cover = store::cover_path(data_dir, b);
@@ -54,7 +54,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
     }
     rep.rows.push_back(row);
   }
-  progress.report("sizes", 1.0);
+  progress.report(Stage::Sizes, 1.0);
   return rep;
 }
 

@@ -2,7 +2,6 @@
 #include "chess/position.hpp"
 
 #include <charconv>
-#include <sstream>
 #include <vector>
 
 #include "chess/attacks.hpp"

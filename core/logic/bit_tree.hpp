@@ -34,7 +34,6 @@ class BitTree {
   explicit BitTree(int n);
 
   int inputs() const { return n_; }
-  uint64_t size() const { return uint64_t{1} << n_; }
 
   // Bitmap access (level 0). set() is not thread-safe within one 64-bit word.
   void set(uint64_t index) { levels_[0][index >> 6] |= uint64_t{1} << (index & 63); }
@@ -79,24 +78,8 @@ void for_each_word_in(const BitTree& t, CubeWord c, Fn&& fn);
 template <class Pred>
 bool any_word_in(const BitTree& t, CubeWord c, Pred&& pred);
 
-// Does pred(index) hold for some member of t inside cube c? Stops at the first.
-template <class Pred>
-bool any_in(const BitTree& t, CubeWord c, Pred&& pred);
-
-// Implementation of for_each_in and any_in.
+// Implementation of for_each_in, for_each_word_in and any_word_in.
 namespace detail {
-template <class Pred>
-bool visit_until(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Pred& pred) {
-  uint64_t w = t.levels()[g][node] & m.m[g];
-  while (w) {
-    int v = __builtin_ctzll(w);
-    w &= w - 1;
-    uint64_t child = (node << 6) | uint64_t(v);
-    if (g == 0 ? pred(child) : visit_until(t, m, g - 1, child, pred)) return true;
-  }
-  return false;
-}
-
 template <class Fn>
 void visit(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn& fn) {
   uint64_t w = t.levels()[g][node] & m.m[g];
@@ -152,12 +135,6 @@ template <class Fn>
 void for_each_in(const BitTree& t, CubeWord c, Fn&& fn) {
   CubeMasks m = cube_masks(c, t.inputs());
   detail::visit(t, m, int(t.levels().size()) - 1, 0, fn);
-}
-
-template <class Pred>
-bool any_in(const BitTree& t, CubeWord c, Pred&& pred) {
-  CubeMasks m = cube_masks(c, t.inputs());
-  return detail::visit_until(t, m, int(t.levels().size()) - 1, 0, pred);
 }
 
 }  // namespace egtmin::logic

@@ -43,15 +43,19 @@ constexpr auto kPattern = [] {
 // Iterates merge_on over the inputs until a whole sweep merges nothing. `last_merge` is where a
 // sweep may stop early: after a sweep whose last merge was at input k, the inputs after k were
 // already at a fixed point, so the next sweep ends once it reaches k again without a merge.
-void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, bool report) {
+// Whether fixed_point reports its rounds: the final, whole-cover fixed points do; the many small
+// per-chunk ones do not (bitmap_compact reports its chunks itself).
+enum class RoundReports { On, Off };
+
+void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, RoundReports reports) {
   if (f.size() < 2 || inputs.empty()) return;
   const size_t m = inputs.size();
   size_t since = 0;  // inputs processed since the last merge
   for (size_t step = 0; since < m; ++step) {
     if (progress.cancelled()) return;
     size_t v = step % m;
-    if (report)
-      progress.report("compact, round " + std::to_string(step / m + 1), double(v) / double(m));
+    if (reports == RoundReports::On)
+      progress.report(Stage::Pass, double(v) / double(m), "compact, round " + std::to_string(step / m + 1));
     if (merge_on(f, inputs[v]))
       since = 1;
     else
@@ -110,10 +114,6 @@ int word_cubes(uint64_t set, uint64_t keep, int width, uint16_t* out) {
   return k;
 }
 
-void compact_fixed_point(Cover& f, const Progress& progress) {
-  fixed_point(f, literal_inputs(f), progress, true);
-}
-
 Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions& options, const Progress& progress) {
   const int n = f.inputs();
   const int width = std::min(n, 6);
@@ -130,13 +130,15 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
   std::vector<int> chunk_in;
   for (int i = n - width - k; i < n; ++i) chunk_in.push_back(i);
 
+  // Progress every 64 chunks: regular on a 5-piece function, without costing time.
+  constexpr uint64_t kReportEveryChunks = 64;
   Cover out;
   Cover chunk;
   uint16_t cubes[64];
   const uint64_t words = on.size();
   for (uint64_t c0 = 0; c0 < words; c0 += chunk_words) {
     if (progress.cancelled()) return out;
-    if ((c0 / chunk_words) % 64 == 0) progress.report("compact (bitmap)", double(c0) / double(words));
+    if ((c0 / chunk_words) % kReportEveryChunks == 0) progress.report(Stage::Pass, double(c0) / double(words), "compact (bitmap)");
     chunk.clear();
     const uint64_t c1 = std::min(words, c0 + chunk_words);
     for (uint64_t w = c0; w < c1; ++w) {
@@ -147,10 +149,10 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
       const CubeWord base = minterm_fast(w << 6, n, o) & ~low_mask;
       for (int j = 0; j < m; ++j) chunk.push_back(base | (CubeWord(cubes[j]) << low_shift));
     }
-    if (k > 0) fixed_point(chunk, chunk_in, progress, false);
+    if (k > 0) fixed_point(chunk, chunk_in, progress, RoundReports::Off);
     out.insert(out.end(), chunk.begin(), chunk.end());
   }
-  fixed_point(out, literal_inputs(out), progress, true);
+  fixed_point(out, literal_inputs(out), progress, RoundReports::On);
   return out;
 }
 

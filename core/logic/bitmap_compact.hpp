@@ -31,7 +31,10 @@ namespace egtmin::logic {
 
 struct BitmapCompactOptions {
   bool use_dont_cares = true;  // word level merges ON + DC (see above), else ON only
-  int chunk_inputs = 12;       // inputs above the word level compacted per chunk (0: no chunk level)
+  // Inputs above the word level compacted per chunk (0: no chunk level). 12: chunks of 4096 words
+  // (2^18 minterms), small enough that each chunk's fixed point is cheap, large enough that the
+  // global fixed point starts from merged cubes rather than from the words' own.
+  int chunk_inputs = 12;
 };
 
 // The ON-cover of output o of f, compacted. Stops early when progress is cancelled (the cover is
@@ -45,9 +48,5 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
 // plain compaction). Inputs >= width are absent (width < 6: bits at or above 2^width must be 0).
 // Exposed for tests.
 int word_cubes(uint64_t set, uint64_t keep, int width, uint16_t* out /* up to 64 */);
-
-// The sort-based merging of compact() over any cover, iterated over its inputs until a whole
-// sweep merges nothing (bitmap_compact's global level).
-void compact_fixed_point(Cover& f, const Progress& progress = no_progress());
 
 }  // namespace egtmin::logic

@@ -23,6 +23,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
     const Symmetry& sym = t.symmetry();
     const uint64_t slots = t.slots();
     constexpr uint64_t kChunk = uint64_t{1} << 14;
+    constexpr uint64_t kSlotReportEvery = 16;  // chunks between progress reports
     std::atomic<uint64_t> next{0};
     auto work = [&] {
       for (;;) {
@@ -38,7 +39,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
           std::atomic_ref<uint64_t> word(f.on_[int(v) - 1].words()[idx >> 6]);
           word.fetch_or(uint64_t{1} << (idx & 63), std::memory_order_relaxed);
         }
-        if ((s0 / kChunk) % 16 == 0) progress.report("care set", double(s0) / double(slots));
+        if ((s0 / kChunk) % kSlotReportEvery == 0) progress.report(Stage::CareSet, double(s0) / double(slots));
       }
     };
     for (int i = 1; i < threads; ++i) pool.emplace_back(work);
@@ -50,6 +51,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
   // Scheme none: every index. Workers own disjoint word ranges, so no two threads write the same
   // 64-bit word.
   constexpr uint64_t kChunk = 1024;
+  constexpr uint64_t kWordReportEvery = 64;  // chunks between progress reports
   std::atomic<uint64_t> next{0};
   auto work = [&] {
     for (;;) {
@@ -67,7 +69,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
         }
         for (int s = 0; s < kOutputs; ++s) f.on_[s].words()[w] = acc[s];
       }
-      if ((w0 / kChunk) % 64 == 0) progress.report("care set", double(w1) / double(words));
+      if ((w0 / kChunk) % kWordReportEvery == 0) progress.report(Stage::CareSet, double(w1) / double(words));
     }
   };
   for (int i = 1; i < threads; ++i) pool.emplace_back(work);
@@ -91,11 +93,9 @@ void CareFunction::finish() {
   for (auto& b : on_) b.finish();
   const auto& w0 = on_[0].words();
   care_words_.resize(w0.size());
-  rank_.resize(w0.size());
   uint64_t total = 0;
   for (size_t w = 0; w < w0.size(); ++w) {
     care_words_[w] = on_[0].words()[w] | on_[1].words()[w] | on_[2].words()[w];
-    rank_[w] = total;
     total += __builtin_popcountll(care_words_[w]);
   }
   care_total_ = total;

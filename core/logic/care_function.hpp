@@ -45,23 +45,10 @@ class CareFunction {
   // don't-cares are its complement.
   const std::vector<uint64_t>& care_words() const { return care_words_; }
 
-  // Output of a care minterm, Output::None for a don't-care.
-  Output value(uint64_t index) const {
-    for (int s = 0; s < kOutputs; ++s)
-      if (on_[s].test(index)) return slot_output(s);
-    return Output::None;
-  }
   // Does cube c (any output) contain a care minterm whose output differs from c's?
   bool blocked(CubeWord c) const;
   // Does cube c contain a care minterm of its own output?
   bool useful(CubeWord c) const { return intersects(on(output_of(c)), c); }
-
-  // A dense number in [0, care_count()) for each care minterm, for per-minterm counters.
-  uint64_t rank(uint64_t index) const {
-    uint64_t w = index >> 6;
-    uint64_t bits = care_words_[w] & ((uint64_t{2} << (index & 63)) - 1);
-    return rank_[w] + uint64_t(__builtin_popcountll(bits)) - 1;
-  }
 
  private:
   void finish();
@@ -70,7 +57,6 @@ class CareFunction {
   CanonScheme scheme_ = CanonScheme::None;
   std::array<BitTree, kOutputs> on_;
   std::vector<uint64_t> care_words_;
-  std::vector<uint64_t> rank_;  // care minterms before each word
   uint64_t care_total_ = 0;
 };
 

@@ -12,7 +12,17 @@
 namespace egtmin::logic {
 
 namespace {
+
+// Sampling gives up after this many draws per requested position: far more than any table with a
+// fair share of legal indices needs, so only a table with (almost) no legal positions hits it.
+constexpr uint64_t kMaxTriesPerSample = 1000;
+// Progress every 4096 sampled positions (each is a linear scan of the cover), and every 16 chunks
+// of the exhaustive check: frequent enough for a smooth bar, rare enough to cost nothing.
+constexpr uint64_t kSampleReportEvery = 4096;
+constexpr uint64_t kReportEveryChunks = 16;
+
 Wdl to_wdl(Output o) { return Wdl(uint8_t(o)); }
+
 }  // namespace
 
 CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme, uint64_t sample, uint64_t seed,
@@ -32,7 +42,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
   if (sample > 0) {
     std::mt19937_64 rng(seed);
     uint64_t tries = 0;
-    while (rep.positions < sample && tries < sample * 1000) {
+    while (rep.positions < sample && tries < sample * kMaxTriesPerSample) {
       ++tries;
       uint64_t idx = rng() & (enc.size() - 1);
       Wdl want = table.value(idx);
@@ -46,7 +56,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
         ++rep.mismatches;
         note(idx, want, got);
       }
-      if ((rep.positions & 4095) == 0) progress.report("check (sample)", double(rep.positions) / double(sample));
+      if (rep.positions % kSampleReportEvery == 0) progress.report(Stage::Check, double(rep.positions) / double(sample), "sample");
     }
     return rep;
   }
@@ -90,7 +100,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
           note(idx, want, got);
         }
       }
-      if ((i0 / kChunk) % 16 == 0) progress.report("check", double(i0) / double(size));
+      if ((i0 / kChunk) % kReportEveryChunks == 0) progress.report(Stage::Check, double(i0) / double(size));
     }
     positions += pos;
     mismatches += bad;

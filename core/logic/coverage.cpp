@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/coverage.hpp"
 
-#include <array>
-
 #include "logic/bit_tree.hpp"
 #include "logic/passes.hpp"
 
@@ -54,22 +52,11 @@ void Coverage::remove(CubeWord c) {
   });
 }
 
-uint64_t Coverage::below_two(uint64_t word, uint64_t bits) const {
-  const uint64_t* p = planes(word);
-  uint64_t high = 0;
-  for (int i = 1; i < kPlanes; ++i) high |= p[i];
-  return (bits & ~high) | saturated(p, kPlanes, bits);
-}
-
 uint64_t Coverage::exactly_one(uint64_t word, uint64_t bits) const {
   const uint64_t* p = planes(word);
   uint64_t high = 0;
   for (int i = 1; i < kPlanes; ++i) high |= p[i];
   return (bits & p[0] & ~high) | saturated(p, kPlanes, bits);
-}
-
-bool Coverage::needed(CubeWord c) const {
-  return any_word_in(*on_, c, [&](uint64_t word, uint64_t bits) { return below_two(word, bits) != 0; });
 }
 
 CubeWord Coverage::unique_supercube(CubeWord c) const {

@@ -26,12 +26,9 @@ class Coverage {
   void add(CubeWord c);
   void remove(CubeWord c);
 
-  // Minterm masks of one word (`bits` = the cube's members there).
-  uint64_t below_two(uint64_t word, uint64_t bits) const;  // count 0 or 1, or saturated
-  uint64_t exactly_one(uint64_t word, uint64_t bits) const;  // count 1, or saturated
+  // Minterm mask of one word (`bits` = the cube's members there): count 1, or saturated.
+  uint64_t exactly_one(uint64_t word, uint64_t bits) const;
 
-  // Some care minterm of c whose count is below two (or saturated): c is needed.
-  bool needed(CubeWord c) const;
   // The supercube (inputs only; 0 when none) of c's care minterms counted once (or saturated).
   CubeWord unique_supercube(CubeWord c) const;
   // Care minterms of output o inside c.

@@ -25,7 +25,6 @@ constexpr int kMaxInputs = 31;
 constexpr CubeWord kOutputMask = CubeWord{3} << 62;
 constexpr CubeWord kInputMask = ~kOutputMask;
 constexpr CubeWord kLowBits = 0x1555555555555555ull;  // the "may be 1" bit of every input pair
-constexpr CubeWord kHighBits = kLowBits << 1;           // the "may be 0" bit of every input pair
 
 enum class Output : uint8_t { None = 0, Win = 1, Draw = 2, Loss = 3 };  // White's point of view
 
@@ -50,16 +49,6 @@ constexpr CubeWord minterm(uint64_t index, int n, Output o = Output::None) {
 
 // Does cube c contain minterm m (inputs only)?
 constexpr bool contains(CubeWord c, CubeWord m) { return ((c & m) & kInputMask) == (m & kInputMask); }
-// Inputs of a and b intersect (no input pair becomes 00)?
-constexpr bool intersects(CubeWord a, CubeWord b) {
-  CubeWord x = a & b & kInputMask;
-  return ((x | (x >> 1)) & kLowBits) == kLowBits;
-}
-// Number of inputs where a and b are disjoint.
-inline int distance(CubeWord a, CubeWord b) {
-  CubeWord x = a & b & kInputMask;
-  return __builtin_popcountll(~(x | (x >> 1)) & kLowBits);
-}
 // Literal count: inputs that are not don't care.
 inline int literals(CubeWord c) {
   CubeWord x = c & kInputMask;

@@ -30,33 +30,38 @@ namespace egtmin::logic {
 
 namespace {
 
+// Tuning of expand_effort (docs/bench-logic.md, "Effort levels"). Extra primes give irredundant
+// a choice, but each costs an expand and enlarges irredundant's matrix; small covers are cheap,
+// so they get the most. Fields: orders, trials, gasp_rounds, gasp_alt, gasp_full.
+// Up to kSmallCover cubes (per output): 4 seed orders, 3 alternative primes per cube, up to 6
+// LAST_GASP rounds with a second prime per reduced cube, each round's cover from all primes.
+constexpr size_t kSmallCover = 12000;
+constexpr ExpandEffort kSmallCoverEffort{4, 3, 6, 1, 1};
+// Up to kMediumCover cubes: one order, no alternatives, up to 3 rounds (still from all primes).
+constexpr size_t kMediumCover = 200000;
+constexpr ExpandEffort kMediumCoverEffort{1, 0, 3, 0, 1};
+// Larger covers: one order and one round, each round's cover from the last one only.
+constexpr ExpandEffort kLargeCoverEffort{1, 0, 1, 0, 0};
+// High effort: the small covers' effort whatever the size; up to 12 rounds, which in practice
+// stop after 5-8 when two in a row find no smaller cover (KRvKR, KQvKR: 12 and 20 rounds give
+// the same pool).
+constexpr ExpandEffort kHighEffort{4, 3, 12, 1, 1};
+// LAST_GASP rounds stop once this many rounds in a row found no smaller cover: not at the first,
+// since a round without a smaller cover still adds primes the next round's cover can use.
+constexpr int kStaleRoundsToStop = 2;
+// Progress is reported every this many cubes (a power of two: a mask test per cube), often enough
+// for a smooth progress bar, rarely enough to cost nothing.
+constexpr size_t kReportEvery = 1024;
+
 inline uint64_t excess_pairs(CubeWord a, CubeWord b) {
   CubeWord x = a & ~b & kInputMask;
   return (x | (x >> 1)) & kLowBits;
 }
 inline bool cube_contains(CubeWord big, CubeWord small) { return excess_pairs(small, big) == 0; }
 
-// Word-level visit of a BitTree inside a cube that stops as soon as fn returns true.
-template <class Fn>
-bool words_until(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn& fn) {
-  uint64_t w = t.levels()[g][node] & m.m[g];
-  if (g == 0) return w && fn(node, w);
-  while (w) {
-    int v = __builtin_ctzll(w);
-    w &= w - 1;
-    if (words_until(t, m, g - 1, (node << 6) | uint64_t(v), fn)) return true;
-  }
-  return false;
-}
-template <class Fn>
-bool any_word(const BitTree& t, CubeWord c, Fn&& fn) {
-  CubeMasks m = cube_masks(c, t.inputs());
-  return words_until(t, m, int(t.levels().size()) - 1, 0, fn);
-}
-
 }  // namespace
 
-Expander::Expander(const CareFunction& f, Output o) : f_(f), o_(o), on_(f.on(o)), covered_(on_.words().size(), 0) {
+Expander::Expander(const CareFunction& f, Output o) : f_(f), on_(f.on(o)), covered_(on_.words().size(), 0) {
   for (int s = 0; s < kOutputs; ++s)
     if (s != output_slot(o)) block_[nb_++] = &f.on_slot(s);
 }
@@ -64,7 +69,7 @@ Expander::Expander(const CareFunction& f, Output o) : f_(f), o_(o), on_(f.on(o))
 bool Expander::blocked(CubeWord c) const { return intersects_any(block_, nb_, c); }
 
 bool Expander::has_uncovered(CubeWord c) const {
-  return any_word(on_, c, [&](uint64_t word, uint64_t bits) { return (bits & ~covered_[word]) != 0; });
+  return any_word_in(on_, c, [&](uint64_t word, uint64_t bits) { return (bits & ~covered_[word]) != 0; });
 }
 
 std::pair<uint64_t, uint64_t> Expander::gain(CubeWord c) const {
@@ -80,7 +85,7 @@ void Expander::mark(CubeWord c) {
   for_each_word_in(on_, c, [&](uint64_t word, uint64_t bits) { covered_[word] |= bits; });
 }
 
-CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>& freq, int first, int mode) const {
+CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>& freq, int first, Rank rank) const {
   const int n = f_.inputs();
   int lits[kMaxInputs];
   int k = 0;
@@ -99,7 +104,7 @@ CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>
         continue;
       }
       auto [fresh, all] = gain(half);
-      if (mode == 1) fresh = 0;  // rank by all care minterms only
+      if (rank == Rank::AllCoverage) fresh = 0;  // rank by all care minterms only
       bool better = best < 0 || fresh > best_fresh || (fresh == best_fresh && all > best_all) ||
                     (fresh == best_fresh && all == best_all && freq[i] > freq[best]);
       if (better) {
@@ -121,21 +126,10 @@ CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>
 }
 
 ExpandEffort expand_effort(size_t cubes, Effort level) {
-  ExpandEffort e;
-  if (level == Effort::High) {
-    // The small covers' effort whatever the size; up to 12 rounds, which in practice stop after
-    // 5-8 when two in a row find no smaller cover (KRvKR, KQvKR: 12 and 20 rounds give the
-    // same pool).
-    return {4, 3, 12, 1, 1};
-  }
-  if (cubes <= 12000) {
-    e = {4, 3, 6, 1, 1};
-  } else if (cubes <= 200000) {
-    e = {1, 0, 3, 0, 1};
-  } else {
-    e = {1, 0, 1, 0, 0};
-  }
-  return e;
+  if (level == Effort::High) return kHighEffort;
+  if (cubes <= kSmallCover) return kSmallCoverEffort;
+  if (cubes <= kMediumCover) return kMediumCoverEffort;
+  return kLargeCoverEffort;
 }
 
 namespace {
@@ -193,7 +187,7 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
         cover = std::move(out);
         return;
       }
-      if ((j & 1023) == 0) progress.report("expand", (double(pass) + double(j) / double(total)) / stages);
+      if (j % kReportEvery == 0) progress.report(Stage::Pass, (double(pass) + double(j) / double(total)) / stages, "expand");
       CubeWord c = cover[j];
       if (!ex.has_uncovered(c)) continue;
       CubeWord p = ex.expand_one(c, freq);
@@ -211,14 +205,14 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
   int stale = 0;
   for (int round = 0; round < effort.gasp_rounds; ++round) {
     if (progress.cancelled()) break;
-    progress.report("expand", double(effort.orders + round) / stages);
+    progress.report(Stage::Pass, double(effort.orders + round) / stages, "expand");
     if (round > 0) {
-      irredundant_with(g, Cover{}, f, o, false);
+      irredundant_with(g, Cover{}, f, o, CoverSearch::Quick);
       // Stop when two rounds in a row found no smaller cover.
       if (g.size() < best) {
         best = g.size();
         stale = 0;
-      } else if (++stale >= 2) {
+      } else if (++stale >= kStaleRoundsToStop) {
         break;
       }
     }
@@ -238,7 +232,7 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
     Cover fresh;
     for (CubeWord r : seeds) {
       fresh.push_back(ex.expand_one(r, freq));
-      if (effort.gasp_alt) fresh.push_back(ex.expand_one(r, freq, -1, 1));
+      if (effort.gasp_alt) fresh.push_back(ex.expand_one(r, freq, -1, Expander::Rank::AllCoverage));
     }
     out.insert(out.end(), fresh.begin(), fresh.end());
     if (effort.gasp_full) {

@@ -30,14 +30,18 @@ class Expander {
   void mark(CubeWord c);
   // Replaces the record of covered care minterms (one bit per care-bitmap bit).
   void set_covered(std::vector<uint64_t> covered) { covered_ = std::move(covered); }
-  // A prime containing c (c must not be blocked): literals raised one at a time, the one adding
-  // the most uncovered care minterms first (then the most care minterms, then the highest freq).
-  // first >= 0: raise that input first. mode 1: rank by all care minterms only.
-  CubeWord expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>& freq, int first = -1, int mode = 0) const;
+  // How expand_one ranks the literals it may raise.
+  enum class Rank {
+    NewCoverage,  // the most uncovered care minterms first, then the most care minterms
+    AllCoverage,  // the most care minterms (covered or not)
+  };
+  // A prime containing c (c must not be blocked): literals raised one at a time, the best by
+  // `rank` first (ties: the highest freq). first >= 0: raise that input first.
+  CubeWord expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>& freq, int first = -1,
+                      Rank rank = Rank::NewCoverage) const;
 
  private:
   const CareFunction& f_;
-  Output o_;
   const BitTree& on_;
   const BitTree* block_[kOutputs] = {};
   int nb_ = 0;

@@ -30,6 +30,49 @@ namespace egtmin::logic {
 
 namespace {
 
+// Tuning. The budgets are in matrix entries (the work of one greedy start is proportional to
+// them), so small problems get many starts and 2-4 piece covers' large matrices few.
+
+// 2^64 / golden ratio: the usual odd constant of multiplicative hashing and boost's
+// hash_combine, which spreads the row hashes of merge_equal_rows over all 64 bits.
+constexpr uint64_t kHashSeed = 0x9e3779b97f4a7c15ull;
+// 2^32 / golden ratio: the multiplier of sig_bit's Fibonacci hashing of a row or column index.
+constexpr uint32_t kSigMultiplier = 0x9e3779b1u;
+// Greedy restarts (start > 0) scale each row weight by a random factor in [0.85, 1.15]: enough to
+// reorder near-ties between columns, small enough to keep the Chvatal weights' ranking.
+constexpr double kJitterLow = 0.85;
+constexpr double kJitterHigh = 1.15;
+// Rounds of drop-redundant / swap-in local search after a greedy start: a thorough search runs
+// until a round finds nothing, which takes only a few rounds, 16 bounds it; a quick one (expand's
+// intermediate covers, rebuilt every round anyway) takes the first two rounds' gains only.
+constexpr int kThoroughSwapRounds = 16;
+constexpr int kQuickSwapRounds = 2;
+// Thorough search: total entries the jittered greedy starts may visit, and their number at most.
+// Each start is one pass over the matrix, so this bounds their cost to a few million entry visits.
+constexpr uint64_t kStartsEntryBudget = 4000000;
+constexpr uint64_t kMaxStarts = 8;
+// Thorough search: the same for the iterated greedy's rounds, ten times the starts' budget (a
+// round rebuilds only the dropped part of the cover, and it is what improves small covers most).
+constexpr uint64_t kIteratedEntryBudget = 40000000;
+constexpr uint64_t kMaxIteratedRounds = 300;
+// Each iterated-greedy round drops a random share of the best cover, uniform in
+// [kDropMin, kDropMin + kDropSpread] (5-20 %): enough to leave the greedy a real choice, little
+// enough that the rest of the cover still guides it.
+constexpr double kDropMin = 0.05;
+constexpr double kDropSpread = 0.15;
+// Fixed seeds: the same input gives the same cover on every run and machine.
+constexpr uint64_t kIteratedGreedySeed = 12345;
+constexpr uint64_t kRwlsSeed = 777;
+// Rounds of row and column dominance before the local search: each round can expose new
+// dominance, but after three little is left and every round copies the matrix.
+constexpr int kDominanceRounds = 3;
+// RWLS swaps per cube of the cover (irredundant_steps): the local search costs about one column's
+// rows per swap, so this keeps it proportional to the matrix. Normal: 10 (the whole 3-4 piece set
+// gains 1 % for 1.x of the time); high: 30 (most of the gain on KRvKR and KQvKR comes in the
+// first 30).
+constexpr uint64_t kStepsPerCubeNormal = 10;
+constexpr uint64_t kStepsPerCubeHigh = 30;
+
 // A 0/1 covering matrix in both directions (compressed sparse rows and columns).
 struct CoverMatrix {
   uint32_t rows = 0, cols = 0;
@@ -52,9 +95,9 @@ void merge_equal_rows(CoverMatrix& m) {
   m.transpose();
   std::vector<uint64_t> hash(m.rows);
   for (uint32_t r = 0; r < m.rows; ++r) {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (m.row_start[r + 1] - m.row_start[r]);
+    uint64_t h = kHashSeed ^ (m.row_start[r + 1] - m.row_start[r]);
     for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) {
-      h ^= m.row_cols[k] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+      h ^= m.row_cols[k] + kHashSeed + (h << 6) + (h >> 2);  // boost::hash_combine
     }
     hash[r] = h;
   }
@@ -105,11 +148,11 @@ void merge_equal_rows(CoverMatrix& m) {
 // One start of the heuristic: greedy on row weights (start 0: 1/columns covering the row, the
 // others jittered), then local search. Returns the chosen columns as flags.
 std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& col_tiebreak, int start,
-                             const std::vector<char>& keep = {}, int ls_rounds = 16) {
+                             const std::vector<char>& keep = {}, int ls_rounds = kThoroughSwapRounds) {
   // Chvatal-style weights: a row few columns cover counts more.
   std::vector<double> weight(m.rows);
   std::mt19937_64 rng{uint64_t(start)};
-  std::uniform_real_distribution<double> jitter(0.85, 1.15);
+  std::uniform_real_distribution<double> jitter(kJitterLow, kJitterHigh);
   for (uint32_t r = 0; r < m.rows; ++r) {
     weight[r] = 1.0 / double(std::max<uint32_t>(1, m.row_start[r + 1] - m.row_start[r]));
     if (start > 0) weight[r] *= jitter(rng);
@@ -288,7 +331,7 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
 // prefers stays). Subset tests run only between rows that share the sparser one's rarest
 // column, behind a 64-bit signature filter. Returns the original index of every column kept; the
 // matrix keeps only what is left. A cover of the reduced matrix covers the original one.
-uint64_t sig_bit(uint32_t x) { return uint64_t{1} << ((x * 0x9e3779b1u) >> 26); }
+uint64_t sig_bit(uint32_t x) { return uint64_t{1} << ((x * kSigMultiplier) >> 26); }  // top 6 bits: 0..63
 
 bool sorted_subset(const uint32_t* a, const uint32_t* ae, const uint32_t* b, const uint32_t* be) {
   while (a != ae) {
@@ -393,7 +436,7 @@ void keep_only(CoverMatrix& m, const std::vector<char>& drop_row, const std::vec
 std::vector<uint32_t> reduce_matrix(CoverMatrix& m, std::vector<double>& tiebreak) {
   std::vector<uint32_t> ids(m.cols);
   std::iota(ids.begin(), ids.end(), 0u);
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < kDominanceRounds; ++round) {
     const uint32_t rows = m.rows, cols = m.cols;
     auto dr = dominated_rows(m);
     keep_only(m, dr, std::vector<char>(m.cols, 0), ids, tiebreak);
@@ -404,9 +447,14 @@ std::vector<uint32_t> reduce_matrix(CoverMatrix& m, std::vector<double>& tiebrea
   return ids;
 }
 
-constexpr size_t kLocalSearchEntries = size_t{1} << 26;  // larger matrices: no reduction, no rwls
-constexpr size_t kExactPick = 4096;  // rwls: scan the whole solution up to this size
-constexpr uint32_t kSample = 128;     // rwls: else the best of this many random picks
+// Larger matrices get no reduction and no rwls: both hold a few copies of the matrix and per-row
+// state, gigabytes on 5-piece covers; the largest 2-4 piece matrix (KRvKR's draws, about 33
+// million entries) stays below.
+constexpr size_t kLocalSearchEntries = size_t{1} << 26;
+// rwls picks the column to drop by scanning the whole solution up to this size; above, a scan per
+// step would cost more than the swap itself, so it takes the best of kSample random picks.
+constexpr size_t kExactPick = 4096;
+constexpr uint32_t kSample = 128;
 
 // Row-weighting local search for unicost set cover (RWLS: Gao, Weise & Li, "An efficient local
 // search heuristic with row weighting for the unicost set covering problem", EJOR 2015), started
@@ -568,7 +616,8 @@ std::vector<char> rwls(const CoverMatrix& m, std::vector<char> chosen, uint64_t 
 
 std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint32_t> col_start,
                                   std::vector<uint32_t> col_rows, const std::vector<double>& col_tiebreak,
-                                  bool search, uint64_t local_steps) {
+                                  CoverSearch search, uint64_t local_steps) {
+  const bool thorough = search == CoverSearch::Thorough;
   CoverMatrix m;
   m.rows = rows;
   m.cols = cols;
@@ -577,19 +626,16 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
   merge_equal_rows(m);
   std::vector<double> tiebreak = col_tiebreak;
   std::vector<uint32_t> ids;  // original column of each column of m, when reduced
-  // The reduction and the local search hold a few copies of the matrix and per-row state: on
-  // 5-piece covers (hundreds of millions of entries) that is gigabytes, so they are left out
-  // there. The largest 2-4 piece matrix (KRvKR's draws) has about 33 million entries.
   if (m.col_rows.size() > kLocalSearchEntries) local_steps = 0;
   if (local_steps > 0) ids = reduce_matrix(m, tiebreak);
 
   // Several starts on small problems (the work is proportional to the matrix's entries).
   const uint64_t entries = m.col_rows.size() + 1;
-  const int starts = search ? int(std::clamp<uint64_t>(uint64_t{4000000} / entries, 1, 8)) : 1;
+  const int starts = thorough ? int(std::clamp<uint64_t>(kStartsEntryBudget / entries, 1, kMaxStarts)) : 1;
   std::vector<char> chosen;
   size_t best = SIZE_MAX;
   for (int start = 0; start < starts; ++start) {
-    auto pick = solve_once(m, tiebreak, start, {}, search ? 16 : 2);
+    auto pick = solve_once(m, tiebreak, start, {}, thorough ? kThoroughSwapRounds : kQuickSwapRounds);
     size_t k = size_t(std::count(pick.begin(), pick.end(), char(1)));
     if (k < best) {
       best = k;
@@ -598,12 +644,12 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
   }
   // Iterated greedy: drop a random part of the best cover, complete it again, keep the result
   // when it is no larger.
-  const int rounds = search ? int(std::clamp<uint64_t>(uint64_t{40000000} / entries, 0, 300)) : 0;
-  std::mt19937_64 rng{12345};
+  const int rounds = thorough ? int(std::clamp<uint64_t>(kIteratedEntryBudget / entries, 0, kMaxIteratedRounds)) : 0;
+  std::mt19937_64 rng{kIteratedGreedySeed};
   for (int it = 0; it < rounds; ++it) {
     std::vector<char> keep = chosen;
     std::uniform_real_distribution<double> u(0, 1);
-    const double drop = 0.05 + 0.15 * u(rng);
+    const double drop = kDropMin + kDropSpread * u(rng);
     for (auto& c : keep)
       if (c && u(rng) < drop) c = 0;
     auto pick = solve_once(m, tiebreak, starts + it, keep);
@@ -613,7 +659,7 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
       chosen = std::move(pick);
     }
   }
-  if (local_steps > 0) chosen = rwls(m, std::move(chosen), local_steps, 777);
+  if (local_steps > 0) chosen = rwls(m, std::move(chosen), local_steps, kRwlsSeed);
   std::vector<uint32_t> out;
   for (uint32_t j = 0; j < m.cols; ++j)
     if (chosen[j]) out.push_back(ids.empty() ? j : ids[j]);
@@ -622,17 +668,14 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
 }
 
 uint64_t irredundant_steps(size_t cubes, Effort effort) {
-  // Swaps per cube of the cover: the local search costs about one column's rows per swap, so
-  // this keeps it proportional to the matrix. Normal: 10 (the whole 3-4 piece set gains 1 %
-  // for 1.x of the time); high: 30 (most of the gain on KRvKR and KQvKR comes in the first 30).
-  return uint64_t(effort == Effort::High ? 30 : 10) * cubes;
+  return (effort == Effort::High ? kStepsPerCubeHigh : kStepsPerCubeNormal) * cubes;
 }
 
 void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Effort effort) {
-  irredundant_with(cover, fixed, f, o, true, irredundant_steps(cover.size(), effort));
+  irredundant_with(cover, fixed, f, o, CoverSearch::Thorough, irredundant_steps(cover.size(), effort));
 }
 
-void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, bool search,
+void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, CoverSearch search,
                       uint64_t local_steps) {
   std::sort(cover.begin(), cover.end());
   cover.erase(std::unique(cover.begin(), cover.end()), cover.end());

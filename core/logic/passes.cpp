@@ -9,52 +9,12 @@
 
 namespace egtmin::logic {
 
-namespace {
-constexpr std::array<std::string_view, 7> kPassNames = {"canon",     "compact", "expand",  "irredundant",
-                                                         "reduce",    "essential", "espresso"};
-
-}  // namespace
-
-std::string_view pass_name(Pass p) { return kPassNames[size_t(p)]; }
-
-Result<Pass> parse_pass(std::string_view name) {
-  for (size_t i = 0; i < kPassNames.size(); ++i)
-    if (kPassNames[i] == name) return Pass(i);
-  std::string valid;
-  for (auto n : kPassNames) valid += (valid.empty() ? "" : ", ") + std::string(n);
-  return Error{"unknown pass \"" + std::string(name) + "\" (valid passes: " + valid + ")"};
-}
-
-Result<std::vector<Pass>> parse_passes(std::string_view list) {
-  std::vector<Pass> out;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view item = list.substr(start, end - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (item.empty()) return Error{"empty pass name in \"" + std::string(list) + "\""};
-    auto p = parse_pass(item);
-    if (!p) return p.error();
-    out.push_back(*p);
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string_view effort_name(Effort e) { return e == Effort::High ? "high" : "normal"; }
 
 Result<Effort> parse_effort(std::string_view name) {
   if (name == "normal") return Effort::Normal;
   if (name == "high") return Effort::High;
   return Error{"unknown effort \"" + std::string(name) + "\" (valid efforts: normal, high)"};
-}
-
-std::string passes_string(const std::vector<Pass>& passes) {
-  std::string s;
-  for (Pass p : passes) s += (s.empty() ? "" : ",") + std::string(pass_name(p));
-  return s;
 }
 
 CubeWord minterm_fast(uint64_t index, int n, Output o) {
@@ -130,7 +90,7 @@ void compact(Cover& f, const Progress& progress) {
     merged = false;
     for (size_t v = 0; v < inputs.size(); ++v) {
       if (progress.cancelled()) return;
-      progress.report("compact, round " + std::to_string(round), double(v) / double(inputs.size()));
+      progress.report(Stage::Pass, double(v) / double(inputs.size()), "compact, round " + std::to_string(round));
       merged |= merge_on(f, inputs[v]);
     }
   }

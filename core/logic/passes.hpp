@@ -21,12 +21,7 @@
 
 namespace egtmin::logic {
 
-enum class Pass : uint8_t { Canon, Compact, Expand, Irredundant, Reduce, Essential, Espresso };
-std::string_view pass_name(Pass p);
-Result<Pass> parse_pass(std::string_view name);
-// "canon,compact,expand" -> passes; the error names the bad entry and lists the valid ones.
-Result<std::vector<Pass>> parse_passes(std::string_view list);
-std::string passes_string(const std::vector<Pass>& passes);
+// The passes as the pipeline runs them, by name, are listed in logic/pass_registry.hpp.
 
 // How hard expand and irredundant try (egtmin-cli minimize --effort). Normal is sized so that
 // the whole 3-4 piece set minimizes in minutes; High spends more CPU on each balance (more

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/cover_prober.hpp"
+#include "util/defaults.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -263,8 +264,7 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
       else errors[i] = lc.error().message;
     }
   };
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const size_t n = std::min<size_t>(files.size(), threads > 0 ? size_t(threads) : hw);
+  const size_t n = std::min<size_t>(files.size(), size_t(resolve_threads(threads)));
   std::vector<std::thread> pool;
   for (size_t t = 1; t < n; ++t) pool.emplace_back(work);
   work();

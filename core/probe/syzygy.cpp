@@ -3,14 +3,16 @@
 
 #include <tbprobe.h>
 
-#include <memory>
 #include <mutex>
+#include <shared_mutex>
 
 namespace egtmin {
 
 namespace {
-std::mutex g_mutex;  // Fathom's init and root probes are not thread-safe
-std::unique_ptr<Syzygy> g_instance;
+std::mutex g_mutex;  // Fathom's root probes and first probes of a table are not thread-safe
+// Fathom's tables: shared by probes, exclusive for open(), which replaces them.
+std::shared_mutex g_state;
+Syzygy* g_instance = nullptr;  // never freed: callers keep the pointer across re-opens
 
 // Fathom numbers squares from a1 = 0; ours start at a8 = 0.
 constexpr unsigned to_fathom(Square s) { return unsigned(s) ^ 56u; }
@@ -52,26 +54,41 @@ const char* syzygy_wdl_name(SyzygyWdl v) {
 }
 
 Result<Syzygy*> Syzygy::open(const std::filesystem::path& dir) {
+  std::unique_lock state(g_state);
   std::lock_guard lock(g_mutex);
-  if (g_instance && g_instance->dir_ == dir) return g_instance.get();
+  if (g_instance && g_instance->dir_ == dir && TB_LARGEST > 0) return g_instance;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return Error{"Syzygy directory " + dir.string() + " does not exist"};
   if (!tb_init(dir.c_str())) return Error{"Fathom could not initialise Syzygy tables from " + dir.string()};
   if (TB_LARGEST == 0) return Error{"no Syzygy tables (*.rtbw) found in " + dir.string()};
-  g_instance.reset(new Syzygy(dir));
-  return g_instance.get();
+  if (!g_instance) g_instance = new Syzygy(dir);
+  g_instance->dir_ = dir;
+  g_instance->warmed_.clear();
+  return g_instance;
+}
+
+Syzygy::Hold Syzygy::hold() const { return Hold(g_state); }
+
+std::filesystem::path Syzygy::dir() const {
+  Hold h = hold();
+  return dir_;
 }
 
 int Syzygy::largest() const { return int(TB_LARGEST); }
 
-bool Syzygy::has_wdl(const Balance& b) const {
+bool Syzygy::has_file(const Balance& b, const char* extension) const {
   if (b.pieces() == 2) return true;  // KvK is a draw without a file
-  return std::filesystem::exists(dir_ / (b.canonical().name() + ".rtbw"));
+  return std::filesystem::exists(dir_ / (b.canonical().name() + extension));
+}
+
+bool Syzygy::has_wdl(const Balance& b) const {
+  Hold h = hold();
+  return has_file(b, ".rtbw");
 }
 
 bool Syzygy::has_dtz(const Balance& b) const {
-  if (b.pieces() == 2) return true;
-  return std::filesystem::exists(dir_ / (b.canonical().name() + ".rtbz"));
+  Hold h = hold();
+  return has_file(b, ".rtbz");
 }
 
 static std::optional<SyzygyWdl> probe(const Boards& b, unsigned ep, bool white_to_move) {
@@ -81,14 +98,18 @@ static std::optional<SyzygyWdl> probe(const Boards& b, unsigned ep, bool white_t
   return SyzygyWdl(r);
 }
 
-std::optional<SyzygyWdl> Syzygy::wdl(const Position& pos) const {
+std::optional<SyzygyWdl> Syzygy::wdl(const Position& pos) const { return wdl(hold(), pos); }
+
+std::optional<SyzygyWdl> Syzygy::wdl(const Encoding& enc, const Placement& p) const { return wdl(hold(), enc, p); }
+
+std::optional<SyzygyWdl> Syzygy::wdl(const Hold&, const Position& pos) const {
   if (pos.piece_count() > largest()) return std::nullopt;
   if (pos.piece_count() == 2) return SyzygyWdl::Draw;
   unsigned ep = pos.ep_square() == NoSquare ? 0 : to_fathom(pos.ep_square());
   return probe(boards_of(pos), ep, pos.side_to_move() == White);
 }
 
-std::optional<SyzygyWdl> Syzygy::wdl(const Encoding& enc, const Placement& p) const {
+std::optional<SyzygyWdl> Syzygy::wdl(const Hold&, const Encoding& enc, const Placement& p) const {
   if (enc.pieces() == 2) return SyzygyWdl::Draw;
   Boards b;
   for (int i = 0; i < enc.pieces(); ++i) b.add(enc.piece(i), p.sq[i]);
@@ -100,8 +121,9 @@ void Syzygy::warm_up(const Balance& b) const {
   // threads probe. A WDL probe also searches captures (and capture-promotions) into smaller
   // balances, so every balance with at most as many pieces is warmed, not only b: the capture
   // tables would otherwise be set up lazily by whichever thread reaches them first.
+  Hold h = hold();
   for (const Balance& small : Balance::all_up_to(b.pieces())) {
-    if (small.pieces() < 3 || !has_wdl(small)) continue;
+    if (small.pieces() < 3 || !has_file(small, ".rtbw")) continue;
     for (const Balance& side : {small, small.flipped()}) {
       Encoding enc(side);
       std::lock_guard lock(g_mutex);
@@ -110,7 +132,7 @@ void Syzygy::warm_up(const Balance& b) const {
       for (uint64_t idx = 0; idx < enc.size(); ++idx) {
         Placement p = enc.decode(idx);
         if (enc.is_legal(p)) {
-          (void)wdl(enc, p);
+          (void)wdl(h, enc, p);
           break;
         }
       }
@@ -119,7 +141,8 @@ void Syzygy::warm_up(const Balance& b) const {
 }
 
 std::optional<int> Syzygy::dtz(const Position& pos) const {
-  if (pos.piece_count() > largest() || !has_dtz(Balance::of(pos))) return std::nullopt;
+  Hold h = hold();
+  if (pos.piece_count() > largest() || !has_file(Balance::of(pos), ".rtbz")) return std::nullopt;
   if (pos.piece_count() == 2) return 0;
   Boards b = boards_of(pos);
   unsigned ep = pos.ep_square() == NoSquare ? 0 : to_fathom(pos.ep_square());

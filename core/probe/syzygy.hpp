@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one wrapper over Fathom, the Syzygy prober. Fathom keeps global state, so there is one
-// Syzygy directory per process; WDL probes are thread-safe, root (DTZ) probes are serialized here.
+// Syzygy directory per process, and this class guards it: open() (which replaces that state)
+// waits until no probe is running, WDL probes run concurrently, root (DTZ) probes are serialized.
+// Callers hold no lock of their own; a loop of many probes takes one Hold and probes under it.
 #pragma once
 
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <shared_mutex>
 #include <string>
 
 #include "chess/balance.hpp"
@@ -21,11 +24,23 @@ const char* syzygy_wdl_name(SyzygyWdl v);
 
 class Syzygy {
  public:
-  // Opens the directory (once per process; reopening another directory replaces it). Fails when the
+  // Opens the directory. There is one Syzygy per process: opening another directory re-points it
+  // (the pointer stays valid), after every probe in progress has finished. Fails when the
   // directory does not exist or holds no Syzygy tables.
   static Result<Syzygy*> open(const std::filesystem::path& dir);
 
-  const std::filesystem::path& dir() const { return dir_; }
+  // While a Hold exists the directory cannot change; the probes that take one run without locking.
+  class Hold {
+   public:
+    explicit Hold(std::shared_mutex& m) : lock_(m) {}
+
+   private:
+    std::shared_lock<std::shared_mutex> lock_;
+  };
+  Hold hold() const;
+
+  std::filesystem::path dir() const;
+  const std::filesystem::path& dir(const Hold&) const { return dir_; }
   int largest() const;  // pieces of the largest table found
   bool has_wdl(const Balance& b) const;
   bool has_dtz(const Balance& b) const;
@@ -37,15 +52,18 @@ class Syzygy {
 
   // WDL for the side to move; nothing when Fathom cannot answer (missing table, too many pieces).
   std::optional<SyzygyWdl> wdl(const Position& pos) const;
+  std::optional<SyzygyWdl> wdl(const Hold&, const Position& pos) const;  // under the caller's hold
   // The same for a table placement (no en-passant square); the fast path for whole-table sweeps.
   std::optional<SyzygyWdl> wdl(const Encoding& enc, const Placement& p) const;
+  std::optional<SyzygyWdl> wdl(const Hold&, const Encoding& enc, const Placement& p) const;
   // Distance to zeroing move, in plies, signed for the side to move (positive: winning);
   // nothing when no DTZ table answers. Not for hot loops: Fathom's root probe is serialized.
   std::optional<int> dtz(const Position& pos) const;
 
  private:
   explicit Syzygy(std::filesystem::path dir) : dir_(std::move(dir)) {}
-  std::filesystem::path dir_;
+  bool has_file(const Balance& b, const char* extension) const;  // under a hold
+  std::filesystem::path dir_;  // changed by open() only, under the exclusive lock
   mutable std::set<std::string> warmed_;  // balances warm_up has already touched (under its lock)
 };
 

@@ -127,9 +127,10 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
   constexpr size_t kSmall = 16 * 1024;
   constexpr size_t kSampleAbove = 512 * 1024, kSampleSize = 256 * 1024;
   constexpr size_t kFinalists = 3;
-  auto options = [](TrieLayout layout, bool fast) {
+  enum class Preset { Rank, Final };  // LZMA2's fastest preset to rank orders, 9e for the file
+  auto options = [](TrieLayout layout, Preset preset) {
     Lzma2Options o;
-    if (fast) o = {.preset = 1, .extreme = false};
+    if (preset == Preset::Rank) o = {.preset = 1, .extreme = false};
     o.lc = layout == TrieLayout::Rows ? 3 : 0;  // rows: the previous byte's field tag as context
     return o;
   };
@@ -141,7 +142,7 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
   };
   std::vector<uint8_t> best;
   auto keep = [&](TrieLayout layout, const std::vector<uint8_t>& order, const std::vector<uint8_t>& raw) {
-    auto p = v2_payload(layout, order, raw.size(), compressed(raw, options(layout, false)));
+    auto p = v2_payload(layout, order, raw.size(), compressed(raw, options(layout, Preset::Final)));
     if (best.empty() || p.size() < best.size()) best = std::move(p);
   };
 
@@ -167,7 +168,7 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
   std::vector<std::pair<size_t, size_t>> finalists;  // (rank, order index), by rank then index
   for (size_t k = 0; k < orders.size(); ++k) {
     auto [layout, raw] = encode(ranked, orders[k]);
-    const size_t rank = compressed(raw, options(layout, true)).size();
+    const size_t rank = compressed(raw, options(layout, Preset::Rank)).size();
     auto at = std::upper_bound(finalists.begin(), finalists.end(), rank,
                                [](size_t r, const std::pair<size_t, size_t>& f) { return r < f.first; });
     finalists.insert(at, {rank, k});
@@ -216,6 +217,7 @@ namespace {
 Result<std::vector<logic::CubeWord>> decode_v1(const uint8_t* payload, size_t payload_len, uint64_t count) {
   std::vector<uint8_t> raw(count * 8);
   size_t in_pos = 0, out_pos = 0;
+  // 1 GiB: more than any cover's stream needs, and a corrupt header cannot make xz take more.
   uint64_t memlimit = uint64_t{1} << 30;
   lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, payload, &in_pos, payload_len, raw.data(), &out_pos,
                                          raw.size());

@@ -26,9 +26,11 @@ Result<std::vector<uint8_t>> xz_compress(std::span<const uint8_t> bytes) {
 
 uint32_t lzma2_dict_size(uint64_t size) {
   // A dictionary at least as large as the data compresses exactly as well as a larger one. Powers
-  // of two keep the LZMA2 properties byte exact; 4 KiB is liblzma's minimum, 1.5 GiB its maximum.
+  // of two keep the LZMA2 properties byte exact; 4 KiB is liblzma's minimum, 1.5 GiB its maximum,
+  // so 1 GiB is the largest power of two it takes.
+  constexpr uint64_t kMaxDictSize = uint64_t{1} << 30;
   uint64_t d = LZMA_DICT_SIZE_MIN;
-  while (d < size && d < (uint64_t{1} << 30)) d <<= 1;
+  while (d < size && d < kMaxDictSize) d <<= 1;
   return uint32_t(d);
 }
 

@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "chess/attacks.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin {
 
@@ -388,7 +389,7 @@ Result<Table> Generator::run() {
   parallel(n, [&](int id, uint64_t b, uint64_t e) {
     forward(b, e, local[id]);
     uint64_t d = done_.fetch_add(e - b) + (e - b);
-    progress_.report(name + ": moves", double(d) / double(n));
+    progress_.report(Stage::Generate, double(d) / double(n), name + ": moves");
   });
   if (progress_.cancelled()) return Error{"cancelled"};
 
@@ -400,7 +401,7 @@ Result<Table> Generator::run() {
       l.clear();
     }
     if (frontier.empty()) break;
-    progress_.report(name + ": retrograde pass " + std::to_string(pass), 0.0);
+    progress_.report(Stage::Generate, 0.0, name + ": retrograde pass " + std::to_string(pass));
     const uint64_t m = frontier.size();
     parallel(m, [&](int id, uint64_t b, uint64_t e) { retro(frontier.data() + b, frontier.data() + e, local[id]); });
     if (progress_.cancelled()) return Error{"cancelled"};
@@ -429,7 +430,7 @@ Result<Table> generate(const Balance& b, const TableLookup& lookup, const Genera
                        const Progress& progress) {
   if (!b.is_canonical()) return Error{b.name() + " is not in canonical form; generate " + b.canonical().name()};
   if (b.pieces() > 5) return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; the generator handles up to 5"};
-  int threads = opts.threads > 0 ? opts.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = resolve_threads(opts.threads);
   Generator g(b, lookup, threads, progress);
   return g.run();
 }

@@ -35,11 +35,9 @@ class Symmetry {
   explicit Symmetry(const Encoding& enc);
 
   const Encoding& encoding() const { return enc_; }
-  int group_size() const { return group_; }
 
   Placement canonical(const Placement& p) const;
   bool is_canonical(const Placement& p) const;
-  uint64_t canonical_index(uint64_t idx) const { return enc_.encode(canonical(enc_.decode(idx))); }
 
   // Dense numbering of the canonical white-king squares, for arrays indexed by canonical
   // positions only: slot = ((stm * domain_kings + king_slot) << 6(k-1)) | other squares.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "table/verify.hpp"
+#include "util/defaults.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -13,12 +14,14 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
   const Encoding& enc = table.encoding();
   const uint64_t n = enc.size();
   const uint64_t stride = std::max<uint64_t>(1, opts.stride);
-  const int threads = opts.threads > 0 ? opts.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = resolve_threads(opts.threads);
   syzygy.warm_up(table.balance());
   VerifyReport total;
   total.balance = table.balance().name();
   std::mutex mutex;
   std::atomic<uint64_t> next{0}, done{0};
+  // Indices a worker takes at a time: large enough that the shared counter is rarely touched,
+  // small enough that the threads finish together.
   const uint64_t chunk = uint64_t{1} << 16;
   auto work = [&] {
     VerifyReport r;
@@ -48,7 +51,7 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
         }
       }
       uint64_t d = done.fetch_add(e - b) + (e - b);
-      progress.report(total.balance + ": verify", double(d) / double(n));
+      progress.report(Stage::Verify, double(d) / double(n), total.balance);
     }
     std::lock_guard lock(mutex);
     total.positions += r.positions;

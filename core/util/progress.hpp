@@ -1,31 +1,65 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One progress + cancellation interface for all long work in core. The CLI draws a bar on stderr
-// from it, the GUI forwards it to its run widgets; core itself never prints.
+// from it, the GUI forwards it to its run widgets and charts; core itself never prints.
+//
+// A report names its stage as a typed value, so that a listener maps stages to parts of its own
+// bar without matching text; `detail` (a balance, a pass, a round) is only for people to read.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 
 namespace egtmin {
 
+enum class Stage : uint8_t {
+  Generate,      // retrograde generation of one table (detail: balance and step)
+  Verify,        // a table against Syzygy
+  CareSet,       // the care function of a table (minimization input)
+  Pass,          // one minimization pass (detail: pass name, step)
+  Save,          // writing a cover file
+  Check,         // a cover against its table
+  LoadCovers,    // opening cover files for probing
+  Sample,        // drawing benchmark positions
+  CompareAnchor, // every probe method against Fathom on the sampled positions
+  Time,          // timing the probe methods (fraction: of all methods and rounds)
+  Summarize,     // turning results into statistics or charts
+  Sizes,         // file sizes for the size benchmark
+};
+std::string_view stage_name(Stage s);
+
+struct ProgressEvent {
+  Stage stage;
+  double fraction;          // of this stage, in [0, 1]
+  std::string_view detail;  // for people: "KQvK", "expand (3/4)", ...
+};
+// "expand (3/4)" when there is a detail, else the stage's name.
+std::string progress_label(const ProgressEvent& e);
+
 class Progress {
  public:
-  using Callback = std::function<void(std::string_view stage, double fraction)>;
+  using Callback = std::function<void(const ProgressEvent&)>;
 
   Progress() = default;
   explicit Progress(Callback cb) : cb_(std::move(cb)) {}
+  // A progress that reports to `cb` and counts as cancelled once `parent` is (work split into
+  // parts gives each part its own view of the fraction, under the caller's one cancel).
+  Progress(const Progress& parent, Callback cb) : cb_(std::move(cb)), parent_(&parent) {}
 
-  // Thread-safe; fraction in [0, 1] of the named stage.
-  void report(std::string_view stage, double fraction) const {
-    if (cb_) cb_(stage, fraction);
+  // Thread-safe as long as the callback is.
+  void report(Stage stage, double fraction, std::string_view detail = {}) const {
+    if (cb_) cb_(ProgressEvent{stage, fraction, detail});
   }
   void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  bool cancelled() const {
+    return cancelled_.load(std::memory_order_relaxed) || (parent_ && parent_->cancelled());
+  }
 
  private:
   Callback cb_;
+  const Progress* parent_ = nullptr;
   std::atomic<bool> cancelled_{false};
 };
 

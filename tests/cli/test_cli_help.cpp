@@ -4,89 +4,21 @@
 // are followed into their own subcommands) has working --help that documents every flag,
 // including the shared --data and --json; usage errors exit 2 and name the offending argument;
 // --version prints the project version.
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
 #include <sstream>
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "support/process.hpp"
 
 namespace {
 
-struct CliRun {
-  int exit_code = -1;  // -1: did not exit normally
-  std::string out, err;
-};
+using CliRun = egtmin::test::ProgramRun;
 
 // Runs egtmin-cli with `args` (no shell), capturing stdout and stderr separately.
-CliRun run_cli(const std::vector<std::string>& args) {
-  CliRun r;
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ADD_FAILURE() << "pipe failed";
-    return r;
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<std::string> argv_s{EGTMIN_CLI};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, EGTMIN_CLI, &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (rc != 0) {
-    ADD_FAILURE() << "cannot run " << EGTMIN_CLI << ": " << rc;
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    return r;
-  }
-  std::array<pollfd, 2> fds{{{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}}};
-  std::array<std::string*, 2> sinks{&r.out, &r.err};
-  int open_fds = 2;
-  while (open_fds > 0) {
-    if (poll(fds.data(), fds.size(), 60000) <= 0) {
-      if (errno == EINTR) continue;
-      ADD_FAILURE() << "egtmin-cli produced no output for 60 s";
-      break;
-    }
-    for (size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[4096];
-      ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        sinks[i]->append(buf, size_t(n));
-      } else {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  for (auto& f : fds)
-    if (f.fd >= 0) close(f.fd);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  return r;
-}
+CliRun run_cli(const std::vector<std::string>& args) { return egtmin::test::run_program(EGTMIN_CLI, args); }
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;

@@ -231,7 +231,7 @@ TEST(LogicPassesQuality, CoverSolverReachesTheBruteForceMinimum) {
       if (__builtin_popcount(mask) < best && covers(mask)) best = __builtin_popcount(mask);
     // Without and with the local search (which also reduces the matrix by dominance first).
     for (uint64_t steps : {uint64_t{0}, uint64_t{2000}}) {
-      auto pick = solve_cover(rows, cols, start, flat, {}, true, steps);
+      auto pick = solve_cover(rows, cols, start, flat, {}, CoverSearch::Thorough, steps);
       uint32_t mask = 0;
       for (uint32_t j : pick) mask |= uint32_t{1} << j;
       ASSERT_TRUE(covers(mask)) << "trial " << trial << " steps " << steps;
@@ -257,8 +257,8 @@ TEST(LogicPassesQuality, CoverLocalSearchCoversAndNeverGrows) {
       flat.insert(flat.end(), c.begin(), c.end());
       start.push_back(uint32_t(flat.size()));
     }
-    auto plain = solve_cover(rows, cols, start, flat, {}, false);
-    auto searched = solve_cover(rows, cols, start, flat, {}, false, 20000);
+    auto plain = solve_cover(rows, cols, start, flat, {}, CoverSearch::Quick);
+    auto searched = solve_cover(rows, cols, start, flat, {}, CoverSearch::Quick, 20000);
     std::vector<char> hit(rows, 0);
     for (uint32_t j : searched)
       for (uint32_t r : col[j]) hit[r] = 1;

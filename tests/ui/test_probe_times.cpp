@@ -227,7 +227,7 @@ class TestProbeTimes : public QObject {
     ProbeTimesChart chart(&ctx);
     chart.piecesBox()->setCurrentIndex(chart.piecesBox()->findData(3));
     chart.positionsBox()->setValue(1'000'000);
-    // The event loop meanwhile: gaps between the ticks of a 10 ms timer (see docs/bench-gui.md).
+    // The event loop meanwhile: gaps between the ticks of a 10 ms timer (see docs/benchmarks.md, GUI responsiveness).
     QElapsedTimer clock;
     qint64 last = -1, maxGap = 0;
     int ticks = 0;

@@ -8,7 +8,7 @@
 //
 // The bound asserted is deliberately loose (1 s) so a loaded CI machine does not make the test
 // flaky while real blocking of the GUI thread (work done on it, a flood of queued signals) still
-// fails it; the figures are logged with qInfo (see docs/bench-gui.md).
+// fails it; the figures are logged with qInfo (see docs/benchmarks.md, GUI responsiveness).
 //
 // EGTMIN_RESPONSIVENESS_MS sets how long the runs go on before the cancel (default 15000). The
 // cancel itself is only bounded loosely (60 s): a run cancelled inside core's expand pass finishes

@@ -79,7 +79,7 @@ class TestRunEffort : public QObject {
     QVERIFY(job);
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
     QCOMPARE(job->spec().effort, logic::Effort::Normal);
-    QCOMPARE(RunJob::minimizeOptions(job->spec(), 1).effort, logic::Effort::Normal);
+    QCOMPARE(RunJob::request(job->spec())->effort, logic::Effort::Normal);
     QVERIFY2(parameterLine(job).contains("normal effort"), qPrintable(parameterLine(job)));
     QVERIFY(!job->title().contains("effort"));  // the title names only a non-default effort
     // Nothing chosen, nothing stored.
@@ -103,7 +103,7 @@ class TestRunEffort : public QObject {
     QVERIFY(job);
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
     QCOMPARE(job->spec().effort, logic::Effort::High);
-    QCOMPARE(RunJob::minimizeOptions(job->spec(), 1).effort, logic::Effort::High);
+    QCOMPARE(RunJob::request(job->spec())->effort, logic::Effort::High);
     // Written by the worker from the options it minimizes with.
     QCOMPARE(parameterLine(job), QString("passes canon,compact,expand,irredundant, high effort, %1 thread(s)")
                                      .arg(panel.threads()->value() > 0 ? panel.threads()->value()

@@ -31,8 +31,8 @@
 #include "app_context.hpp"
 #include "bench/probe_bench.hpp"
 #include "charts/scatter_charts.hpp"
-#include "probe/cover_prober.hpp"
-#include "probe/probe_engine.hpp"
+#include "probe/probe.hpp"
+#include "probe/probe_methods.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::ui {
@@ -45,20 +45,19 @@ struct ProbeTimesChart::Shared {
   double fraction = 0;
   Progress progress;
   Shared()
-      : progress([this](std::string_view stageName, double f) {
+      : progress([this](const ProgressEvent& e) {
           // The benchmark's stages, in order, mapped onto one bar.
           struct Span {
-            const char* name;
+            Stage stage;
             double from, to;
           };
-          static constexpr Span kSpans[] = {{"loading covers", 0.0, 0.05},   {"sampling", 0.05, 0.3},
-                                            {"checking against Fathom", 0.3, 0.5}, {"timing linear", 0.5, 0.65},
-                                            {"timing indexed", 0.65, 0.8},   {"timing fathom", 0.8, 0.95},
-                                            {"binning", 0.95, 1.0}};
+          static constexpr Span kSpans[] = {{Stage::LoadCovers, 0.0, 0.05}, {Stage::Sample, 0.05, 0.3},
+                                            {Stage::CompareAnchor, 0.3, 0.5}, {Stage::Time, 0.5, 0.95},
+                                            {Stage::Summarize, 0.95, 1.0}};
           QMutexLocker lock(&mutex);
-          stage = QString::fromUtf8(stageName.data(), qsizetype(stageName.size()));
+          stage = QString::fromStdString(progress_label(e));
           for (const Span& s : kSpans)
-            if (stageName == s.name) fraction = std::max(fraction, s.from + (s.to - s.from) * std::clamp(f, 0.0, 1.0));
+            if (e.stage == s.stage) fraction = std::max(fraction, s.from + (s.to - s.from) * std::clamp(e.fraction, 0.0, 1.0));
         }) {}
 };
 
@@ -251,30 +250,26 @@ void ProbeTimesChart::start() {
   future_ = QtConcurrent::run(benchPool(), [this, sh, dataDir, syzygy, pieces, positions] {
     Outcome o;
     {
-      // Fathom's state is global: AppContext replaces it only under this mutex, and the probe
-      // panel probes under it, so nothing else touches Fathom while the times are taken (the
-      // panel's probes wait). The Syzygy pointer was read on the GUI thread an instant before;
-      // it can only be replaced by taking this same mutex.
-      QMutexLocker lock(&ProbeEngine::mutex());
-      sh->progress.report("loading covers", 0);
-      auto prober = probe::CoverProber::open(std::filesystem::path(dataDir.toStdString()));
+      // The Syzygy pointer stays valid for the process; the benchmark holds its directory fixed
+      // while it runs (Syzygy::Hold), so a new directory from the settings waits for it.
+      sh->progress.report(Stage::LoadCovers, 0);
+      auto covers = probe::Covers::open(std::filesystem::path(dataDir.toStdString()));
       if (sh->progress.cancelled()) {
         o.cancelled = true;
-      } else if (!prober) {
-        o.error = QString::fromStdString(prober.error().message);
+      } else if (!covers) {
+        o.error = QString::fromStdString(covers.error().message);
       } else {
         bench::ProbeBenchOptions opts;
         opts.pieces = pieces;
         opts.positions = positions;
         opts.keep_times = true;
-        auto r = bench::run_probe_bench(**prober, *syzygy, opts, sh->progress);
-        lock.unlock();
+        auto r = bench::run_probe_bench(covers->prober(), *syzygy, opts, sh->progress);
         if (sh->progress.cancelled()) {
           o.cancelled = true;
         } else if (!r) {
           o.error = QString::fromStdString(r.error().message);
         } else {
-          sh->progress.report("binning", 0);
+          sh->progress.report(Stage::Summarize, 0);
           ProbeTimesResult& out = o.result;
           out.positions = r->positions;
           out.candidates = r->candidates;
@@ -288,11 +283,11 @@ void ProbeTimesChart::start() {
               lo = std::min(lo, t);
               hi = std::max(hi, t);
             }
-          // Our two methods first, the indexed one (the default) leading, then Fathom.
+          // In the registry's order: our default method leading, the anchor (Fathom) last.
           std::vector<const bench::MethodTiming*> order;
-          for (const char* name : {"indexed", "linear", "fathom"})
+          for (const probe::ProbeMethodInfo& pm : probe::probe_methods())
             for (const bench::MethodTiming& m : r->methods)
-              if (m.name == name) order.push_back(&m);
+              if (m.name == pm.name) order.push_back(&m);
           for (const bench::MethodTiming* m : order) {
             ProbeTimeHistogram h = binProbeTimes(m->times_ns, lo, hi);
             h.method = QString::fromStdString(m->name);
@@ -401,7 +396,8 @@ void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
   chart->addAxis(y, Qt::AlignLeft);
   for (const ProbeTimeHistogram& h : r.methods) {
     auto* s = new QLineSeries;
-    const QString who = h.method == QLatin1String("fathom") ? tr("Fathom (Syzygy)") : tr("cover, %1").arg(h.method);
+    const probe::ProbeMethodInfo* m = probe::find_probe_method(h.method.toStdString());
+    const QString who = m ? QString::fromUtf8(m->label.data(), qsizetype(m->label.size())) : h.method;
     s->setName(tr("%1: median %2, mean %3").arg(who, ns(h.medianNs), ns(h.meanNs)));
     // A point at each bin's geometric centre.
     for (int i = 0; i < h.counts.size(); ++i) s->append(std::sqrt(h.edges[i] * h.edges[i + 1]), double(h.counts[i]));

@@ -11,29 +11,29 @@ bool CoverValueSource::available(const Balance& b) const {
   return std::filesystem::exists(store::cover_path(dir_, b.canonical()), ec);
 }
 
-const probe::CoverProber* CoverValueSource::prober(QString* error) {
+const probe::Covers* CoverValueSource::covers(QString* error) {
   QMutexLocker lock(&mutex_);
   if (!tried_) {
     tried_ = true;
-    auto r = probe::CoverProber::open(dir_);
+    auto r = probe::Covers::open(dir_);
     if (r)
-      prober_ = std::move(*r);
+      covers_ = std::move(*r);
     else
       error_ = QString::fromStdString(r.error().message);
   }
-  if (!prober_ && error) *error = error_;
-  return prober_.get();
+  if (!covers_ && error) *error = error_;
+  return covers_ ? &*covers_ : nullptr;
 }
 
 Result<Wdl> CoverValueSource::probe(const Position& pos, QString* detail) {
   QString error;
-  const probe::CoverProber* p = prober(&error);
+  const probe::Covers* p = covers(&error);
   if (!p) return Error{error.toStdString()};
   const Balance b = Balance::of(pos);
   if (!p->has(b))
     return Error{"no cover for " + b.canonical().name() + " in " + (dir_ / "covers").string() +
                  "; make one in the Runs panel (or egtmin-cli minimize " + b.canonical().name() + ")"};
-  auto r = p->probe_checked(pos, probe::Method::Indexed);
+  auto r = p->probe(pos);
   if (!r) return r.error();
   if (detail && r->cube)
     *detail = QString::fromStdString(logic::to_text(r->cube, r->inputs)) +

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ValueSource over the cover files of a data directory (probe::CoverProber): the value comes from
+// ValueSource over the cover files of a data directory (probe::Covers): the value comes from
 // the first cube containing the position, and that cube is reported as the detail. Covers are
 // loaded on the first probe, on the worker thread, so opening a data directory never blocks the
 // window.
@@ -7,9 +7,9 @@
 
 #include <QMutex>
 #include <filesystem>
-#include <memory>
+#include <optional>
 
-#include "probe/cover_prober.hpp"
+#include "probe/probe.hpp"
 #include "probe/value_source.hpp"
 
 namespace egtmin::ui {
@@ -24,12 +24,12 @@ class CoverValueSource : public ValueSource {
 
  private:
   // Loads the covers once; the error is kept and reported by every probe.
-  const probe::CoverProber* prober(QString* error);
+  const probe::Covers* covers(QString* error);
 
   std::filesystem::path dir_;
   QMutex mutex_;
   bool tried_ = false;
-  std::unique_ptr<probe::CoverProber> prober_;
+  std::optional<probe::Covers> covers_;
   QString error_;
 };
 

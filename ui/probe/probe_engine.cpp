@@ -61,14 +61,7 @@ QString ProbeEngine::moveText(const Position& pos, const Move& m) {
   return s;
 }
 
-QMutex& ProbeEngine::mutex() {
-  static QMutex m;
-  return m;
-}
-
 ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const Syzygy* syzygy) {
-  QMutexLocker lock(&mutex());
-
   ProbeResult r;
   r.position = pos;
   r.sourceName = source ? source->name() : QString();

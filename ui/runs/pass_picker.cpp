@@ -13,24 +13,12 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "logic/passes.hpp"
+#include "logic/pass_registry.hpp"
 
 namespace egtmin::ui {
 
 namespace {
-struct Preset {
-  const char* name;
-  const char* passes;
-};
-// "paper default" is the sequence the paper reports; the others are common alternatives.
-constexpr Preset kPresets[] = {
-    {"paper default", "canon,compact,expand,irredundant"},
-    {"espresso", "canon,compact,espresso"},
-    {"compact only", "canon,compact"},
-    {"full loop", "canon,compact,expand,irredundant,essential,reduce,expand,irredundant"},
-    {"tables only (no minimization)", ""},
-};
-constexpr const char* kPasses[] = {"canon", "compact", "expand", "irredundant", "reduce", "essential", "espresso"};
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 QStringList split(const QString& text) {
   QStringList out;
@@ -42,7 +30,7 @@ QStringList split(const QString& text) {
 
 PassPicker::PassPicker(QWidget* parent) : QWidget(parent) {
   presets_ = new QComboBox(this);
-  for (const Preset& p : kPresets) presets_->addItem(tr(p.name), QString::fromLatin1(p.passes));
+  for (const logic::PassPreset& p : logic::pass_presets()) presets_->addItem(qstr(p.name), qstr(p.passes));
   presets_->addItem(tr("custom"));
   edit_ = new QLineEdit(this);
   edit_->setObjectName("passes");
@@ -104,13 +92,16 @@ PassPicker::PassPicker(QWidget* parent) : QWidget(parent) {
 
   auto* buttons = new QHBoxLayout;
   buttons->setSpacing(2);
-  for (const char* p : kPasses) {
+  // One button per registered pass (core's logic/pass_registry.hpp), in registration order.
+  for (const logic::Pass& pass : logic::registered_passes()) {
+    const QString name = qstr(pass.name());
     auto* b = new QToolButton(this);
-    b->setText(QString::fromLatin1(p));
-    b->setToolTip(tr("Append %1 to the sequence").arg(QString::fromLatin1(p)));
-    connect(b, &QToolButton::clicked, this, [this, p] {
+    b->setObjectName(QStringLiteral("pass-") + name);
+    b->setText(name);
+    b->setToolTip(tr("Append %1 to the sequence: %2").arg(name, qstr(pass.info().description)));
+    connect(b, &QToolButton::clicked, this, [this, name] {
       QString s = edit_->text().trimmed();
-      setPasses(s.isEmpty() ? QString::fromLatin1(p) : s + QLatin1Char(',') + QString::fromLatin1(p));
+      setPasses(s.isEmpty() ? name : s + QLatin1Char(',') + name);
     });
     buttons->addWidget(b);
   }

@@ -6,15 +6,10 @@
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
-#include <chrono>
-#include <set>
-#include <thread>
+#include <QHash>
 
 #include "chess/balance.hpp"
-#include "logic/pipeline.hpp"
-#include "store/cover_file.hpp"
-#include "table/generator.hpp"
-#include "table/table_store.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::ui {
 
@@ -29,11 +24,12 @@ QThreadPool* RunJob::pool() {
 }
 
 RunJob::RunJob(RunSpec spec, QObject* parent)
-    : QObject(parent), spec_(std::move(spec)), progress_([this](std::string_view stage, double f) {
-        // Worker threads: keep only the latest value; poll() shows it at 10 Hz.
+    : QObject(parent), spec_(std::move(spec)), progress_([this](const ProgressEvent& e) {
+        // Worker threads: keep only the latest value; poll() shows it at 10 Hz. The run service
+        // reports fractions of the whole run.
         QMutexLocker lock(&mutex_);
-        sharedStage_ = prefix_ + QString::fromUtf8(stage.data(), qsizetype(stage.size()));
-        sharedFraction_ = std::min(1.0, (unitsDone_ + std::clamp(f, 0.0, 1.0)) / std::max(1, units_));
+        sharedStage_ = QString::fromStdString(progress_label(e));
+        sharedFraction_ = std::clamp(e.fraction, 0.0, 1.0);
       }) {
   poll_.setInterval(100);
   connect(&poll_, &QTimer::timeout, this, &RunJob::poll);
@@ -47,13 +43,6 @@ RunJob::~RunJob() {
 QString RunJob::effortText(logic::Effort e) {
   const std::string_view n = logic::effort_name(e);
   return QString::fromUtf8(n.data(), qsizetype(n.size()));
-}
-
-logic::MinimizeOptions RunJob::minimizeOptions(const RunSpec& spec, int threads) {
-  logic::MinimizeOptions opts;
-  opts.threads = threads;
-  opts.effort = spec.effort;
-  return opts;
 }
 
 QString RunJob::title() const {
@@ -144,107 +133,66 @@ void RunJob::done(const Outcome& o) {
   Q_EMIT finished();
 }
 
-RunJob::Outcome RunJob::work() {
-  // Everything here runs on a pool thread and touches only spec_ (read-only), progress_ and the
-  // mutex-guarded fields; results reach the GUI through post().
-  std::vector<Balance> balances;
-  for (const QString& name : spec_.balances) {
+Result<run::MinimizeRequest> RunJob::request(const RunSpec& spec) {
+  run::MinimizeRequest r;
+  for (const QString& name : spec.balances) {
     auto b = Balance::parse(name.toStdString());
-    if (!b) return {false, false, QString::fromStdString(b.error().message)};
-    // Checked before any work: ensure() would otherwise first generate every smaller dependency.
-    if (b->pieces() > 5)
-      return {false, false, tr("%1 has %2 pieces; egtmin generates tables up to 5").arg(name).arg(b->pieces())};
-    balances.push_back(*b);
+    if (!b) return b.error();
+    r.balances.push_back(*b);
   }
-  std::vector<logic::Pass> passes;
-  if (!spec_.passes.trimmed().isEmpty()) {
-    auto p = logic::parse_passes(spec_.passes.trimmed().toStdString());
-    if (!p) return {false, false, QString::fromStdString(p.error().message)};
-    passes = *p;
+  if (!spec.passes.trimmed().isEmpty()) {
+    auto p = logic::parse_passes(spec.passes.trimmed().toStdString());
+    if (!p) return p.error();
+    r.passes = *p;
   }
-  TableStore store(spec_.dataDir.toStdString());
-  const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads = spec_.threads > 0 ? spec_.threads : hw;
-  {
-    // Count the tables ensure() will have to generate (the balances and their missing
-    // dependencies, via core's successor_balances) so the bar measures the whole run.
-    std::set<Balance> missing;
-    std::vector<Balance> todo;
-    for (const Balance& b : balances) todo.push_back(b.canonical());
-    while (!todo.empty()) {
-      Balance b = todo.back();
-      todo.pop_back();
-      if (store.on_disk(b) || !missing.insert(b).second) continue;
-      for (const Balance& d : successor_balances(b)) todo.push_back(d);
-    }
-    QMutexLocker lock(&mutex_);
-    units_ = int(missing.size()) + (passes.empty() ? 0 : int(balances.size()));
-  }
-  const logic::MinimizeOptions opts = minimizeOptions(spec_, threads);
-  if (!passes.empty())
+  r.effort = spec.effort;
+  r.threads = spec.threads;
+  r.covers = spec.saveCovers ? run::CoverOutput::Save : run::CoverOutput::Discard;
+  r.data_dir = spec.dataDir.toStdString();
+  return r;
+}
+
+RunJob::Outcome RunJob::work() {
+  // Runs on a pool thread; the run service's events come from its workers one at a time and
+  // reach the GUI through post() and postPoint().
+  auto req = request(spec_);
+  if (!req) return {false, false, QString::fromStdString(req.error().message)};
+  if (!req->passes.empty())
     post(tr("passes %1, %2 effort, %3 thread(s)")
-             .arg(QString::fromStdString(logic::passes_string(passes)), effortText(opts.effort))
-             .arg(opts.threads));
-  auto unitDone = [this] {
-    QMutexLocker lock(&mutex_);
-    ++unitsDone_;
-    sharedFraction_ = std::min(1.0, double(unitsDone_) / std::max(1, units_));
+             .arg(QString::fromStdString(logic::passes_string(req->passes)), effortText(req->effort))
+             .arg(resolve_threads(req->threads)));
+  auto name = [](const Balance& b) { return QString::fromStdString(b.name()); };
+  run::MinimizeEvents events;
+  events.table_generated = [&](const Balance& b, double secs) {
+    post(tr("table %1: generated in %2 s").arg(name(b)).arg(secs, 0, 'f', 2));
   };
-  for (size_t i = 0; i < balances.size(); ++i) {
-    const Balance b = balances[i].canonical();
-    const QString name = QString::fromStdString(b.name());
-    if (progress_.cancelled()) return {false, true, {}};
-    {
-      QMutexLocker lock(&mutex_);
-      prefix_.clear();
-    }
-    auto t = store.ensure(b, GenerateOptions{threads}, progress_, [this, &unitDone](const Balance& g, double secs) {
-      unitDone();
-      post(tr("table %1: generated in %2 s").arg(QString::fromStdString(g.name())).arg(secs, 0, 'f', 2));
-    });
-    if (progress_.cancelled()) return {false, true, {}};
-    if (!t) return {false, false, QString::fromStdString(t.error().message)};
-    if (passes.empty()) {
-      post(tr("table %1: ready").arg(name));
-      continue;
-    }
-    {
-      QMutexLocker lock(&mutex_);
-      prefix_ = name + QStringLiteral(": ");
-    }
-    auto m = logic::minimize_table(**t, passes, opts, progress_);
-    if (progress_.cancelled()) return {false, true, {}};
-    if (!m) return {false, false, name + QStringLiteral(": ") + QString::fromStdString(m.error().message)};
-    post(tr("%1 start: %2 minterms over %3 care positions")
-             .arg(name).arg(m->initial_cubes).arg(m->care_positions));
-    postPoint(PassPoint{name, QStringLiteral("start"), 0, m->initial_cubes, m->initial_cubes * quint64((**t).encoding().bits()), 0, 0});
-    int step = 0;
-    for (const logic::PassReport& r : m->reports) {
-      postPoint(PassPoint{name, QString::fromStdString(r.pass), ++step, r.cubes, r.literals, r.seconds,
-                          double(r.peak_bytes) / (1024.0 * 1024.0)});
-      post(tr("%1 %2: %3 cubes, %4 literals, %5 s (cpu %6 s), %7 MiB")
-               .arg(name, QString::fromStdString(r.pass))
-               .arg(r.cubes)
-               .arg(r.literals)
-               .arg(r.seconds, 0, 'f', 3)
-               .arg(r.cpu_seconds, 0, 'f', 3)
-               .arg(double(r.peak_bytes) / (1024.0 * 1024.0), 0, 'f', 1));
-    }
-    if (spec_.saveCovers) {
-      store::CoverFile cf;
-      cf.balance = b;
-      cf.inputs = (**t).encoding().bits();
-      cf.canon = m->scheme;
-      cf.passes = logic::passes_string(passes);
-      cf.cubes = std::move(m->cover);
-      const auto path = store::cover_path(store.data_dir(), b);
-      if (auto s = store::save_cover(path, cf); !s) return {false, false, QString::fromStdString(s.error().message)};
-      post(tr("%1: cover saved to %2").arg(name, QString::fromStdString(path.string())));
-    }
-    unitDone();
-    // Tables of finished balances are not needed any more (5-piece memory).
-    store.unload_all();
-  }
+  events.balance_started = [&](const Balance& b, uint64_t minterms, uint64_t care, int inputs) {
+    post(tr("%1 start: %2 minterms over %3 care positions").arg(name(b)).arg(minterms).arg(care));
+    postPoint(PassPoint{name(b), QStringLiteral("start"), 0, minterms, minterms * quint64(inputs), 0, 0});
+  };
+  QHash<QString, int> steps;  // passes done per balance (events come one at a time)
+  events.pass_done = [&](const Balance& b, const logic::PassReport& r) {
+    const double mib = double(r.peak_bytes) / (1024.0 * 1024.0);
+    postPoint(PassPoint{name(b), QString::fromStdString(r.pass), ++steps[name(b)], r.cubes, r.literals, r.seconds, mib});
+    post(tr("%1 %2: %3 cubes, %4 literals, %5 s (cpu %6 s), %7 MiB")
+             .arg(name(b), QString::fromStdString(r.pass))
+             .arg(r.cubes)
+             .arg(r.literals)
+             .arg(r.seconds, 0, 'f', 3)
+             .arg(r.cpu_seconds, 0, 'f', 3)
+             .arg(mib, 0, 'f', 1));
+  };
+  events.balance_done = [&](const run::BalanceResult& r) {
+    if (r.ok() && !r.cover_path.empty())
+      post(tr("%1: cover saved to %2").arg(name(r.balance), QString::fromStdString(r.cover_path.string())));
+  };
+  auto result = run::run_minimize(*req, events, progress_);
+  if (progress_.cancelled()) return {false, true, {}};
+  if (!result) return {false, false, QString::fromStdString(result.error().message)};
+  if (req->passes.empty())
+    for (const Balance& b : req->balances) post(tr("table %1: ready").arg(name(b.canonical())));
+  for (const run::BalanceResult& r : result->balances)
+    if (!r.ok()) return {false, false, QString::fromStdString(r.error)};
   return {};
 }
 

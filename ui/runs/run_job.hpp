@@ -13,14 +13,14 @@
 #include <QTimer>
 
 #include "logic/passes.hpp"
-#include "logic/pipeline.hpp"
+#include "run/minimize_run.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::ui {
 
 struct RunSpec {
   QStringList balances;  // names as Balance::parse accepts them
-  QString passes;        // "canon,compact,expand,irredundant"; empty: tables only
+  QString passes;        // as logic::parse_passes reads it; empty: tables only
   int threads = 0;       // 0: all hardware threads
   QString dataDir;
   bool saveCovers = true;
@@ -59,8 +59,9 @@ class RunJob : public QObject {
   QString title() const;
   // "normal" / "high", as egtmin-cli minimize --effort spells them.
   static QString effortText(logic::Effort e);
-  // The options the worker minimizes each balance with (threads: the resolved count, > 0).
-  static logic::MinimizeOptions minimizeOptions(const RunSpec& spec, int threads);
+  // What the worker hands the run service (core's run/minimize_run.hpp); errors name a bad
+  // balance or pass.
+  static Result<run::MinimizeRequest> request(const RunSpec& spec);
 
   // The pool runs execute on (separate from QThreadPool::globalInstance()).
   static class QThreadPool* pool();
@@ -105,11 +106,6 @@ class RunJob : public QObject {
   QMutex mutex_;
   QString sharedStage_;
   double sharedFraction_ = 0;
-  // Work units: one per missing table plus one per balance to minimize; the bar is
-  // (unitsDone_ + the current stage's fraction) / units_. Guarded by mutex_.
-  int units_ = 1;
-  int unitsDone_ = 0;
-  QString prefix_;  // "KQvK: " while minimizing, so pass stages name their balance
 };
 
 }  // namespace egtmin::ui

@@ -17,6 +17,8 @@
 #include "runs/balance_picker.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/run_widget.hpp"
+#include "logic/pass_registry.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::ui {
 
@@ -24,8 +26,8 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   balances_ = new BalancePicker(this);
   passes_ = new PassPicker(this);
   threads_ = new QSpinBox(this);
-  threads_->setRange(0, std::max(1, QThread::idealThreadCount()) * 2);
-  threads_->setSpecialValueText(tr("all (%1)").arg(QThread::idealThreadCount()));
+  threads_->setRange(0, egtmin::default_threads() * 2);
+  threads_->setSpecialValueText(tr("all (%1)").arg(egtmin::default_threads()));
   threads_->setValue(ctx_->threads());
   effort_ = new QComboBox(this);
   effort_->setObjectName("effort");
@@ -140,7 +142,7 @@ void RunsPanel::startFromSelection() {
 void RunsPanel::generate(const QString& balanceName, bool minimize) {
   RunSpec spec;
   spec.balances = {balanceName};
-  if (minimize) spec.passes = QStringLiteral("canon,compact,expand,irredundant");
+  if (minimize) spec.passes = QString::fromUtf8(logic::kDefaultPasses.data(), qsizetype(logic::kDefaultPasses.size()));
   spec.threads = threads_->value();
   spec.effort = effort();
   spec.dataDir = ctx_->dataDir();

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "app_context.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::ui {
 
@@ -47,8 +48,8 @@ SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(paren
     l->setFont(f);
   }
   threads_ = new QSpinBox(this);
-  threads_->setRange(0, std::max(1, QThread::idealThreadCount()) * 2);
-  threads_->setSpecialValueText(tr("all (%1)").arg(QThread::idealThreadCount()));
+  threads_->setRange(0, egtmin::default_threads() * 2);
+  threads_->setSpecialValueText(tr("all (%1)").arg(egtmin::default_threads()));
   threads_->setValue(ctx->threads());
 
   auto* form = new QFormLayout;

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "probe/probe_methods.hpp"
+
+#include <filesystem>
+
+#include "probe/cover_prober.hpp"
+#include "probe/syzygy.hpp"
+
+namespace egtmin::probe {
+
+namespace {
+
+// Our tables have no 50-move rule: cursed wins are wins, blessed losses are losses.
+Wdl from_syzygy(SyzygyWdl v) {
+  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win
+         : v == SyzygyWdl::Draw                            ? Wdl::Draw
+                                                           : Wdl::Loss;
+}
+
+template <Method M>
+uint64_t cover_batch(const ProbeTargets& t, const Position* positions, size_t n) {
+  uint64_t sink = 0;
+  for (size_t i = 0; i < n; ++i) sink += uint64_t(t.covers.probe_wdl(positions[i], M));
+  return sink;
+}
+
+template <Method M>
+std::optional<Wdl> cover_checked(const ProbeTargets& t, const Position& pos) {
+  auto full = t.covers.probe(pos, M);
+  const Wdl fast = t.covers.probe_wdl(pos, M);
+  if (!full || full->wdl != fast) return std::nullopt;
+  return fast;
+}
+
+template <Method M>
+size_t cover_memory(const ProbeTargets& t, std::span<const Balance>) {
+  return t.covers.memory_bytes(M);
+}
+
+uint64_t fathom_batch(const ProbeTargets& t, const Position* positions, size_t n) {
+  uint64_t sink = 0;
+  if (!t.hold) {
+    const Syzygy::Hold hold = t.syzygy.hold();
+    return fathom_batch(ProbeTargets{t.covers, t.syzygy, &hold}, positions, n);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    auto v = t.syzygy.wdl(*t.hold, positions[i]);
+    sink += v ? uint64_t(*v) : 9;
+  }
+  return sink;
+}
+
+std::optional<Wdl> fathom_checked(const ProbeTargets& t, const Position& pos) {
+  auto v = t.hold ? t.syzygy.wdl(*t.hold, pos) : t.syzygy.wdl(pos);
+  if (!v) return std::nullopt;
+  return from_syzygy(*v);
+}
+
+// Fathom maps each table file it probes: their sizes are what it reads.
+size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
+  size_t bytes = 0;
+  const std::filesystem::path dir = t.hold ? t.syzygy.dir(*t.hold) : t.syzygy.dir();
+  for (const Balance& b : balances) {
+    std::error_code ec;
+    auto size = std::filesystem::file_size(dir / (b.name() + ".rtbw"), ec);
+    if (!ec) bytes += size;
+  }
+  return bytes;
+}
+
+constexpr ProbeMethodInfo kMethods[] = {
+    {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover,
+     cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
+    {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover,
+     cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
+    {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, fathom_batch,
+     fathom_checked, fathom_memory},
+};
+
+}  // namespace
+
+std::span<const ProbeMethodInfo> probe_methods() { return kMethods; }
+
+const ProbeMethodInfo* find_probe_method(std::string_view name) {
+  for (const ProbeMethodInfo& m : kMethods)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+const ProbeMethodInfo& anchor_method() {
+  for (const ProbeMethodInfo& m : kMethods)
+    if (m.role == MethodRole::Anchor) return m;
+  return kMethods[std::size(kMethods) - 1];
+}
+
+}  // namespace egtmin::probe

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every way the benchmarks and charts answer a probe, in one list: our cover methods and the
+// anchor they are measured against (Fathom on Syzygy's files). The probe benchmark times each in
+// turn, the CLI names them in its JSON and the GUI draws one series per method, all from here, so
+// a new method is its probe function, one entry in probe_methods.cpp and its test.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "chess/balance.hpp"
+#include "chess/position.hpp"
+#include "probe/syzygy.hpp"
+#include "table/table.hpp"
+
+namespace egtmin::probe {
+
+class CoverProber;
+
+// What a method may probe: our covers and the Syzygy directory, both open. `hold`, when given,
+// keeps the Syzygy directory fixed for as long as the targets are used (the benchmark holds it
+// across its timed loops, so that no probe pays for a lock).
+struct ProbeTargets {
+  const CoverProber& covers;
+  const Syzygy& syzygy;
+  const Syzygy::Hold* hold = nullptr;
+};
+
+// Cover: one of ours. Anchor: the reference the others' times are divided by (and the values
+// checked against).
+enum class MethodRole : uint8_t { Cover, Anchor };
+
+struct ProbeMethodInfo {
+  std::string_view name;         // "indexed": as JSON keys, CSV columns and --method spell it
+  std::string_view label;        // "cover, indexed": for people (chart legends)
+  std::string_view description;  // one line
+  MethodRole role;
+  // Probes positions[0..n) as fast as the method can (the timed loop; the probe inlines into it)
+  // and returns a checksum of the values, so that the calls cannot be optimized away.
+  uint64_t (*probe_batch)(const ProbeTargets&, const Position* positions, size_t n);
+  // The value for the side to move, or nothing when the method has no answer or its paths
+  // disagree (for covers: the timed hot path against the full one).
+  std::optional<Wdl> (*probe_checked)(const ProbeTargets&, const Position&);
+  // Resident bytes of what the method reads, for the balances in `balances`.
+  size_t (*memory_bytes)(const ProbeTargets&, std::span<const Balance> balances);
+};
+
+// In the order charts show them: our default method first, the anchor last.
+std::span<const ProbeMethodInfo> probe_methods();
+// Nothing when no method has that name.
+const ProbeMethodInfo* find_probe_method(std::string_view name);
+// The method the others are compared with.
+const ProbeMethodInfo& anchor_method();
+
+}  // namespace egtmin::probe

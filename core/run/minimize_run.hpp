@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one minimize pipeline the CLI and the GUI both run: make sure the balances' tables exist
+// (dependencies first), then minimize each balance through the chosen passes and save its cover
+// file, balances in parallel where memory allows. Progress, cancellation and events come back
+// through the caller's Progress and callbacks; nothing here prints.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "logic/pipeline.hpp"
+#include "util/progress.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::run {
+
+// Benchmarks minimize without writing cover files.
+enum class CoverOutput : uint8_t { Save, Discard };
+
+struct MinimizeRequest {
+  std::vector<Balance> balances;    // any colouring; each is minimized once, in canonical form
+  std::vector<logic::Pass> passes;  // empty: only make the tables
+  CanonScheme canon = CanonScheme::Full;
+  logic::Effort effort = logic::Effort::Normal;
+  int threads = 0;  // 0: default_threads()
+  CoverOutput covers = CoverOutput::Save;
+  std::filesystem::path data_dir;
+};
+
+struct BalanceResult {
+  Balance balance;
+  std::string error;         // empty when it succeeded
+  logic::Minimized summary;  // its cover is dropped once saved (memory over many balances)
+  uint64_t cubes = 0;        // of the final cover
+  double seconds = 0;        // minimization wall time
+  double cpu_seconds = 0;
+  std::filesystem::path cover_path;  // empty when not saved
+  bool ok() const { return error.empty(); }
+};
+
+struct MinimizeRunResult {
+  std::vector<BalanceResult> balances;  // in request order (only when the run reached them)
+  std::vector<Balance> generated;       // tables the run had to make first
+  int balance_workers = 1;              // balances minimized at once
+  int pass_threads = 1;                 // threads inside each balance's passes
+  double seconds = 0;
+  bool ok() const;
+};
+
+// Called from worker threads, one call at a time (the run serializes them).
+struct MinimizeEvents {
+  std::function<void(const Balance&, double seconds)> table_generated;
+  // Before a balance's first pass: the care minterms it starts from.
+  std::function<void(const Balance&, uint64_t minterms, uint64_t care_positions, int inputs)> balance_started;
+  std::function<void(const Balance&, const logic::PassReport&)> pass_done;
+  std::function<void(const BalanceResult&)> balance_done;
+};
+
+// How many balances a run minimizes at once for `threads` threads: several small balances share
+// the threads (one each); a 5-piece balance runs alone with all of them, for memory.
+int balance_workers(const std::vector<Balance>& balances, int threads);
+
+// The tables `balances` need that are not on disk yet (the balances and their missing
+// dependencies).
+std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const std::vector<Balance>& balances);
+
+// Validates the request first (piece counts), then runs it. `progress` sees every stage with the
+// fraction of the whole run and a detail naming the balance; cancelling it stops the run at the
+// next check, with the error "cancelled". A balance that fails is reported in its result and the
+// others go on; a table that cannot be made ends the run with its error.
+Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const MinimizeEvents& events = {},
+                                       const Progress& progress = no_progress());
+
+}  // namespace egtmin::run

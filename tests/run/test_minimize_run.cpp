@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run service both the CLI and the GUI minimize through: tables first, balances in parallel,
+// per-pass events in order, one honest bar over the whole run, cancel, and refusal before work.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "logic/check.hpp"
+#include "run/minimize_run.hpp"
+#include "store/cover_file.hpp"
+#include "support/env.hpp"
+#include "table/table_store.hpp"
+
+namespace {
+
+using namespace egtmin;
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / ("egtmin-run-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+run::MinimizeRequest request(const fs::path& dir, std::vector<std::string> names, int threads) {
+  run::MinimizeRequest r;
+  for (const auto& n : names) r.balances.push_back(*Balance::parse(n));
+  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.threads = threads;
+  r.data_dir = dir;
+  return r;
+}
+
+TEST(MinimizeRun, GeneratesThenMinimizesInParallelWithEveryPassReported) {
+  TempDir dir("parallel");
+  auto req = request(dir.path, {"KRvK", "KQvK", "kvkq"}, 2);  // kvkq: KQvK again, colours swapped
+  std::mutex m;
+  std::vector<std::string> generated;
+  std::map<std::string, std::vector<std::string>> events;  // per balance, in order
+  std::vector<double> fractions;
+  bool saw_generate = false, saw_pass = false;
+  run::MinimizeEvents ev;
+  ev.table_generated = [&](const Balance& b, double) { generated.push_back(b.name()); };
+  ev.balance_started = [&](const Balance& b, uint64_t minterms, uint64_t care, int inputs) {
+    EXPECT_GT(minterms, 0u);
+    EXPECT_GE(care, minterms);
+    EXPECT_EQ(inputs, 19);
+    events[b.name()].push_back("start");
+  };
+  ev.pass_done = [&](const Balance& b, const logic::PassReport& r) { events[b.name()].push_back(r.pass); };
+  ev.balance_done = [&](const run::BalanceResult& r) { events[r.balance.name()].push_back(r.ok() ? "done" : r.error); };
+  Progress progress([&](const ProgressEvent& e) {
+    std::lock_guard lock(m);
+    fractions.push_back(e.fraction);
+    saw_generate |= e.stage == Stage::Generate;
+    saw_pass |= e.stage == Stage::Pass;
+  });
+  auto r = run::run_minimize(req, ev, progress);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->ok());
+  EXPECT_EQ(r->balance_workers, 2);
+  EXPECT_EQ(r->pass_threads, 1);
+  ASSERT_EQ(r->balances.size(), 2u) << "a balance named twice is minimized once";
+  // KvK first (both depend on it), then the balances in the order asked.
+  EXPECT_EQ(generated, (std::vector<std::string>{"KvK", "KRvK", "KQvK"}));
+  const std::vector<std::string> want{"start", "canon", "compact", "expand", "irredundant", "done"};
+  EXPECT_EQ(events["KRvK"], want);
+  EXPECT_EQ(events["KQvK"], want);
+  EXPECT_TRUE(saw_generate);
+  EXPECT_TRUE(saw_pass);
+  ASSERT_FALSE(fractions.empty());
+  for (double f : fractions) EXPECT_TRUE(f >= 0 && f <= 1) << f;
+  EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+
+  // The covers it saved are exact over every position of their tables.
+  TableStore store(dir.path);
+  for (const run::BalanceResult& b : r->balances) {
+    ASSERT_EQ(b.cover_path, store::cover_path(dir.path, b.balance));
+    auto cover = store::load_cover(b.cover_path, &b.balance);
+    ASSERT_TRUE(cover) << cover.error().message;
+    EXPECT_EQ(cover->cubes.size(), b.cubes);
+    EXPECT_EQ(cover->passes, "canon,compact,expand,irredundant");
+    auto t = store.get(b.balance);
+    ASSERT_TRUE(t);
+    auto check = logic::check_cover(**t, cover->cubes, cover->canon);
+    EXPECT_EQ(check.mismatches, 0u) << b.balance.name();
+  }
+
+  // Again: nothing left to generate.
+  auto again = run::run_minimize(req);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->generated.empty());
+}
+
+TEST(MinimizeRun, FivePiecesRunOneBalanceAtATimeWithAllThreads) {
+  std::vector<Balance> mixed{*Balance::parse("KRvK"), *Balance::parse("KRPvKR")};
+  EXPECT_EQ(run::balance_workers(mixed, 2), 1);
+  EXPECT_EQ(run::balance_workers({*Balance::parse("KRvK")}, 2), 1);
+  EXPECT_EQ(run::balance_workers({*Balance::parse("KRvK"), *Balance::parse("KQvK")}, 8), 2);
+}
+
+TEST(MinimizeRun, RefusesUnsupportedPieceCountsBeforeAnyWork) {
+  TempDir dir("refuse");
+  auto r = run::run_minimize(request(dir.path, {"KRvK", "KQRBNvK"}, 1));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("KQRBNvK has 6 pieces"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(fs::exists(dir.path / "tables")) << "nothing generated";
+}
+
+TEST(MinimizeRun, CancelStopsTheRunAndSavesNothingHalfWritten) {
+  TempDir dir("cancel");
+  Progress progress;
+  progress.cancel();
+  auto r = run::run_minimize(request(dir.path, {"KRvK"}, 1), {}, progress);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "cancelled");
+  EXPECT_FALSE(fs::exists(store::cover_path(dir.path, *Balance::parse("KRvK"))));
+}
+
+TEST(MinimizeRun, TablesOnlyWhenNoPasses) {
+  TempDir dir("tables");
+  auto req = request(dir.path, {"KNvK"}, 1);
+  req.passes.clear();
+  auto r = run::run_minimize(req);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->balances.empty());
+  EXPECT_TRUE(TableStore(dir.path).on_disk(*Balance::parse("KNvK")));
+  EXPECT_FALSE(fs::exists(store::cover_path(dir.path, *Balance::parse("KNvK"))));
+}
+
+}  // namespace
