@@ -222,13 +222,15 @@ void Generator::parallel(uint64_t n, F&& body) {
   int t = std::max(1, threads_);
   std::vector<std::thread> pool;
   std::atomic<uint64_t> next{0};
-  const uint64_t chunk = 1 << 16;  // multiple of 32: threads never share a packed table word
+  // Slots a worker takes at a time: a multiple of 32, so threads never share a packed table word;
+  // large enough that the shared counter is rarely touched, small enough that threads finish together.
+  constexpr uint64_t kChunk = uint64_t{1} << 16;
   for (int i = 0; i < t; ++i)
     pool.emplace_back([&, i] {
       for (;;) {
-        uint64_t b = next.fetch_add(chunk);
+        uint64_t b = next.fetch_add(kChunk);
         if (b >= n || progress_.cancelled()) return;
-        body(i, b, std::min(n, b + chunk));
+        body(i, b, std::min(n, b + kChunk));
       }
     });
   for (auto& th : pool) th.join();

@@ -22,13 +22,13 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
   std::atomic<uint64_t> next{0}, done{0};
   // Indices a worker takes at a time: large enough that the shared counter is rarely touched,
   // small enough that the threads finish together.
-  const uint64_t chunk = uint64_t{1} << 16;
+  constexpr uint64_t kChunk = uint64_t{1} << 16;
   auto work = [&] {
     VerifyReport r;
     for (;;) {
-      uint64_t b = next.fetch_add(chunk);
+      uint64_t b = next.fetch_add(kChunk);
       if (b >= n || progress.cancelled()) break;
-      uint64_t e = std::min(n, b + chunk);
+      uint64_t e = std::min(n, b + kChunk);
       for (uint64_t idx = (b + stride - 1) / stride * stride; idx < e; idx += stride) {
         Placement p = enc.decode(idx);
         if (!enc.is_legal(p)) continue;
