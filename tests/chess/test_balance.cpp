@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(All, BalanceErrors,
                                            BadBalance{"KvKK", "Black needs exactly one king"},
                                            BadBalance{"vK", "White's side is empty"},
                                            BadBalance{"KQQQQvKRRR", "more pieces than supported"}),
-                         [](const ::testing::TestParamInfo<BadBalance>& info) { return test::test_name(info.param.name); });
+                         [](const ::testing::TestParamInfo<BadBalance>& p) { return test::test_name(p.param.name); });
 
 }  // namespace
 }  // namespace egtmin

@@ -64,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"8/8/8/8/8/2k5/8/KQ6 w - - x 1", "halfmove"},
                       Bad{"rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w - - 0 1", "more pieces than supported"}),
     // Named after the problem, which is unique per case (the FEN is not readable as a name).
-    [](const ::testing::TestParamInfo<Bad>& info) { return test::test_name(info.param.expect); });
+    [](const ::testing::TestParamInfo<Bad>& p) { return test::test_name(p.param.expect); });
 
 TEST(Fen, ColorFlipKeepsTheSideToMovesView) {
   auto p = Position::from_fen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1");

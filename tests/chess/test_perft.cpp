@@ -55,8 +55,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"SelfStalemate", "K1k5/8/P7/8/8/8/8/8 w - - 0 1", 6, 2217},
                       Case{"StalemateAndCheckmate", "8/k1P5/8/1K6/8/8/8/8 w - - 0 1", 7, 567584},
                       Case{"DoubleCheck", "8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1", 4, 23527}),
-    [](const ::testing::TestParamInfo<Case>& info) {
-      return test::test_name(std::string(info.param.name) + " depth " + std::to_string(info.param.depth));
+    [](const ::testing::TestParamInfo<Case>& p) {
+      return test::test_name(std::string(p.param.name) + " depth " + std::to_string(p.param.depth));
     });
 
 }  // namespace
