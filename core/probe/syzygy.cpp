@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/syzygy.hpp"
 
+#include "chess/position.hpp"
+
 #include <tbprobe.h>
 
+#include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 
@@ -128,13 +131,17 @@ void Syzygy::warm_up(const Balance& b) const {
       Encoding enc(side);
       std::lock_guard lock(g_mutex);
       if (!warmed_.insert(side.name()).second) continue;
-      // The first legal placement is enough to make Fathom map the file.
+      // One probe that reaches the table makes Fathom map it. Fathom answers a position with a
+      // winning capture without opening its own table, so the probe must be of a legal placement
+      // where the side to move has no capture.
       for (uint64_t idx = 0; idx < enc.size(); ++idx) {
         Placement p = enc.decode(idx);
-        if (enc.is_legal(p)) {
-          (void)wdl(h, enc, p);
-          break;
-        }
+        if (!enc.is_legal(p)) continue;
+        const Position pos = enc.position(p);
+        const MoveList moves = legal_moves(pos);
+        if (std::any_of(moves.begin(), moves.end(), [&](const Move& m) { return pos.is_capture(m); })) continue;
+        (void)wdl(h, enc, p);
+        break;
       }
     }
   }
