@@ -4,8 +4,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
-#include <QFileInfo>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -18,10 +18,10 @@
 #include "charts/probe_times_chart.hpp"
 #include "chess/balance.hpp"
 #include "covers/cover_viewer.hpp"
+#include "logic/pass_registry.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
 #include "settings/settings_dialog.hpp"
-#include "logic/pass_registry.hpp"
 
 namespace egtmin::ui {
 
@@ -34,8 +34,7 @@ QDockWidget* dock(QMainWindow* w, const QString& title, const char* name, QWidge
 }
 }  // namespace
 
-MainWindow::MainWindow(AppContext* ctx, QWidget* parent)
-    : QMainWindow(parent), ctx_(ctx ? ctx : new AppContext(this)) {
+MainWindow::MainWindow(AppContext* ctx, QWidget* parent) : QMainWindow(parent), ctx_(ctx ? ctx : new AppContext(this)) {
   setWindowTitle(QStringLiteral("egtmin"));
   board_ = new BoardEditorWidget(this);
   setCentralWidget(board_);
@@ -70,8 +69,8 @@ MainWindow::MainWindow(AppContext* ctx, QWidget* parent)
     statusBar()->showMessage(tr("Run finished: %1 (%2)").arg(job->title(), job->stage()), 8000);
   });
   buildMenus();
-  statusBar()->showMessage(tr("Data: %1   Syzygy: %2")
-                               .arg(ctx_->dataDir(), ctx_->syzygy() ? ctx_->syzygyDir() : ctx_->syzygyError()));
+  statusBar()->showMessage(
+      tr("Data: %1   Syzygy: %2").arg(ctx_->dataDir(), ctx_->syzygy() ? ctx_->syzygyDir() : ctx_->syzygyError()));
   resize(1400, 900);
 }
 
@@ -92,13 +91,14 @@ void MainWindow::buildMenus() {
   for (QDockWidget* d : {probeDock_, runsDock_, coversDock_, chartsDock_}) view->addAction(d->toggleViewAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Getting started"), this, [this] {
-    QMessageBox::information(this, tr("Getting started"),
-                             tr("<p>Set up a position on the board: pick a piece in the palette and click squares "
-                                "(it stays picked), drag pieces, drag them off or right-click to remove, or type a FEN.</p>"
-                                "<p>The Probe panel shows our value and Syzygy's for the position and for every move; "
-                                "double-click a move to play it.</p>"
-                                "<p>Tables and covers are made in the Runs panel: tick balances, choose passes "
-                                "(\"paper default\" = canon, compact, expand, irredundant) and start.</p>"));
+    QMessageBox::information(
+        this, tr("Getting started"),
+        tr("<p>Set up a position on the board: pick a piece in the palette and click squares "
+           "(it stays picked), drag pieces, drag them off or right-click to remove, or type a FEN.</p>"
+           "<p>The Probe panel shows our value and Syzygy's for the position and for every move; "
+           "double-click a move to play it.</p>"
+           "<p>Tables and covers are made in the Runs panel: tick balances, choose passes "
+           "(\"paper default\" = canon, compact, expand, irredundant) and start.</p>"));
   });
   help->addAction(tr("About egtmin"), this, &MainWindow::about);
 }
@@ -123,7 +123,9 @@ void MainWindow::openSettings() {
 }
 
 void MainWindow::showArea(const QString& name) {
-  QDockWidget* d = name == QLatin1String("covers") ? coversDock_ : name == QLatin1String("charts") ? chartsDock_ : runsDock_;
+  QDockWidget* d = name == QLatin1String("covers")   ? coversDock_
+                   : name == QLatin1String("charts") ? chartsDock_
+                                                     : runsDock_;
   d->show();
   d->raise();
 }
@@ -162,9 +164,9 @@ RunJob* MainWindow::setUpThreePieceSet() {
     ctx_->setSource(AppContext::Source::Covers);
     if (board_->editor()->position().illegal_reason())
       board_->editor()->setFen(QStringLiteral("8/8/8/3k4/8/8/2Q5/4K3 w - - 0 1"));
-    statusBar()->showMessage(tr("3-piece tables and covers ready in %1: the Probe panel answers from the covers")
-                                 .arg(ctx_->dataDir()),
-                             15000);
+    statusBar()->showMessage(
+        tr("3-piece tables and covers ready in %1: the Probe panel answers from the covers").arg(ctx_->dataDir()),
+        15000);
   });
   return job;
 }
@@ -193,8 +195,9 @@ void MainWindow::maybeWelcome() {
                    ? tr("The 3-piece tables and covers are already there.")
                    : tr("Start with the 3-piece set: one click generates its tables (KQvK, KRvK, KBvK, KNvK, KPvK) "
                         "and minimizes each into a cover with the paper's passes. It takes a few seconds.")));
-  welcomeSetup_ = missing.isEmpty() ? nullptr
-                                    : welcome_->addButton(tr("Generate and minimize the 3-piece set"), QMessageBox::AcceptRole);
+  welcomeSetup_ = missing.isEmpty()
+                      ? nullptr
+                      : welcome_->addButton(tr("Generate and minimize the 3-piece set"), QMessageBox::AcceptRole);
   welcome_->addButton(missing.isEmpty() ? tr("Start") : tr("Not now"), QMessageBox::RejectRole);
   if (welcomeSetup_) welcome_->setDefaultButton(welcomeSetup_);
   QPushButton* setup = welcomeSetup_;

@@ -18,12 +18,12 @@
 #include "charts/probe_times_chart.hpp"
 #include "covers/cover_model.hpp"
 #include "covers/cover_viewer.hpp"
+#include "logic/pass_registry.hpp"
 #include "main_window.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/balance_picker.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/runs_panel.hpp"
-#include "logic/pass_registry.hpp"
 
 namespace egtmin::ui {
 

@@ -5,8 +5,8 @@
 #include "bench/probe_bench.hpp"
 #include "bench/size_report.hpp"
 #include "common.hpp"
-#include "probe/probe_methods.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_methods.hpp"
 #include "probe/syzygy.hpp"
 
 namespace egtmin::cli {
@@ -86,10 +86,10 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   if (common.json) {
     print_json(j);
   } else {
-    std::printf("%llu positions (%d pieces, seed %llu), %llu candidates drawn: %llu illegal, %llu without cover/Syzygy\n",
-                (unsigned long long)r.positions, opts.pieces, (unsigned long long)opts.seed,
-                (unsigned long long)r.candidates, (unsigned long long)r.discarded_illegal,
-                (unsigned long long)r.discarded_unavailable);
+    std::printf(
+        "%llu positions (%d pieces, seed %llu), %llu candidates drawn: %llu illegal, %llu without cover/Syzygy\n",
+        (unsigned long long)r.positions, opts.pieces, (unsigned long long)opts.seed, (unsigned long long)r.candidates,
+        (unsigned long long)r.discarded_illegal, (unsigned long long)r.discarded_unavailable);
     std::printf("mismatches against Fathom: %llu\n", (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());
     std::printf("%-8s %10s %10s %10s %10s %10s %12s %14s\n", "method", "mean ns", "sd ns", "median ns", "p99 ns",
@@ -98,10 +98,11 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
       std::printf("%-8s %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n", m.name.c_str(), m.per_probe.mean_ns,
                   m.per_probe.sd_ns, m.per_probe.median_ns, m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns,
                   m.memory_bytes);
-    std::printf("per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
-                "loading: %.2f s (index build %.2f s of CPU time over %zu covers); %d round(s), indexed / fathom (batch\n"
-                "means) per round:",
-                r.timer_overhead_ns, load_s, build_s, (*prober)->balances().size(), opts.rounds);
+    std::printf(
+        "per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
+        "loading: %.2f s (index build %.2f s of CPU time over %zu covers); %d round(s), indexed / fathom (batch\n"
+        "means) per round:",
+        r.timer_overhead_ns, load_s, build_s, (*prober)->balances().size(), opts.rounds);
     for (double ratio : round_ratios) std::printf(" %.4f", ratio);
     std::printf("\n");
   }
@@ -119,17 +120,19 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
                    {"syzygy_xz_bytes", rep->syzygy_xz_bytes},
                    {"ratio_to_syzygy", ratio(rep->total_bytes, rep->syzygy_bytes)},
                    {"ratio_to_syzygy_xz", ratio(rep->total_bytes, rep->syzygy_xz_bytes)},
-                   {"both", {{"cover_bytes", rep->both_cover_bytes},
-                             {"syzygy_bytes", rep->both_syzygy_bytes},
-                             {"syzygy_xz_bytes", rep->both_syzygy_xz_bytes}}},
+                   {"both",
+                    {{"cover_bytes", rep->both_cover_bytes},
+                     {"syzygy_bytes", rep->both_syzygy_bytes},
+                     {"syzygy_xz_bytes", rep->both_syzygy_xz_bytes}}},
                    {"missing_covers", rep->missing_covers},
                    {"balances", nlohmann::json::array()}};
   for (const auto& row : rep->rows)
-    j["balances"].push_back({{"balance", row.balance.name()},
-                             {"cover_bytes", row.has_cover ? nlohmann::json(row.cover_bytes) : nlohmann::json(nullptr)},
-                             {"cubes", row.has_cover ? nlohmann::json(row.cubes) : nlohmann::json(nullptr)},
-                             {"syzygy_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_bytes) : nlohmann::json(nullptr)},
-                             {"syzygy_xz_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_xz_bytes) : nlohmann::json(nullptr)}});
+    j["balances"].push_back(
+        {{"balance", row.balance.name()},
+         {"cover_bytes", row.has_cover ? nlohmann::json(row.cover_bytes) : nlohmann::json(nullptr)},
+         {"cubes", row.has_cover ? nlohmann::json(row.cubes) : nlohmann::json(nullptr)},
+         {"syzygy_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_bytes) : nlohmann::json(nullptr)},
+         {"syzygy_xz_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_xz_bytes) : nlohmann::json(nullptr)}});
   if (common.json) {
     print_json(j);
     return kOk;
@@ -140,7 +143,9 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
     std::printf("%-8s %10s %12s %12s %12s %8s\n", row.balance.name().c_str(), num(row.has_cover, row.cubes).c_str(),
                 num(row.has_cover, row.cover_bytes).c_str(), num(row.has_syzygy, row.syzygy_bytes).c_str(),
                 num(row.has_syzygy, row.syzygy_xz_bytes).c_str(),
-                row.has_cover && row.has_syzygy ? std::to_string(ratio(row.cover_bytes, row.syzygy_xz_bytes)).substr(0, 5).c_str() : "-");
+                row.has_cover && row.has_syzygy
+                    ? std::to_string(ratio(row.cover_bytes, row.syzygy_xz_bytes)).substr(0, 5).c_str()
+                    : "-");
   }
   std::printf("total: ours %llu bytes, Syzygy %llu bytes, Syzygy through xz -9e %llu bytes (ours / xz = %.3f)\n",
               (unsigned long long)rep->total_bytes, (unsigned long long)rep->syzygy_bytes,
@@ -161,9 +166,11 @@ Command add_bench(CLI::App& app) {
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("bench", "Benchmarks against Syzygy/Fathom: probe times and file sizes");
   sub->require_subcommand(1);
-  auto* p = sub->add_subcommand("probe", "Time cover probes (linear, indexed) against Fathom on random legal positions");
+  auto* p =
+      sub->add_subcommand("probe", "Time cover probes (linear, indexed) against Fathom on random legal positions");
   p->add_option("--syzygy", a->syzygy_probe, "Syzygy directory (WDL files)")->required();
-  p->add_option("--positions", a->opts.positions, "Positions to sample (default 10,000,000)")->check(CLI::PositiveNumber);
+  p->add_option("--positions", a->opts.positions, "Positions to sample (default 10,000,000)")
+      ->check(CLI::PositiveNumber);
   p->add_option("--pieces", a->opts.pieces, "Pieces per position")->check(CLI::Range(3, 5));
   p->add_option("--seed", a->opts.seed, "Random seed (default 1)");
   p->add_option("--csv", a->csv, "Write every per-probe time (of the last round) to this CSV file");
@@ -176,11 +183,12 @@ Command add_bench(CLI::App& app) {
   p->add_option("--index-regions", a->index_regions,
                 "Region indexes for the indexed method's front misses: auto (the diffuse covers), always or "
                 "never (default auto)");
-  p->footer("Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
-            "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
-            "mismatch), then each method is timed over all of them, in --rounds rounds that take the methods\n"
-            "in turn, so that a shared machine's slow phases fall on every method alike.\n"
-            "Example:\n  egtmin-cli bench probe --syzygy ../shared/syzygy --positions 1000000 --json");
+  p->footer(
+      "Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
+      "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
+      "mismatch), then each method is timed over all of them, in --rounds rounds that take the methods\n"
+      "in turn, so that a shared machine's slow phases fall on every method alike.\n"
+      "Example:\n  egtmin-cli bench probe --syzygy ../shared/syzygy --positions 1000000 --json");
   add_common(p, a->probe_common);
   auto* s = sub->add_subcommand("size", "Cover file sizes against Syzygy WDL files, as shipped and through xz -9e");
   s->add_option("--syzygy", a->syzygy_size, "Syzygy directory (WDL files)")->required();
@@ -190,7 +198,8 @@ Command add_bench(CLI::App& app) {
   return {sub, [a, p, s] {
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
-              return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies, a->index_regions);
+              return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,
+                                     a->index_regions);
             }
             if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces);
             return int(kUsage);

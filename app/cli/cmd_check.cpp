@@ -25,9 +25,11 @@ Command add_check(CLI::App& app) {
       "Every legal position (the whole 2^n index space) is checked for up to 4 pieces; 5-piece\n"
       "balances are checked on a uniform sample of legal positions (default 100000, each by a\n"
       "linear scan of the cover, as the probe does).\n"
-      "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check --pieces 4 --json\n  egtmin-cli check KQRvKR --sample 100000 --json");
+      "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check --pieces 4 --json\n  egtmin-cli check KQRvKR "
+      "--sample 100000 --json");
   add_balance_selection(sub, a->balances, a->pieces, "Covers to check");
-  sub->add_option("--sample", a->sample, "Check N random legal positions (default: all for up to 4 pieces, 100000 for 5)");
+  sub->add_option("--sample", a->sample,
+                  "Check N random legal positions (default: all for up to 4 pieces, 100000 for 5)");
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
   add_common(sub, a->common);
   return {sub, [a] {
@@ -58,8 +60,8 @@ Command add_check(CLI::App& app) {
               end_progress(a->common);
               all_positions += r.positions;
               all_mismatches += r.mismatches;
-              nlohmann::json j = {{"balance", b.name()},       {"positions", r.positions},
-                                  {"mismatches", r.mismatches}, {"exhaustive", r.exhaustive},
+              nlohmann::json j = {{"balance", b.name()},          {"positions", r.positions},
+                                  {"mismatches", r.mismatches},   {"exhaustive", r.exhaustive},
                                   {"cubes", cover->cubes.size()}, {"canon", std::string(canon_name(cover->canon))}};
               if (!r.first_mismatch.empty()) j["first_mismatch"] = r.first_mismatch;
               jb.push_back(j);

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "common.hpp"
-#include "util/defaults.hpp"
 #include "table/table_store.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::cli {
 
@@ -37,7 +37,8 @@ Command add_gen(CLI::App& app) {
               total += secs;
               auto t = store.get(b);
               auto c = (*t)->counts();
-              generated.push_back({{"balance", b.name()}, {"seconds", secs}, {"win", c.win}, {"draw", c.draw}, {"loss", c.loss}});
+              generated.push_back(
+                  {{"balance", b.name()}, {"seconds", secs}, {"win", c.win}, {"draw", c.draw}, {"loss", c.loss}});
               if (!a->common.json) {
                 end_progress(a->common);
                 std::printf("%-8s %8.2f s  %12llu win %12llu draw %12llu loss (canonical positions, White's view)\n",
@@ -63,11 +64,13 @@ Command add_gen(CLI::App& app) {
               already += std::none_of(generated.begin(), generated.end(),
                                       [&](const nlohmann::json& g) { return g["balance"] == b.name(); });
             if (a->common.json)
-              print_json({{"generated", generated}, {"seconds", total}, {"already_present", already},
+              print_json({{"generated", generated},
+                          {"seconds", total},
+                          {"already_present", already},
                           {"data", store.data_dir().string()}});
             else
-              std::printf("%zu generated in %.2f s, %d of the requested already present, under %s\n", generated.size(), total, already,
-                          (store.data_dir() / "tables").c_str());
+              std::printf("%zu generated in %.2f s, %d of the requested already present, under %s\n", generated.size(),
+                          total, already, (store.data_dir() / "tables").c_str());
             return int(kOk);
           }};
 }

@@ -31,15 +31,15 @@ Command add_minimize(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("minimize", "Minimize tables into ON-covers by two-level logic minimization");
-  sub->footer(
-      pass_list_help() +
-      "Passes run in the order given and may repeat. Without canon every legal position is a care position (scheme none).\n"
-      "--effort high: more primes in expand and a longer covering search in irredundant, for fewer\n"
-      "cubes at several times the CPU (KQvKR: 10,382 cubes in about 40 s instead of 10,779 in 4 s).\n"
-      "Missing tables are generated first. The cover is saved to DATA/covers/NAME.egtc.\n"
-      "Examples:\n  egtmin-cli minimize KRvK\n  egtmin-cli minimize --pieces 4 --json\n"
-      "  egtmin-cli minimize KQvK --passes compact,expand,irredundant --no-save\n"
-      "  egtmin-cli minimize KQvKR --effort high");
+  sub->footer(pass_list_help() +
+              "Passes run in the order given and may repeat. Without canon every legal position is a care position "
+              "(scheme none).\n"
+              "--effort high: more primes in expand and a longer covering search in irredundant, for fewer\n"
+              "cubes at several times the CPU (KQvKR: 10,382 cubes in about 40 s instead of 10,779 in 4 s).\n"
+              "Missing tables are generated first. The cover is saved to DATA/covers/NAME.egtc.\n"
+              "Examples:\n  egtmin-cli minimize KRvK\n  egtmin-cli minimize --pieces 4 --json\n"
+              "  egtmin-cli minimize KQvK --passes compact,expand,irredundant --no-save\n"
+              "  egtmin-cli minimize KQvKR --effort high");
   add_balance_selection(sub, a->balances, a->pieces, "Tables to minimize");
   sub->add_option("--passes", a->passes, "Comma-separated passes to run in order")->capture_default_str();
   sub->add_option("--canon", a->canon, "Scheme the canon pass applies: board or full")->capture_default_str();
@@ -83,7 +83,8 @@ Command add_minimize(CLI::App& app) {
               events.balance_done = [&](const run::BalanceResult& r) {
                 if (!r.ok()) return;  // errors are printed at the end
                 end_progress(a->common);
-                std::printf("%-8s %10llu minterms", r.balance.name().c_str(), (unsigned long long)r.summary.initial_cubes);
+                std::printf("%-8s %10llu minterms", r.balance.name().c_str(),
+                            (unsigned long long)r.summary.initial_cubes);
                 for (const auto& p : r.summary.reports)
                   std::printf("  %s %llu (%.2f s)", p.pass.c_str(), (unsigned long long)p.cubes, p.seconds);
                 std::printf("  total %.2f s (cpu %.2f s)\n", r.seconds, r.cpu_seconds);
@@ -105,18 +106,31 @@ Command add_minimize(CLI::App& app) {
               }
               nlohmann::json jp = nlohmann::json::array();
               for (const auto& r : o.summary.reports)
-                jp.push_back({{"pass", r.pass}, {"cubes", r.cubes}, {"literals", r.literals}, {"seconds", r.seconds},
-                              {"cpu_seconds", r.cpu_seconds}, {"peak_bytes", r.peak_bytes}});
-              jb.push_back({{"balance", o.balance.name()}, {"cubes", o.cubes}, {"initial_cubes", o.summary.initial_cubes},
-                            {"care_positions", o.summary.care_positions}, {"canon", std::string(canon_name(o.summary.scheme))},
-                            {"effort", a->effort}, {"seconds", o.seconds}, {"cpu_seconds", o.cpu_seconds}, {"passes", jp}});
+                jp.push_back({{"pass", r.pass},
+                              {"cubes", r.cubes},
+                              {"literals", r.literals},
+                              {"seconds", r.seconds},
+                              {"cpu_seconds", r.cpu_seconds},
+                              {"peak_bytes", r.peak_bytes}});
+              jb.push_back({{"balance", o.balance.name()},
+                            {"cubes", o.cubes},
+                            {"initial_cubes", o.summary.initial_cubes},
+                            {"care_positions", o.summary.care_positions},
+                            {"canon", std::string(canon_name(o.summary.scheme))},
+                            {"effort", a->effort},
+                            {"seconds", o.seconds},
+                            {"cpu_seconds", o.cpu_seconds},
+                            {"passes", jp}});
             }
             if (a->common.json)
-              print_json({{"balances", jb}, {"seconds", total}, {"cpu_seconds", logic::cpu_now(logic::CpuScope::Process)}, {"peak_bytes", logic::peak_memory_bytes()},
+              print_json({{"balances", jb},
+                          {"seconds", total},
+                          {"cpu_seconds", logic::cpu_now(logic::CpuScope::Process)},
+                          {"peak_bytes", logic::peak_memory_bytes()},
                           {"passes", a->passes}});
             else
-              std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total, logic::cpu_now(logic::CpuScope::Process),
-                          double(logic::peak_memory_bytes()) / 1048576.0);
+              std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total,
+                          logic::cpu_now(logic::CpuScope::Process), double(logic::peak_memory_bytes()) / 1048576.0);
             return code;
           }};
 }

@@ -62,7 +62,8 @@ Command add_pla(CLI::App& app) {
                 auto cover = store::load_cover(store::cover_path(store.data_dir(), bal), &bal);
                 if (!cover) return fail(cover.error().message);
                 text = logic::write_pla_cover(enc, cover->cubes, cover->canon);
-                auto s = write_file_atomically(a->out, std::span<const uint8_t>((const uint8_t*)text.data(), text.size()));
+                auto s =
+                    write_file_atomically(a->out, std::span<const uint8_t>((const uint8_t*)text.data(), text.size()));
                 if (!s) return fail(s.error().message);
               } else {
                 auto scheme = parse_canon(a->canon.empty() ? "none" : a->canon);
@@ -79,14 +80,17 @@ Command add_pla(CLI::App& app) {
                 std::string tmp = a->out + ".tmp";
                 std::ofstream os(tmp, std::ios::binary);
                 if (!os) return fail("cannot write " + tmp);
-                logic::write_pla_function(enc, f, [&](std::string_view s) { os.write(s.data(), std::streamsize(s.size())); });
+                logic::write_pla_function(enc, f,
+                                          [&](std::string_view s) { os.write(s.data(), std::streamsize(s.size())); });
                 os.close();
                 std::error_code ec;
                 std::filesystem::rename(tmp, a->out, ec);
                 if (!os || ec) return fail("cannot write " + a->out);
               }
-              if (a->common.json) print_json({{"balance", bal.name()}, {"what", a->what}, {"out", a->out}});
-              else if (!a->common.quiet) std::printf("wrote %s (%s of %s)\n", a->out.c_str(), a->what.c_str(), bal.name().c_str());
+              if (a->common.json)
+                print_json({{"balance", bal.name()}, {"what", a->what}, {"out", a->out}});
+              else if (!a->common.quiet)
+                std::printf("wrote %s (%s of %s)\n", a->out.c_str(), a->what.c_str(), bal.name().c_str());
               return int(kOk);
             }
             if (im->parsed()) {
@@ -96,7 +100,8 @@ Command add_pla(CLI::App& app) {
                 return int(kUsage);
               }
               Balance bal = b->canonical();
-              if (!(bal == *b)) return fail(b->name() + " is stored as " + bal.name() + "; import the PLA of " + bal.name());
+              if (!(bal == *b))
+                return fail(b->name() + " is stored as " + bal.name() + "; import the PLA of " + bal.name());
               std::ifstream is(a->file, std::ios::binary);
               if (!is) return fail("cannot read " + a->file);
               std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
@@ -124,7 +129,9 @@ Command add_pla(CLI::App& app) {
               auto s = store::save_cover(store::cover_path(store.data_dir(), bal), cf);
               if (!s) return fail(s.error().message);
               if (a->common.json)
-                print_json({{"balance", bal.name()}, {"cubes", cf.cubes.size()}, {"rows", pla->rows},
+                print_json({{"balance", bal.name()},
+                            {"cubes", cf.cubes.size()},
+                            {"rows", pla->rows},
                             {"canon", std::string(canon_name(scheme))}});
               else if (!a->common.quiet)
                 std::printf("imported %llu cubes for %s (canon %s)\n", (unsigned long long)cf.cubes.size(),

@@ -2,9 +2,9 @@
 #include <iostream>
 
 #include "common.hpp"
-#include "probe/probe_methods.hpp"
 #include "logic/cube.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_methods.hpp"
 #include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
@@ -21,11 +21,12 @@ Command add_probe(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("probe", "Probe one position: its value from our cover files, tables (and Syzygy)");
-  sub->footer("Examples:\n  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1'\n"
-              "  egtmin-cli probe '8/8/4k3/8/8/8/3r4/K7 b - -' --syzygy ../shared/syzygy --json\n"
-              "  egtmin-cli probe '8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1' --method linear\n"
-              "The cover answer comes from DATA/covers/NAME.egtc alone (egtmin-cli minimize makes it); the\n"
-              "table answer from DATA/tables when that table has been generated.");
+  sub->footer(
+      "Examples:\n  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1'\n"
+      "  egtmin-cli probe '8/8/4k3/8/8/8/3r4/K7 b - -' --syzygy ../shared/syzygy --json\n"
+      "  egtmin-cli probe '8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1' --method linear\n"
+      "The cover answer comes from DATA/covers/NAME.egtc alone (egtmin-cli minimize makes it); the\n"
+      "table answer from DATA/tables when that table has been generated.");
   sub->add_option("fen", a->fen, "Position in FEN (castling rights not allowed)")->required();
   sub->add_option("--syzygy", a->syzygy, "Also probe Syzygy tables in this directory");
   std::vector<std::string> methods;
@@ -43,7 +44,8 @@ Command add_probe(CLI::App& app) {
             if (auto why = pos->illegal_reason()) return fail("illegal position: " + *why);
             Balance b = Balance::of(*pos);
             const Balance canonical = b.canonical();
-            nlohmann::json j{{"fen", pos->fen()}, {"balance", canonical.name()},
+            nlohmann::json j{{"fen", pos->fen()},
+                             {"balance", canonical.name()},
                              {"side_to_move", pos->side_to_move() == White ? "white" : "black"}};
             const auto method = *probe::parse_method(a->method);
 
@@ -66,7 +68,8 @@ Command add_probe(CLI::App& app) {
             j["cover_method"] = probe::method_name(method);
             if (!prober.has(canonical)) {
               j["cover_wdl"] = nullptr;
-              j["cover_message"] = "no cover for " + canonical.name() + " yet (egtmin-cli minimize " + canonical.name() + ")";
+              j["cover_message"] =
+                  "no cover for " + canonical.name() + " yet (egtmin-cli minimize " + canonical.name() + ")";
             } else {
               auto r = prober.probe(*pos, method);
               if (!r) return fail(r.error().message);
@@ -87,10 +90,13 @@ Command add_probe(CLI::App& app) {
               j["table_wdl"] = nullptr;
             }
             // "wdl": the table's value when there is a table (as before covers existed), else the cover's.
-            if (!j["table_wdl"].is_null()) j["wdl"] = j["table_wdl"];
-            else if (!j["cover_wdl"].is_null()) j["wdl"] = j["cover_wdl"];
-            else return fail("no table and no cover for " + canonical.name() + " under " + a->common.data_dir().string() +
-                             " (egtmin-cli gen / minimize)");
+            if (!j["table_wdl"].is_null())
+              j["wdl"] = j["table_wdl"];
+            else if (!j["cover_wdl"].is_null())
+              j["wdl"] = j["cover_wdl"];
+            else
+              return fail("no table and no cover for " + canonical.name() + " under " + a->common.data_dir().string() +
+                          " (egtmin-cli gen / minimize)");
             if (!j["table_wdl"].is_null() && !j["cover_wdl"].is_null() && j["table_wdl"] != j["cover_wdl"])
               j["mismatch"] = true;
 
@@ -116,8 +122,10 @@ Command add_probe(CLI::App& app) {
                             j["cover_cubes"].get<size_t>(), str("cover_wdl").c_str(), str("cube").c_str());
               std::printf("table: %s\n", j["table_wdl"].is_null() ? "not generated" : str("table_wdl").c_str());
               if (j.contains("syzygy_wdl"))
-                std::printf("syzygy: %s, dtz %s\n", j["syzygy_wdl"].is_null() ? "unavailable" : j["syzygy_wdl"].get<std::string>().c_str(),
-                            j["syzygy_dtz"].is_null() ? "unavailable" : std::to_string(j["syzygy_dtz"].get<int>()).c_str());
+                std::printf(
+                    "syzygy: %s, dtz %s\n",
+                    j["syzygy_wdl"].is_null() ? "unavailable" : j["syzygy_wdl"].get<std::string>().c_str(),
+                    j["syzygy_dtz"].is_null() ? "unavailable" : std::to_string(j["syzygy_dtz"].get<int>()).c_str());
               if (j.contains("mismatch")) std::printf("WARNING: the cover and the table disagree\n");
             }
             return j.contains("mismatch") ? int(kFailure) : int(kOk);

@@ -22,7 +22,8 @@ Command add_verify(CLI::App& app) {
   sub->footer(
       "Without balances, every balance of up to 5 pieces with a WDL file in the Syzygy directory is checked.\n"
       "Missing tables are generated first. Cursed wins and blessed losses count as wins and losses.\n"
-      "Examples:\n  egtmin-cli verify --syzygy ../shared/syzygy\n  egtmin-cli verify --syzygy ../shared/syzygy --pieces 4\n  egtmin-cli verify --syzygy ~/syzygy KQvKR --json");
+      "Examples:\n  egtmin-cli verify --syzygy ../shared/syzygy\n  egtmin-cli verify --syzygy ../shared/syzygy "
+      "--pieces 4\n  egtmin-cli verify --syzygy ~/syzygy KQvKR --json");
   sub->add_option("balances", a->balances, "Balances to check (default: all with Syzygy files)");
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files")->required();
   sub->add_option("--pieces", a->pieces, "Without balances: only those with up to N pieces (default 5)")
@@ -57,8 +58,11 @@ Command add_verify(CLI::App& app) {
               mismatches += r.mismatches;
               cursed += r.cursed_wins;
               blessed += r.blessed_losses;
-              rows.push_back({{"balance", r.balance}, {"positions", r.positions}, {"mismatches", r.mismatches},
-                              {"cursed_wins", r.cursed_wins}, {"blessed_losses", r.blessed_losses},
+              rows.push_back({{"balance", r.balance},
+                              {"positions", r.positions},
+                              {"mismatches", r.mismatches},
+                              {"cursed_wins", r.cursed_wins},
+                              {"blessed_losses", r.blessed_losses},
                               {"examples", r.examples}});
               if (!a->common.json) {
                 end_progress(a->common);
@@ -72,8 +76,11 @@ Command add_verify(CLI::App& app) {
             }
             end_progress(a->common);
             if (a->common.json)
-              print_json({{"positions", positions}, {"mismatches", mismatches}, {"cursed_wins", cursed},
-                          {"blessed_losses", blessed}, {"balances", rows}});
+              print_json({{"positions", positions},
+                          {"mismatches", mismatches},
+                          {"cursed_wins", cursed},
+                          {"blessed_losses", blessed},
+                          {"balances", rows}});
             else
               std::printf("total: %zu balances, %llu positions, %llu mismatches\n", rows.size(),
                           (unsigned long long)positions, (unsigned long long)mismatches);

@@ -17,8 +17,8 @@ std::vector<std::pair<int, AddCommand>>& registered_commands() {
 CommandRegistration::CommandRegistration(int order, AddCommand add) { registered_commands().push_back({order, add}); }
 
 void add_common(CLI::App* sub, Common& c) {
-  sub->add_option("--data", c.data, "Data directory for tables and cover files (default: " +
-                                        default_data_dir().string() + ")");
+  sub->add_option("--data", c.data,
+                  "Data directory for tables and cover files (default: " + default_data_dir().string() + ")");
   sub->add_flag("--json", c.json, "Print the result as JSON on stdout");
   sub->add_flag("-q,--quiet", c.quiet, "No progress output on stderr");
   sub->add_option("-j,--threads", c.threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 1024));
@@ -58,7 +58,8 @@ Result<std::vector<Balance>> parse_balances(const std::vector<std::string>& name
 
 void add_balance_selection(CLI::App* sub, std::vector<std::string>& names, int& pieces, const std::string& what) {
   sub->add_option("balances", names, what + " (balances such as KRvK, KQvKR, KRPvKR)");
-  sub->add_option("--pieces", pieces, "Every balance with up to N pieces")->check(CLI::Range(kMinSupportedPieces, kMaxSupportedPieces));
+  sub->add_option("--pieces", pieces, "Every balance with up to N pieces")
+      ->check(CLI::Range(kMinSupportedPieces, kMaxSupportedPieces));
 }
 
 Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& names, int pieces,

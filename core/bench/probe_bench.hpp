@@ -30,9 +30,9 @@ struct ProbeBenchOptions {
 };
 
 struct MethodTiming {
-  std::string name;        // "linear", "indexed", "fathom"
-  TimeStats per_probe;     // steady_clock around each probe (includes timer_overhead_ns)
-  double batch_mean_ns = 0;  // clock pairs around chunks of 4096 probes, over all rounds, per probe
+  std::string name;                         // "linear", "indexed", "fathom"
+  TimeStats per_probe;                      // steady_clock around each probe (includes timer_overhead_ns)
+  double batch_mean_ns = 0;                 // clock pairs around chunks of 4096 probes, over all rounds, per probe
   std::vector<double> round_batch_mean_ns;  // the same for each round alone
   size_t memory_bytes = 0;
   std::vector<uint32_t> times_ns;  // when keep_times: each position's time in the last round
@@ -40,7 +40,7 @@ struct MethodTiming {
 
 struct ProbeBenchResult {
   uint64_t positions = 0;
-  uint64_t candidates = 0;           // drawn, including discarded ones
+  uint64_t candidates = 0;  // drawn, including discarded ones
   uint64_t discarded_illegal = 0;
   uint64_t discarded_unavailable = 0;  // no cover or no Syzygy file for the balance
   uint64_t mismatches = 0;

@@ -37,9 +37,12 @@ class PaperSampler {
     bool ok = true;
     for (int i = 0; i < pieces_; ++i) {
       Piece p;
-      if (i == 0) p = make_piece(White, King);
-      else if (i == 1) p = make_piece(Black, King);
-      else p = make_piece(Color(rng_() & 1), PieceType(1 + rng_() % 5));  // Q R B N P
+      if (i == 0)
+        p = make_piece(White, King);
+      else if (i == 1)
+        p = make_piece(Black, King);
+      else
+        p = make_piece(Color(rng_() & 1), PieceType(1 + rng_() % 5));  // Q R B N P
       const unsigned sq = unsigned(rng_() & 63);
       if (occupied >> sq & 1) ok = false;
       occupied |= uint64_t{1} << sq;

@@ -74,8 +74,7 @@ Result<Position> Position::from_fen(std::string_view fen, int max_pieces) {
 
   Position pos;
   auto ranks = split(fields[0], '/');
-  if (ranks.size() != 8)
-    return Error{"FEN placement has " + std::to_string(ranks.size()) + " ranks; expected 8"};
+  if (ranks.size() != 8) return Error{"FEN placement has " + std::to_string(ranks.size()) + " ranks; expected 8"};
   for (int row = 0; row < 8; ++row) {
     int file = 0;
     for (char c : ranks[row]) {
@@ -120,8 +119,8 @@ Result<Position> Position::from_fen(std::string_view fen, int max_pieces) {
     int n = 0;
     auto [p, ec] = std::from_chars(fields[i].data(), fields[i].data() + fields[i].size(), n);
     if (ec != std::errc() || p != fields[i].data() + fields[i].size() || n < 0)
-      return Error{std::string(i == 4 ? "FEN halfmove clock" : "FEN fullmove number") + " \"" +
-                   std::string(fields[i]) + "\" is not a non-negative number"};
+      return Error{std::string(i == 4 ? "FEN halfmove clock" : "FEN fullmove number") + " \"" + std::string(fields[i]) +
+                   "\" is not a non-negative number"};
   }
 
   if (auto why = pos.illegal_reason(max_pieces)) return Error{"illegal position: " + *why};
@@ -163,8 +162,7 @@ std::optional<std::string> Position::illegal_reason(int max_pieces) const {
   if ((pieces(White, Pawn) | pieces(Black, Pawn)) & kPromotionRanks)
     return "a pawn stands on " + square_name(lsb((pieces(White, Pawn) | pieces(Black, Pawn)) & kPromotionRanks)) +
            "; pawns cannot be on rank 1 or 8";
-  if (in_check(~stm_))
-    return std::string(stm_ == White ? "Black" : "White") + " (not to move) is in check";
+  if (in_check(~stm_)) return std::string(stm_ == White ? "Black" : "White") + " (not to move) is in check";
   if (ep_ != NoSquare) {
     // After a double push by the side not to move, the skipped square is empty and the pushed
     // pawn stands just beyond it.
@@ -172,8 +170,8 @@ std::optional<std::string> Position::illegal_reason(int max_pieces) const {
     Square pawn = Square(stm_ == White ? ep_ + 8 : ep_ - 8);
     Square origin = Square(stm_ == White ? ep_ - 8 : ep_ + 8);
     if (rank_of(ep_) != want_rank)
-      return "en-passant square " + square_name(ep_) + " must be on rank " + (stm_ == White ? "6" : "3") +
-             " with " + (stm_ == White ? "White" : "Black") + " to move";
+      return "en-passant square " + square_name(ep_) + " must be on rank " + (stm_ == White ? "6" : "3") + " with " +
+             (stm_ == White ? "White" : "Black") + " to move";
     if (board_[pawn] != make_piece(~stm_, Pawn))
       return "en-passant square " + square_name(ep_) + " has no " + (stm_ == White ? "black" : "white") +
              " pawn in front of it on " + square_name(pawn);

@@ -25,8 +25,8 @@ constexpr PieceType type_of(Piece p) { return PieceType(p % kPieceTypes); }
 constexpr int kPieces = 12;
 
 enum Square : uint8_t { NoSquare = 64 };
-constexpr int file_of(Square s) { return s & 7; }       // 0 = file a
-constexpr int row_of(Square s) { return s >> 3; }       // 0 = rank 8
+constexpr int file_of(Square s) { return s & 7; }         // 0 = file a
+constexpr int row_of(Square s) { return s >> 3; }         // 0 = rank 8
 constexpr int rank_of(Square s) { return 7 - (s >> 3); }  // 0 = rank 1
 constexpr Square make_square(int file, int rank) { return Square((7 - rank) * 8 + file); }
 constexpr bool is_ok(int s) { return s >= 0 && s < 64; }
@@ -50,8 +50,8 @@ constexpr Bitboard kPromotionRanks = kRank1 | kRank8;
 std::string square_name(Square s);
 // "e4" -> square; NoSquare on anything else.
 Square parse_square(std::string_view text);
-char piece_char(Piece p);  // 'K' .. 'p'
+char piece_char(Piece p);       // 'K' .. 'p'
 Piece piece_from_char(char c);  // NoPiece when not a piece letter
-char type_char(PieceType t);   // 'K','Q','R','B','N','P'
+char type_char(PieceType t);    // 'K','Q','R','B','N','P'
 
 }  // namespace egtmin

@@ -138,7 +138,8 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
   const uint64_t words = on.size();
   for (uint64_t c0 = 0; c0 < words; c0 += chunk_words) {
     if (progress.cancelled()) return out;
-    if ((c0 / chunk_words) % kReportEveryChunks == 0) progress.report(Stage::Pass, double(c0) / double(words), "compact (bitmap)");
+    if ((c0 / chunk_words) % kReportEveryChunks == 0)
+      progress.report(Stage::Pass, double(c0) / double(words), "compact (bitmap)");
     chunk.clear();
     const uint64_t c1 = std::min(words, c0 + chunk_words);
     for (uint64_t w = c0; w < c1; ++w) {

@@ -32,8 +32,7 @@ void run_canon(PassState& st, const PassContext& cx) {
 
 void run_compact(PassState& st, const PassContext& cx) {
   if (st.minterms_pending) {
-    per_output(cx.options.threads,
-               [&](int s) { st.work[s] = bitmap_compact(st.f, slot_output(s), {}, cx.progress); });
+    per_output(cx.options.threads, [&](int s) { st.work[s] = bitmap_compact(st.f, slot_output(s), {}, cx.progress); });
     st.minterms_pending = false;
   } else {
     per_output(cx.options.threads, [&](int s) { compact(st.work[s], cx.progress); });

@@ -56,7 +56,8 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
         ++rep.mismatches;
         note(idx, want, got);
       }
-      if (rep.positions % kSampleReportEvery == 0) progress.report(Stage::Check, double(rep.positions) / double(sample), "sample");
+      if (rep.positions % kSampleReportEvery == 0)
+        progress.report(Stage::Check, double(rep.positions) / double(sample), "sample");
     }
     return rep;
   }

@@ -40,7 +40,7 @@ class Coverage {
 
   const BitTree* on_;
   int n_;
-  std::vector<uint32_t> slot_;     // word -> its planes (only words with care minterms)
+  std::vector<uint32_t> slot_;  // word -> its planes (only words with care minterms)
   std::vector<uint64_t> planes_;
 };
 

@@ -21,8 +21,8 @@
 #include <random>
 #include <vector>
 
-#include "logic/expand.hpp"
 #include "logic/coverage.hpp"
+#include "logic/expand.hpp"
 #include "logic/irredundant.hpp"
 #include "logic/passes.hpp"
 
@@ -145,7 +145,8 @@ void alternatives(const Expander& ex, CubeWord c, int n, int trials, const std::
     if (ex.blocked(half)) continue;
     cand.push_back({ex.gain(half).second, i});
   }
-  std::sort(cand.begin(), cand.end(), [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::sort(cand.begin(), cand.end(),
+            [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   for (int t = 0; t < trials && t < int(cand.size()); ++t) out.push_back(ex.expand_one(c, freq, cand[t].second));
 }
 }  // namespace
@@ -187,7 +188,8 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
         cover = std::move(out);
         return;
       }
-      if (j % kReportEvery == 0) progress.report(Stage::Pass, (double(pass) + double(j) / double(total)) / stages, "expand");
+      if (j % kReportEvery == 0)
+        progress.report(Stage::Pass, (double(pass) + double(j) / double(total)) / stages, "expand");
       CubeWord c = cover[j];
       if (!ex.has_uncovered(c)) continue;
       CubeWord p = ex.expand_one(c, freq);

@@ -103,10 +103,12 @@ void merge_equal_rows(CoverMatrix& m) {
   }
   std::vector<uint32_t> order(m.rows);
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return hash[a] != hash[b] ? hash[a] < hash[b] : a < b; });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return hash[a] != hash[b] ? hash[a] < hash[b] : a < b; });
   auto same = [&](uint32_t a, uint32_t b) {
     uint32_t la = m.row_start[a + 1] - m.row_start[a], lb = m.row_start[b + 1] - m.row_start[b];
-    return la == lb && std::memcmp(&m.row_cols[m.row_start[a]], &m.row_cols[m.row_start[b]], la * sizeof(uint32_t)) == 0;
+    return la == lb &&
+           std::memcmp(&m.row_cols[m.row_start[a]], &m.row_cols[m.row_start[b]], la * sizeof(uint32_t)) == 0;
   };
   std::vector<uint32_t> keep_as(m.rows, UINT32_MAX);
   uint32_t kept = 0;
@@ -143,7 +145,6 @@ void merge_equal_rows(CoverMatrix& m) {
   m.col_rows = std::move(rows);
   m.transpose();
 }
-
 
 // One start of the heuristic: greedy on row weights (start 0: 1/columns covering the row, the
 // others jittered), then local search. Returns the chosen columns as flags.
@@ -188,7 +189,8 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
   using Entry = std::pair<double, uint32_t>;
   auto less = [&](const Entry& a, const Entry& b) {
     if (a.first != b.first) return a.first < b.first;
-    double ta = col_tiebreak.empty() ? 0 : col_tiebreak[a.second], tb = col_tiebreak.empty() ? 0 : col_tiebreak[b.second];
+    double ta = col_tiebreak.empty() ? 0 : col_tiebreak[a.second],
+           tb = col_tiebreak.empty() ? 0 : col_tiebreak[b.second];
     if (ta != tb) return ta < tb;
     return a.second > b.second;
   };
@@ -710,8 +712,10 @@ void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, O
   Cover kept;
   std::vector<uint32_t> cand;  // partially redundant cubes
   for (size_t j = 0; j < cover.size(); ++j) {
-    if (essential[j]) kept.push_back(cover[j]);
-    else cand.push_back(uint32_t(j));
+    if (essential[j])
+      kept.push_back(cover[j]);
+    else
+      cand.push_back(uint32_t(j));
   }
   if (rows == 0 || cand.empty()) {
     cover = std::move(kept);
@@ -734,7 +738,8 @@ void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, O
     col_start.push_back(uint32_t(col_rows.size()));
     tiebreak.push_back(-double(literals(cover[j])));  // prefer bigger cubes
   }
-  auto pick = solve_cover(rows, uint32_t(cols.size()), std::move(col_start), std::move(col_rows), tiebreak, search, local_steps);
+  auto pick = solve_cover(rows, uint32_t(cols.size()), std::move(col_start), std::move(col_rows), tiebreak, search,
+                          local_steps);
   for (uint32_t k : pick) kept.push_back(cover[cols[k]]);
   cover = std::move(kept);
 }

@@ -115,9 +115,8 @@ void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o) {
   Coverage cov(f, o);
   auto order = count_and_size(cov, cover, fixed);
   // Largest first, as ESPRESSO: big cubes have the most room to give up.
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
+  std::sort(order.begin(), order.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   Cover kept;
   for (auto [size, c] : order) {
     CubeWord s = cov.unique_supercube(c);

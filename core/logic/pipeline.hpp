@@ -24,15 +24,15 @@ namespace egtmin::logic {
 
 struct PassReport {
   std::string pass;
-  uint64_t cubes = 0;     // ON-cover cubes after the pass (all outputs)
+  uint64_t cubes = 0;  // ON-cover cubes after the pass (all outputs)
   uint64_t literals = 0;
-  double seconds = 0;      // wall time
-  double cpu_seconds = 0;  // CPU time of the pass's threads (the calling thread when threads == 1)
+  double seconds = 0;       // wall time
+  double cpu_seconds = 0;   // CPU time of the pass's threads (the calling thread when threads == 1)
   uint64_t peak_bytes = 0;  // process peak resident set (VmHWM) after the pass
 };
 
 struct Minimized {
-  Cover cover;                 // final ON-cover, outputs W/D/L for White
+  Cover cover;  // final ON-cover, outputs W/D/L for White
   CanonScheme scheme = CanonScheme::None;
   uint64_t initial_cubes = 0;  // minterms of F before the first pass (under the scheme in force)
   uint64_t care_positions = 0;

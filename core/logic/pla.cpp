@@ -144,7 +144,8 @@ Result<PlaContent> parse_pla(std::string_view text, const std::string& origin, i
       } else if (key == ".type") {
         std::string t(arg);
         while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.pop_back();
-        if (t != "f" && t != "fd" && t != "fr" && t != "fdr") return err("unsupported .type \"" + t + "\" (f, fd, fr, fdr)");
+        if (t != "f" && t != "fd" && t != "fr" && t != "fdr")
+          return err("unsupported .type \"" + t + "\" (f, fd, fr, fdr)");
         out.type = t;
       } else if (key == ".ilb" || key == ".ob") {
         // Labels are informational.
@@ -171,15 +172,20 @@ Result<PlaContent> parse_pla(std::string_view text, const std::string& origin, i
     for (int i = 0; i < out.inputs; ++i) {
       char ch = chars[i];
       CubeWord pair;
-      if (ch == '0') pair = 2;
-      else if (ch == '1') pair = 1;
-      else if (ch == '-' || ch == 'x' || ch == 'X' || ch == '2') pair = 3;
-      else return err(std::string("unexpected character '") + ch + "' in input " + std::to_string(i + 1));
+      if (ch == '0')
+        pair = 2;
+      else if (ch == '1')
+        pair = 1;
+      else if (ch == '-' || ch == 'x' || ch == 'X' || ch == '2')
+        pair = 3;
+      else
+        return err(std::string("unexpected character '") + ch + "' in input " + std::to_string(i + 1));
       c = (c & ~pair_mask(i)) | (pair << pair_shift(i));
     }
     for (int j = 0; j < out.outputs; ++j) {
       char ch = chars[out.inputs + j];
-      if (ch == '1' || ch == '4') out.on.push_back(with_output(c, slot_output(j)));
+      if (ch == '1' || ch == '4')
+        out.on.push_back(with_output(c, slot_output(j)));
       else if (ch != '0' && ch != '-' && ch != '~' && ch != '2' && ch != '3')
         return err(std::string("unexpected character '") + ch + "' in output " + std::to_string(j + 1));
     }

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <stdexcept>
 #include <random>
+#include <stdexcept>
 #include <thread>
 
 namespace egtmin::probe {
@@ -93,10 +93,12 @@ Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy 
   return ok_status();
 }
 
-Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies, RegionPolicy regions) {
+Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies,
+                                                        RegionPolicy regions) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
-  if (material_key(b) < 0 || b.pieces() > 5) return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
+  if (material_key(b) < 0 || b.pieces() > 5)
+    return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
   auto t0 = std::chrono::steady_clock::now();
@@ -260,8 +262,10 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
         continue;
       }
       auto lc = build(std::move(*c), max_copies, regions);
-      if (lc) built[i] = std::move(*lc);
-      else errors[i] = lc.error().message;
+      if (lc)
+        built[i] = std::move(*lc);
+      else
+        errors[i] = lc.error().message;
     }
   };
   const size_t n = std::min<size_t>(files.size(), size_t(resolve_threads(threads)));
@@ -292,9 +296,10 @@ size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
   if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_)
-    total += m == Method::Linear ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
-                                 : c->index.memory_bytes() - c->index.hot_words().size_bytes() +
-                                       c->region.memory_bytes() - c->region.hot_words().size_bytes();  // hot words: in arena_
+    total += m == Method::Linear
+                 ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
+                 : c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
+                       c->region.hot_words().size_bytes();  // hot words: in arena_
   return total;
 }
 
@@ -329,7 +334,8 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
     // (runs are at most 4 long: an insertion sort, no call).
     if (flip)
       for (int a = start + 1; a < i; ++a)
-        for (int b = a; b > start && p.sq[size_t(b - 1)] > p.sq[size_t(b)]; --b) std::swap(p.sq[size_t(b - 1)], p.sq[size_t(b)]);
+        for (int b = a; b > start && p.sq[size_t(b - 1)] > p.sq[size_t(b)]; --b)
+          std::swap(p.sq[size_t(b - 1)], p.sq[size_t(b)]);
   }
 
   bool negate_white = false;

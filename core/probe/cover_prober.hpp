@@ -54,13 +54,12 @@ struct LoadedCover {
   // The cube containing the placement's representative (0 when none) and whether White's value must
   // be negated. `p` must be of this (canonical) balance.
   logic::CubeWord find(const Placement& p, Method m, bool& negate) const;
-
 };
 
 struct CoverProbe {
-  Wdl wdl = Wdl::Illegal;     // for the side to move
-  logic::CubeWord cube = 0;   // the cube that answered (for the position itself, not an ep capture)
-  Balance balance;            // canonical balance of the cover that answered
+  Wdl wdl = Wdl::Illegal;    // for the side to move
+  logic::CubeWord cube = 0;  // the cube that answered (for the position itself, not an ep capture)
+  Balance balance;           // canonical balance of the cover that answered
   int inputs = 0;
 };
 
@@ -80,7 +79,8 @@ class CoverProber {
 
   // Loads every cover under data_dir/covers and builds its index, the covers spread over `threads`
   // threads (0: one per core). Errors name the bad file (the first in name order).
-  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir, double max_copies = kDefaultCopies,
+  static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir,
+                                                   double max_copies = kDefaultCopies,
                                                    RegionPolicy regions = RegionPolicy::Auto, int threads = 0);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
@@ -122,12 +122,12 @@ class CoverProber {
   // One colouring of one cover as probe_wdl sees it: everything it reads after the material hash,
   // in two cache lines, so the hot path follows no pointers before the index's own arrays.
   struct HotEntry {
-    uint64_t key = ~uint64_t{0};  // Position::material_key() of this colouring; ~0: empty slot
-    uint8_t k = 0;                // pieces
-    uint8_t stm_xor = 0;          // 1 when probing the colour-swapped balance
-    uint8_t square_xor = 0;       // 56 then: ranks mirrored
-    uint8_t swap_colors = 0;      // the `full` scheme on a symmetric balance
-    uint8_t mode = 0;             // board symmetries: 0 none, 1 left-right mirror, 2 all eight
+    uint64_t key = ~uint64_t{0};     // Position::material_key() of this colouring; ~0: empty slot
+    uint8_t k = 0;                   // pieces
+    uint8_t stm_xor = 0;             // 1 when probing the colour-swapped balance
+    uint8_t square_xor = 0;          // 56 then: ranks mirrored
+    uint8_t swap_colors = 0;         // the `full` scheme on a symmetric balance
+    uint8_t mode = 0;                // board symmetries: 0 none, 1 left-right mirror, 2 all eight
     std::array<uint8_t, 5> order{};  // Piece of each encoding slot, in the position's colours
     std::array<uint8_t, 5> nth{};    // the slot's rank within its run of identical pieces
     // Identical pieces are put in ascending order by compare-exchanges of adjacent slots (a

@@ -39,9 +39,7 @@ Region region_of(uint64_t used, uint64_t values, int inputs) {
   return r;
 }
 
-bool inside(logic::CubeWord small, logic::CubeWord big) {
-  return ((small & ~big) & logic::kInputMask) == 0;
-}
+bool inside(logic::CubeWord small, logic::CubeWord big) { return ((small & ~big) & logic::kInputMask) == 0; }
 
 }  // namespace
 
@@ -93,8 +91,10 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
     std::push_heap(heap.begin(), heap.end(), cmp);
   };
   auto set_ref = [&](size_t slot, uint64_t ref) {
-    if (slot == SIZE_MAX) root_ = ref;
-    else build_nodes_[slot] = ref;
+    if (slot == SIZE_MAX)
+      root_ = ref;
+    else
+      build_nodes_[slot] = ref;
   };
   push(std::move(rest_cubes), 0, 0, 1.0, SIZE_MAX, 0, std::move(rest_queries));
   while (!heap.empty()) {
@@ -366,8 +366,8 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   front_words_ = front_block_.size();
 }
 
-uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries,
-                              uint64_t used_inputs, uint64_t fixed_values) {
+uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries, uint64_t used_inputs,
+                              uint64_t fixed_values) {
   // Matching stops at the first block with a match, so the cubes that answer the most sampled
   // queries go first: greedily, each next cube the one holding the most sampled queries no earlier
   // cube holds (cubes overlap: counting raw hits would put near-duplicates side by side), ties and
@@ -421,7 +421,8 @@ uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<ui
       bool ok = true;
       for (int b = 0; b < width; ++b) {
         const int input = first + b;
-        if ((used_inputs >> input & 1) && ((fixed_values >> input & 1) != uint64_t(v >> (width - 1 - b) & 1))) ok = false;
+        if ((used_inputs >> input & 1) && ((fixed_values >> input & 1) != uint64_t(v >> (width - 1 - b) & 1)))
+          ok = false;
       }
       if (ok) reachable |= 1u << v;
     }
@@ -487,8 +488,10 @@ CubeIndex::Split CubeIndex::choose(const std::vector<uint32_t>& ids, uint64_t us
           unsigned ones = 0, x = 0;
           for (int b = 0; b < w; ++b) {
             const unsigned pair = unsigned(c >> logic::pair_shift(i + b)) & 3, bit = 1u << (w - 1 - b);
-            if (pair == 3) x |= bit;
-            else if (pair == 1) ones |= bit;
+            if (pair == 3)
+              x |= bit;
+            else if (pair == 1)
+              ones |= bit;
           }
           unsigned sub = 0;
           do {

@@ -92,8 +92,7 @@ class CubeIndex {
   // first such cube of the front line, else of the leaf `index` reaches.
   logic::CubeWord find(uint64_t index, logic::CubeWord minterm) const {
     (void)minterm;  // the slices read the index itself
-    if (const Hit h = front_match(index); h.hits)
-      return front_cubes_[h.block * 64 + size_t(__builtin_ctzll(h.hits))];
+    if (const Hit h = front_match(index); h.hits) return front_cubes_[h.block * 64 + size_t(__builtin_ctzll(h.hits))];
     const Match m = match(index);
     return m.hit.hits ? cubes_[ids_[m.leaf_id + m.hit.block * 64 + uint64_t(__builtin_ctzll(m.hit.hits))]] : 0;
   }
@@ -227,8 +226,8 @@ class CubeIndex {
   }
 
   size_t memory_bytes() const {
-    return (own_.empty() ? hot_words().size_bytes() : own_.capacity() * sizeof(uint64_t)) + cubes_.capacity() * sizeof(uint64_t) +
-           ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
+    return (own_.empty() ? hot_words().size_bytes() : own_.capacity() * sizeof(uint64_t)) +
+           cubes_.capacity() * sizeof(uint64_t) + ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
   size_t nodes() const { return node_words_; }
   size_t cube_copies() const { return ids_.size(); }
@@ -237,15 +236,16 @@ class CubeIndex {
   size_t largest_leaf() const { return largest_leaf_; }
 
  private:
- // side to move + 2 per piece, up to 5 pieces
+  // side to move + 2 per piece, up to 5 pieces
 
   static constexpr size_t kFront = 1024;  // at most 16 blocks
   // The first front block with a cube holding the query (all groups are active in the front).
   Hit front_match(uint64_t index) const {
     std::array<uint32_t, kMaxFrontGroups> at{};
     for (int g = 0; g < front_groups_; ++g)
-      at[size_t(g)] = (front_offset_[size_t(g)] + uint32_t((index >> front_shift_[size_t(g)]) & front_mask_[size_t(g)])) *
-                      uint32_t(front_blocks_);
+      at[size_t(g)] =
+          (front_offset_[size_t(g)] + uint32_t((index >> front_shift_[size_t(g)]) & front_mask_[size_t(g)])) *
+          uint32_t(front_blocks_);
     for (int g = front_groups_; g < kMaxFrontGroups; ++g) at[size_t(g)] = kOnesRow * uint32_t(front_blocks_);
     return scan(front(), uint64_t(front_blocks_), at);
   }
@@ -257,7 +257,8 @@ class CubeIndex {
     Hit hit;               // hit.hits = 0: no match
   };
   Match match(uint64_t index) const {
-    if (slice_words_ == 0) [[unlikely]] return {};  // default-constructed
+    if (slice_words_ == 0) [[unlikely]]
+      return {};  // default-constructed
     uint64_t ref = root_;
     while (!(ref & kLeaf)) {
       const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
@@ -309,7 +310,7 @@ class CubeIndex {
   uint64_t root_ = kLeaf;
   const uint64_t* words_ = nullptr;
   size_t front_words_ = 0, node_words_ = 0, slice_words_ = 0;
-  std::vector<uint64_t> own_;  // the hot words until a prober moves them to its arena
+  std::vector<uint64_t> own_;          // the hot words until a prober moves them to its arena
   std::vector<uint64_t> front_block_;  // while building
   int groups_ = 0;
   int front_blocks_ = 0;
@@ -329,8 +330,8 @@ class CubeIndex {
   uint32_t front_rows_ = 0;  // rows of the front's slab (and words of its block-0 column)
   std::array<uint8_t, kMaxFrontGroups> front_first_{}, front_width_{}, front_shift_{};
   std::array<uint32_t, kMaxFrontGroups> front_mask_{}, front_offset_{};
-  std::vector<logic::CubeWord> cubes_;  // the cover
-  std::vector<uint32_t> ids_;           // each leaf's cubes (positions in cubes_), in scan order
+  std::vector<logic::CubeWord> cubes_;                // the cover
+  std::vector<uint32_t> ids_;                         // each leaf's cubes (positions in cubes_), in scan order
   std::vector<uint64_t> build_nodes_, build_slices_;  // nodes_ and slices_ while building
   int depth_ = 0;
   size_t largest_leaf_ = 0;

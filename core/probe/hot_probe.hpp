@@ -69,7 +69,8 @@ inline constexpr CanonTransforms kCanonTransforms = [] {
 // (fewer than four pieces have none in a canonical balance, four at most the pair of slots 1 and
 // 2, five at most three compare-exchanges: fixed counts, so no loop branch to mispredict).
 template <int K>
-inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g, const CoverProber::HotEntry& e) {
+inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g,
+                                           const CoverProber::HotEntry& e) {
   const auto& table = kTransforms[g];
   std::array<uint32_t, K> t;
   for (int i = 0; i < K; ++i) t[size_t(i)] = table[sq[size_t(i)]];
@@ -86,7 +87,8 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
     uint64_t idx = 0;
     for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
     for (int x = 0; x < 3; ++x) {
-      const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]), sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
+      const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]),
+                     sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
       const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
       const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
       idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);

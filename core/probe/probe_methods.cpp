@@ -12,9 +12,7 @@ namespace {
 
 // Our tables have no 50-move rule: cursed wins are wins, blessed losses are losses.
 Wdl from_syzygy(SyzygyWdl v) {
-  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win
-         : v == SyzygyWdl::Draw                            ? Wdl::Draw
-                                                           : Wdl::Loss;
+  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win : v == SyzygyWdl::Draw ? Wdl::Draw : Wdl::Loss;
 }
 
 template <Method M>

@@ -86,7 +86,8 @@ struct Shape {
 // Clears from a region's bitmap (one word with one free piece, else 64 words: bit f of word w for
 // the first on w and the second on f) the positions whose free pieces stand on `first` and `second`.
 void clear_held(uint64_t* t, int nfree, uint64_t first, uint64_t second) {
-  if (nfree == 1) t[0] &= ~first;
+  if (nfree == 1)
+    t[0] &= ~first;
   else
     for (uint64_t x = first; x; x &= x - 1) t[__builtin_ctzll(x)] &= ~second;
 }
@@ -128,7 +129,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vecto
       const Shape& s = shapes[c];
       if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & s.sq[f0]));
       uint64_t g = 0;
-      for (uint64_t x = s.sq[f0]; x; x &= x - 1) g += uint64_t(__builtin_popcountll(left[__builtin_ctzll(x)] & s.sq[f1]));
+      for (uint64_t x = s.sq[f0]; x; x &= x - 1)
+        g += uint64_t(__builtin_popcountll(left[__builtin_ctzll(x)] & s.sq[f1]));
       return g;
     };
     heap.clear();
@@ -205,12 +207,16 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
           sq[0] = (r >> 6) & 63;
           sq[size_t(kings.bk)] = r & 63;
           const uint32_t f = uint32_t(__builtin_ctzll(bits));
-          if (words == 1) sq[size_t(king_layout.free[0])] = f;
-          else sq[size_t(king_layout.free[0])] = uint32_t(w), sq[size_t(king_layout.free[1])] = f;
+          if (words == 1)
+            sq[size_t(king_layout.free[0])] = f;
+          else
+            sq[size_t(king_layout.free[0])] = uint32_t(w), sq[size_t(king_layout.free[1])] = f;
           const uint32_t to = lay.region(r >> 12, sq);
           live[to] = 1;
-          if (words == 1) target[to] |= uint64_t{1} << sq[size_t(lay.free[0])];
-          else target[size_t(to) * 64 + sq[size_t(lay.free[0])]] |= uint64_t{1} << sq[size_t(lay.free[1])];
+          if (words == 1)
+            target[to] |= uint64_t{1} << sq[size_t(lay.free[0])];
+          else
+            target[size_t(to) * 64 + sq[size_t(lay.free[0])]] |= uint64_t{1} << sq[size_t(lay.free[1])];
         }
   };
 
@@ -237,12 +243,15 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
         for (uint32_t r = 0; r < kRegions; ++r) {
           if (!live[r]) continue;
           ++all;
-          if (((r * 0x9E3779B1u) >> 29) == 0) ++sampled;
-          else live[r] = 0;
+          if (((r * 0x9E3779B1u) >> 29) == 0)
+            ++sampled;
+          else
+            live[r] = 0;
         }
         if (sampled == 0) live.assign(kRegions, 0);  // nothing to estimate from: every pair alike
         const double cubes_needed =
-            sampled ? double(greedy_plan(shapes, lay, target, live, words).ids.size()) * double(all) / double(sampled) : 0;
+            sampled ? double(greedy_plan(shapes, lay, target, live, words).ids.size()) * double(all) / double(sampled)
+                    : 0;
         if (!best_layout || cubes_needed < best_cubes) best_cubes = cubes_needed, best_layout = lay;
       }
   }
@@ -331,8 +340,10 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
         p.sq[0] = Square(wk);
         p.sq[size_t(bk_slot)] = Square(bk);
         const unsigned f = unsigned(__builtin_ctzll(bits));
-        if (nfree == 1) p.sq[size_t(fs[0])] = Square(f);
-        else p.sq[size_t(fs[0])] = Square(w), p.sq[size_t(fs[1])] = Square(f);
+        if (nfree == 1)
+          p.sq[size_t(fs[0])] = Square(f);
+        else
+          p.sq[size_t(fs[0])] = Square(w), p.sq[size_t(fs[1])] = Square(f);
         if (!canon.is_representative(p)) t[w] &= ~(uint64_t{1} << f);
       }
   if (std::all_of(t.begin(), t.end(), [](uint64_t w) { return w == 0; })) return {};

@@ -207,9 +207,9 @@ class RegionIndex {
   std::array<int, 2> free_{};
   std::vector<uint64_t> words_;  // directory (kRegions / 2 words), then the slabs
   const uint64_t* words_at_ = nullptr;
-  size_t hot_size_ = 0;  // words in the directory and slabs
-  std::vector<uint32_t> ids_;           // each region's cubes, in scan order
-  std::vector<uint32_t> first_id_;      // region r's cubes: ids_[first_id_[r] .. first_id_[r + 1]]
+  size_t hot_size_ = 0;             // words in the directory and slabs
+  std::vector<uint32_t> ids_;       // each region's cubes, in scan order
+  std::vector<uint32_t> first_id_;  // region r's cubes: ids_[first_id_[r] .. first_id_[r + 1]]
 };
 
 }  // namespace egtmin::probe

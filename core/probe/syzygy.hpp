@@ -63,7 +63,7 @@ class Syzygy {
  private:
   explicit Syzygy(std::filesystem::path dir) : dir_(std::move(dir)) {}
   bool has_file(const Balance& b, const char* extension) const;  // under a hold
-  std::filesystem::path dir_;  // changed by open() only, under the exclusive lock
+  std::filesystem::path dir_;                                    // changed by open() only, under the exclusive lock
   mutable std::set<std::string> warmed_;  // balances warm_up has already touched (under its lock)
 };
 

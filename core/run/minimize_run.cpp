@@ -24,7 +24,8 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // adds the fraction of the unit it is on. Also serializes the caller's events.
 class Tracker {
  public:
-  Tracker(const Progress& out, size_t units, int slots) : out_(out), units_(double(std::max<size_t>(units, 1))), active_(size_t(slots)) {}
+  Tracker(const Progress& out, size_t units, int slots)
+      : out_(out), units_(double(std::max<size_t>(units, 1))), active_(size_t(slots)) {}
 
   void report(int slot, Stage stage, double unit_fraction, std::string_view detail) {
     std::lock_guard lock(mutex_);

@@ -151,7 +151,8 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
   if (first_size <= kSmall) {
     for (const auto& order : orders) {
       auto [layout, raw] = encode(cubes, order);
-      if (layout == TrieLayout::Rows) keep(TrieLayout::Planes, order, *trie_encode(cubes, inputs, order, TrieLayout::Planes));
+      if (layout == TrieLayout::Rows)
+        keep(TrieLayout::Planes, order, *trie_encode(cubes, inputs, order, TrieLayout::Planes));
       keep(layout, order, raw);
     }
     return best;
@@ -204,7 +205,8 @@ std::vector<uint8_t> serialize_cover(const CoverFile& cover) {
 
 Status save_cover(const fs::path& path, const CoverFile& cover) {
   if (trie_field_count(cover.inputs) == 0)
-    return Error{"cannot save " + path.string() + ": " + std::to_string(cover.inputs) + " inputs is not 1 + 6 x pieces"};
+    return Error{"cannot save " + path.string() + ": " + std::to_string(cover.inputs) +
+                 " inputs is not 1 + 6 x pieces"};
   for (logic::CubeWord c : cover.cubes)
     if (const char* why = cube_problem(c, cover.inputs))
       return Error{"cannot save " + path.string() + ": cube " + logic::to_text(c, cover.inputs) + " " + why};
@@ -219,8 +221,8 @@ Result<std::vector<logic::CubeWord>> decode_v1(const uint8_t* payload, size_t pa
   size_t in_pos = 0, out_pos = 0;
   // 1 GiB: more than any cover's stream needs, and a corrupt header cannot make xz take more.
   uint64_t memlimit = uint64_t{1} << 30;
-  lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, payload, &in_pos, payload_len, raw.data(), &out_pos,
-                                         raw.size());
+  lzma_ret r =
+      lzma_stream_buffer_decode(&memlimit, 0, nullptr, payload, &in_pos, payload_len, raw.data(), &out_pos, raw.size());
   if (r == LZMA_BUF_ERROR) return Error{"payload holds more cubes than the header's " + std::to_string(count)};
   if (r != LZMA_OK) return Error{"cannot decompress payload (xz error " + std::to_string(int(r)) + ")"};
   if (in_pos != payload_len) return Error{"trailing bytes after the compressed payload"};
@@ -258,8 +260,8 @@ Result<std::vector<logic::CubeWord>> decode_payload(std::span<const uint8_t> pay
   }
   // Every cube takes one depth byte and at most one byte per field: check before allocating.
   if (raw_size < count || raw_size > count * uint64_t(m + 1))
-    return Error{"payload's layout of " + std::to_string(raw_size) + " bytes does not fit the cube count (header says " +
-                 std::to_string(count) + ")"};
+    return Error{"payload's layout of " + std::to_string(raw_size) +
+                 " bytes does not fit the cube count (header says " + std::to_string(count) + ")"};
   std::vector<uint8_t> raw(raw_size);
   if (auto s = lzma2_raw_decompress(payload.subspan(at), raw); !s)
     return Error{"cannot decompress payload: " + s.error().message};
@@ -311,8 +313,10 @@ Result<CoverFile> parse_cover(std::span<const uint8_t> bytes, const std::string&
   if (count > kMaxCubes) return bad("implausible cube count " + std::to_string(count));
   if (payload_len != size - payload_at)
     return bad("payload is " + std::to_string(size - payload_at) + " bytes, header says " +
-               std::to_string(payload_len) + (payload_len > size - payload_at ? " (truncated file)" : " (trailing bytes)"));
-  if (get_le(p + 28, 8) != lzma_crc64(p + payload_at, payload_len, 0)) return bad("payload checksum mismatch (corrupted)");
+               std::to_string(payload_len) +
+               (payload_len > size - payload_at ? " (truncated file)" : " (trailing bytes)"));
+  if (get_le(p + 28, 8) != lzma_crc64(p + payload_at, payload_len, 0))
+    return bad("payload checksum mismatch (corrupted)");
 
   auto cubes = version == 1 ? decode_v1(p + payload_at, payload_len, count)
                             : decode_payload({p + payload_at, payload_len}, count, cover.inputs);

@@ -46,8 +46,8 @@ logic::CubeWord rest_mask(int inputs) {
 struct KeyLayout {
   int m = 0;
   int total_bits = 0;
-  std::array<int, kMaxFields> key_shift{};      // where field order[j] sits in the key
-  std::array<uint8_t, 64> field_at_bit{};        // key bit -> position j in the order
+  std::array<int, kMaxFields> key_shift{};  // where field order[j] sits in the key
+  std::array<uint8_t, 64> field_at_bit{};   // key bit -> position j in the order
   KeyLayout(std::span<const uint8_t> order) : m(int(order.size())) {
     for (int j = 0; j < m; ++j) total_bits += field_bits(order[j]);
     int top = total_bits;
@@ -77,9 +77,7 @@ int trie_field_count(int inputs) {
   return 1 + 2 * ((inputs - 1) / 6);
 }
 
-uint32_t trie_field(logic::CubeWord c, int f) {
-  return uint32_t(c >> field_shift(f)) & ((1u << field_bits(f)) - 1);
-}
+uint32_t trie_field(logic::CubeWord c, int f) { return uint32_t(c >> field_shift(f)) & ((1u << field_bits(f)) - 1); }
 
 bool trie_representable(logic::CubeWord c, int inputs) {
   const logic::CubeWord rest = rest_mask(inputs);
@@ -194,7 +192,8 @@ bool rows_representable(const std::vector<uint64_t>& keys, const KeyLayout& L, s
   return true;
 }
 
-std::vector<uint8_t> encode_rows(const std::vector<uint64_t>& keys, const KeyLayout& L, std::span<const uint8_t> order) {
+std::vector<uint8_t> encode_rows(const std::vector<uint64_t>& keys, const KeyLayout& L,
+                                 std::span<const uint8_t> order) {
   const int m = L.m;
   std::vector<uint8_t> out;
   out.reserve(keys.size() * 4);
@@ -252,8 +251,7 @@ Result<std::vector<uint64_t>> decode_rows(std::span<const uint8_t> raw, uint64_t
     }
     keys[i] = key;
   }
-  if (at != raw.size())
-    return Error{"layout has " + std::to_string(raw.size() - at) + " bytes after the last cube"};
+  if (at != raw.size()) return Error{"layout has " + std::to_string(raw.size() - at) + " bytes after the last cube"};
   return keys;
 }
 

@@ -20,8 +20,11 @@ Result<CanonScheme> parse_canon(std::string_view name) {
 }
 
 CoverCanon::CoverCanon(const Encoding& enc, CanonScheme scheme)
-    : enc_(enc), sym_(enc), scheme_(scheme),
-      swap_colors_(scheme == CanonScheme::Full && enc.balance().is_symmetric()), half_(enc.pieces() / 2) {}
+    : enc_(enc),
+      sym_(enc),
+      scheme_(scheme),
+      swap_colors_(scheme == CanonScheme::Full && enc.balance().is_symmetric()),
+      half_(enc.pieces() / 2) {}
 
 Placement CoverCanon::color_swapped(const Placement& p) const {
   // For a symmetric balance the encoding is [white pieces][black pieces] with the same piece

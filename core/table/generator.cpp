@@ -58,8 +58,8 @@ namespace {
 
 // Values from the side to move's point of view.
 enum : uint8_t { kUnknown = 0, kWin = 1, kDraw = 2, kLoss = 3 };
-constexpr uint8_t kInvalid = 0x80;   // illegal or not canonical
-constexpr int kExitShift = 2;         // bits 2-3: best capture/promotion value, 0 = none
+constexpr uint8_t kInvalid = 0x80;  // illegal or not canonical
+constexpr int kExitShift = 2;       // bits 2-3: best capture/promotion value, 0 = none
 constexpr uint8_t kValueMask = 3;
 
 constexpr uint8_t flip_value(uint8_t v) { return v == kWin ? uint8_t(kLoss) : (v == kLoss ? uint8_t(kWin) : v); }
@@ -70,16 +70,20 @@ constexpr uint8_t better(uint8_t a, uint8_t b) { return rank_of_value(a) >= rank
 // Where a capture and/or promotion leads: the successor table and how to fill its placement.
 struct Exit {
   const Table* table = nullptr;
-  bool flip = false;                      // colours swapped (and board mirrored rank-wise)
-  int n = 0;                              // pieces in the successor
+  bool flip = false;                          // colours swapped (and board mirrored rank-wise)
+  int n = 0;                                  // pieces in the successor
   std::array<int8_t, kMaxTablePieces> src{};  // which slot of ours each successor slot comes from
 };
 
 class Generator {
  public:
   Generator(const Balance& b, const TableLookup& lookup, int threads, const Progress& progress)
-      : table_(b), enc_(table_.encoding()), sym_(table_.symmetry()), k_(enc_.pieces()),
-        threads_(threads), progress_(progress) {
+      : table_(b),
+        enc_(table_.encoding()),
+        sym_(table_.symmetry()),
+        k_(enc_.pieces()),
+        threads_(threads),
+        progress_(progress) {
     for (int i = 0; i < k_; ++i) {
       color_[i] = color_of(enc_.piece(i));
       type_[i] = type_of(enc_.piece(i));
@@ -431,7 +435,8 @@ Result<Table> Generator::run() {
 Result<Table> generate(const Balance& b, const TableLookup& lookup, const GenerateOptions& opts,
                        const Progress& progress) {
   if (!b.is_canonical()) return Error{b.name() + " is not in canonical form; generate " + b.canonical().name()};
-  if (b.pieces() > 5) return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; the generator handles up to 5"};
+  if (b.pieces() > 5)
+    return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; the generator handles up to 5"};
   int threads = resolve_threads(opts.threads);
   Generator g(b, lookup, threads, progress);
   return g.run();

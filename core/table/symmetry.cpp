@@ -66,9 +66,7 @@ Placement Symmetry::canonical(const Placement& p) const {
   return best;
 }
 
-bool Symmetry::is_canonical(const Placement& p) const {
-  return enc_.encode(canonical(p)) == enc_.encode(p);
-}
+bool Symmetry::is_canonical(const Placement& p) const { return enc_.encode(canonical(p)) == enc_.encode(p); }
 
 Placement Symmetry::from_slot(uint64_t slot) const {
   Placement p;

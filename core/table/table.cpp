@@ -72,7 +72,8 @@ std::vector<uint8_t> Table::serialize() const {
 
 Result<Table> Table::deserialize(std::span<const uint8_t> bytes, const std::string& origin) {
   auto fail = [&](const std::string& why) { return Error{origin + ": " + why}; };
-  if (bytes.size() < kHeader) return fail("too short to be an egtmin table (" + std::to_string(bytes.size()) + " bytes)");
+  if (bytes.size() < kHeader)
+    return fail("too short to be an egtmin table (" + std::to_string(bytes.size()) + " bytes)");
   if (std::memcmp(bytes.data(), kMagic, 8) != 0) return fail("not an egtmin table (bad magic)");
   uint32_t version = get<uint32_t>(bytes.data() + 8);
   if (version != kVersion)
@@ -83,7 +84,8 @@ Result<Table> Table::deserialize(std::span<const uint8_t> bytes, const std::stri
   auto b = Balance::parse(name);
   if (!b) return fail(b.error().message);
   Table t(*b);
-  if (get<uint32_t>(bytes.data() + 12) != uint32_t(t.enc_.pieces())) return fail("piece count does not match the balance");
+  if (get<uint32_t>(bytes.data() + 12) != uint32_t(t.enc_.pieces()))
+    return fail("piece count does not match the balance");
   if (get<uint64_t>(bytes.data() + 32) != t.slots()) return fail("slot count does not match the balance");
   size_t payload = t.cells_.size() * 8;
   if (bytes.size() != kHeader + payload)

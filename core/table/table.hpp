@@ -18,9 +18,7 @@ namespace egtmin {
 
 // From White's point of view in tables; from the side to move's where a function says so.
 enum class Wdl : uint8_t { Illegal = 0, Win = 1, Draw = 2, Loss = 3 };
-constexpr Wdl negate(Wdl v) {
-  return v == Wdl::Win ? Wdl::Loss : v == Wdl::Loss ? Wdl::Win : v;
-}
+constexpr Wdl negate(Wdl v) { return v == Wdl::Win ? Wdl::Loss : v == Wdl::Loss ? Wdl::Win : v; }
 const char* wdl_name(Wdl v);  // "win", "draw", "loss", "illegal"
 
 class Table {

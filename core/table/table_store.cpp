@@ -24,7 +24,8 @@ Result<const Table*> TableStore::get(const Balance& b) {
   std::lock_guard lock(mutex_);
   if (auto it = loaded_.find(c); it != loaded_.end()) return static_cast<const Table*>(it->second.get());
   if (!std::filesystem::exists(path_for(c)))
-    return Error{"no table for " + c.name() + " in " + (dir_ / "tables").string() + "; run: egtmin-cli gen " + c.name()};
+    return Error{"no table for " + c.name() + " in " + (dir_ / "tables").string() + "; run: egtmin-cli gen " +
+                 c.name()};
   auto t = Table::load(path_for(c));
   if (!t) return t.error();
   if (t->balance() != c) return Error{path_for(c).string() + " holds " + t->balance().name() + ", not " + c.name()};

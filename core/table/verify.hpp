@@ -13,9 +13,9 @@ namespace egtmin {
 
 struct VerifyReport {
   std::string balance;
-  uint64_t positions = 0;   // legal positions compared
+  uint64_t positions = 0;  // legal positions compared
   uint64_t mismatches = 0;
-  uint64_t unanswered = 0;  // Fathom could not probe (counted as mismatches too)
+  uint64_t unanswered = 0;                       // Fathom could not probe (counted as mismatches too)
   uint64_t cursed_wins = 0, blessed_losses = 0;  // counted as wins / losses
   std::vector<std::string> examples;             // FENs of the first few mismatches
 };

@@ -15,18 +15,18 @@
 namespace egtmin {
 
 enum class Stage : uint8_t {
-  Generate,      // retrograde generation of one table (detail: balance and step)
-  Verify,        // a table against Syzygy
-  CareSet,       // the care function of a table (minimization input)
-  Pass,          // one minimization pass (detail: pass name, step)
-  Save,          // writing a cover file
-  Check,         // a cover against its table
-  LoadCovers,    // opening cover files for probing
-  Sample,        // drawing benchmark positions
-  CompareAnchor, // every probe method against Fathom on the sampled positions
-  Time,          // timing the probe methods (fraction: of all methods and rounds)
-  Summarize,     // turning results into statistics or charts
-  Sizes,         // file sizes for the size benchmark
+  Generate,       // retrograde generation of one table (detail: balance and step)
+  Verify,         // a table against Syzygy
+  CareSet,        // the care function of a table (minimization input)
+  Pass,           // one minimization pass (detail: pass name, step)
+  Save,           // writing a cover file
+  Check,          // a cover against its table
+  LoadCovers,     // opening cover files for probing
+  Sample,         // drawing benchmark positions
+  CompareAnchor,  // every probe method against Fathom on the sampled positions
+  Time,           // timing the probe methods (fraction: of all methods and rounds)
+  Summarize,      // turning results into statistics or charts
+  Sizes,          // file sizes for the size benchmark
 };
 std::string_view stage_name(Stage s);
 
@@ -53,9 +53,7 @@ class Progress {
     if (cb_) cb_(ProgressEvent{stage, fraction, detail});
   }
   void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-  bool cancelled() const {
-    return cancelled_.load(std::memory_order_relaxed) || (parent_ && parent_->cancelled());
-  }
+  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed) || (parent_ && parent_->cancelled()); }
 
  private:
   Callback cb_;

@@ -27,8 +27,10 @@ TEST(MaterialKey, FollowsEditsMovesFlipsAndFen) {
     // Random edits: puts over occupied squares (a replacement), removes of empty squares.
     for (int e = 0; e < 40; ++e) {
       const Square s = Square(rng() % 64);
-      if (rng() % 3 == 0) pos.remove(s);
-      else pos.put(s, Piece(rng() % kPieces));
+      if (rng() % 3 == 0)
+        pos.remove(s);
+      else
+        pos.put(s, Piece(rng() % kPieces));
       ASSERT_EQ(pos.material_key(), counted_key(pos));
     }
     ASSERT_EQ(pos.color_flipped().material_key(), counted_key(pos.color_flipped()));
@@ -63,10 +65,10 @@ TEST(MaterialKey, FollowsEditsMovesFlipsAndFen) {
 }
 
 TEST(MaterialKey, EqualExactlyForEqualMaterial) {
-  auto a = Position::from_fen("8/8/8/3k4/8/8/2R5/K7 w - - 0 1");    // KRvK
-  auto b = Position::from_fen("7R/8/8/8/8/8/k7/6K1 b - - 0 1");     // KRvK elsewhere, Black to move
-  auto c = Position::from_fen("8/8/8/3k4/8/8/2r5/K7 w - - 0 1");    // KvKR
-  auto d = Position::from_fen("8/8/8/3k4/8/8/2Q5/K7 w - - 0 1");    // KQvK
+  auto a = Position::from_fen("8/8/8/3k4/8/8/2R5/K7 w - - 0 1");  // KRvK
+  auto b = Position::from_fen("7R/8/8/8/8/8/k7/6K1 b - - 0 1");   // KRvK elsewhere, Black to move
+  auto c = Position::from_fen("8/8/8/3k4/8/8/2r5/K7 w - - 0 1");  // KvKR
+  auto d = Position::from_fen("8/8/8/3k4/8/8/2Q5/K7 w - - 0 1");  // KQvK
   ASSERT_TRUE(a.ok() && b.ok() && c.ok() && d.ok());
   EXPECT_EQ(a->material_key(), b->material_key());
   EXPECT_NE(a->material_key(), c->material_key());

@@ -47,11 +47,12 @@ std::vector<uint8_t> random_values(int n, double dc_share, std::mt19937_64& rng)
     for (CubeWord c : cover) {
       if (!contains(c, m)) continue;
       if (uint8_t(output_of(c)) != values[i])
-        return ::testing::AssertionFailure() << "cube " << to_text(c, n) << " contains minterm " << i << " of output "
-                                             << int(values[i]);
+        return ::testing::AssertionFailure()
+               << "cube " << to_text(c, n) << " contains minterm " << i << " of output " << int(values[i]);
       covered = true;
     }
-    if (!covered) return ::testing::AssertionFailure() << "minterm " << i << " (output " << int(values[i]) << ") uncovered";
+    if (!covered)
+      return ::testing::AssertionFailure() << "minterm " << i << " (output " << int(values[i]) << ") uncovered";
   }
   return ::testing::AssertionSuccess();
 }
@@ -113,11 +114,19 @@ TEST(LogicCompact, MergesDistanceOnePairsToFixpoint) {
 
 TEST(LogicPasses, EachPassAndPipelinePreservesTheFunction) {
   std::mt19937_64 rng(42);
-  const std::vector<std::string> pipelines = {
-      "compact", "expand", "irredundant", "reduce", "essential", "espresso",
-      "compact,expand", "compact,expand,irredundant", "expand,irredundant,reduce,expand,irredundant",
-      "compact,essential,expand,irredundant", "reduce,compact,espresso", "compact,expand,irredundant,espresso",
-      "canon,compact,expand,irredundant"};
+  const std::vector<std::string> pipelines = {"compact",
+                                              "expand",
+                                              "irredundant",
+                                              "reduce",
+                                              "essential",
+                                              "espresso",
+                                              "compact,expand",
+                                              "compact,expand,irredundant",
+                                              "expand,irredundant,reduce,expand,irredundant",
+                                              "compact,essential,expand,irredundant",
+                                              "reduce,compact,espresso",
+                                              "compact,expand,irredundant,espresso",
+                                              "canon,compact,expand,irredundant"};
   for (int trial = 0; trial < 12; ++trial) {
     int n = 6 + trial % 5;
     double dc = trial % 3 == 0 ? 0.0 : trial % 3 == 1 ? 0.3 : 0.8;

@@ -120,7 +120,8 @@ TEST(LogicCli, UsageErrorsAndFailedRunsKeepTheSavedCover) {
   EXPECT_EQ(cli("minimize KRvK --passes expand,foo" + d).code, 2);
   auto bad_effort = cli("minimize KRvK --effort extreme" + d);
   EXPECT_EQ(bad_effort.code, 2);
-  EXPECT_NE(bad_effort.out.find("--effort: unknown effort \"extreme\" (valid efforts: normal, high)"), std::string::npos)
+  EXPECT_NE(bad_effort.out.find("--effort: unknown effort \"extreme\" (valid efforts: normal, high)"),
+            std::string::npos)
       << bad_effort.out;
   EXPECT_EQ(slurp(cover), before);
 

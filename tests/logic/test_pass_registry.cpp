@@ -91,8 +91,8 @@ TEST(PassRegistry, ToyPassReachesParserPipelineAndCliHelp) {
   auto& store = test::shared_store();
   ASSERT_TRUE(store.ensure(*Balance::parse("KRvK")));
   const int before = g_toy_runs;
-  auto [code, out] = cli({"minimize", "KRvK", "--passes", "canon,compact,toysort", "--no-save", "--json", "-q", "--data",
-                          store.data_dir().string()});
+  auto [code, out] = cli({"minimize", "KRvK", "--passes", "canon,compact,toysort", "--no-save", "--json", "-q",
+                          "--data", store.data_dir().string()});
   ASSERT_EQ(code, 0) << out;
   EXPECT_EQ(g_toy_runs, before + 1);
   auto j = nlohmann::json::parse(out);

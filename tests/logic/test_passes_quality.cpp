@@ -42,7 +42,7 @@ std::vector<uint8_t> random_values(int n, double dc_share, std::mt19937_64& rng)
 // Each care minterm of output o is covered by a cube of `cover` (or `fixed`), and no cube of the
 // cover contains a care minterm of another output.
 ::testing::AssertionResult exact_for_output(const Cover& cover, const Cover& fixed, int n,
-                                             const std::vector<uint8_t>& values, Output o) {
+                                            const std::vector<uint8_t>& values, Output o) {
   for (uint64_t i = 0; i < values.size(); ++i) {
     if (!values[i]) continue;
     CubeWord m = minterm(i, n);
@@ -51,8 +51,8 @@ std::vector<uint8_t> random_values(int n, double dc_share, std::mt19937_64& rng)
       for (CubeWord c : *cv) {
         if (!contains(c, m)) continue;
         if (values[i] != uint8_t(o))
-          return ::testing::AssertionFailure() << "cube " << to_text(c, n) << " holds minterm " << i << " of output "
-                                               << int(values[i]);
+          return ::testing::AssertionFailure()
+                 << "cube " << to_text(c, n) << " holds minterm " << i << " of output " << int(values[i]);
         covered = true;
       }
     if (values[i] == uint8_t(o) && !covered) return ::testing::AssertionFailure() << "minterm " << i << " uncovered";
@@ -69,7 +69,7 @@ Cover minterms_of(const std::vector<uint8_t>& values, int n, Output o) {
 
 // Every cube of the cover is needed: without it some care minterm of o is uncovered.
 ::testing::AssertionResult irredundant_cover(const Cover& cover, const Cover& fixed, int n,
-                                              const std::vector<uint8_t>& values, Output o) {
+                                             const std::vector<uint8_t>& values, Output o) {
   for (size_t k = 0; k < cover.size(); ++k) {
     Cover rest = cover;
     rest.erase(rest.begin() + long(k));
@@ -296,7 +296,8 @@ TEST(LogicPassesQuality, KRvKNoMoreCubesThanBerkeleyEspresso) {
   auto b = Balance::parse("KRvK");
   auto t = test::shared_store().ensure(b->canonical());
   ASSERT_TRUE(t) << t.error().message;
-  auto r = minimize_table(**t, *parse_passes("canon,compact,expand,irredundant"), MinimizeOptions{CanonScheme::Full, 2});
+  auto r =
+      minimize_table(**t, *parse_passes("canon,compact,expand,irredundant"), MinimizeOptions{CanonScheme::Full, 2});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_LE(r->cover.size(), 198u);
 }

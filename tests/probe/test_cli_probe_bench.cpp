@@ -58,7 +58,7 @@ TEST_F(CliProbeBench, ProbeAnswersFromTheCoverWithItsCube) {
   // KvKR, Black to move wins: answered through the KRvK cover.
   for (const char* method : {"linear", "indexed"}) {
     CliRun r = run_cli("probe '8/8/8/8/8/2k5/3r4/K7 b - - 0 1' --json --method " + std::string(method) + " --data " +
-                    dir_->string());
+                       dir_->string());
     ASSERT_EQ(r.rc, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["balance"], "KRvK");
@@ -74,7 +74,7 @@ TEST_F(CliProbeBench, ProbeAnswersFromTheCoverWithItsCube) {
 TEST_F(CliProbeBench, BenchProbeAgreesWithFathomAndReportsEveryMethod) {
   EGTMIN_REQUIRE_SYZYGY();
   CliRun r = run_cli("bench probe --pieces 3 --positions 3000 --seed 5 --json --quiet --syzygy " +
-                  test::syzygy_dir().string() + " --data " + dir_->string());
+                     test::syzygy_dir().string() + " --data " + dir_->string());
   ASSERT_EQ(r.rc, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["positions"], 3000);
@@ -110,7 +110,7 @@ TEST_F(CliProbeBench, BenchProbeRoundsAreChosenAndChecked) {
 TEST_F(CliProbeBench, BenchSizeTotals) {
   EGTMIN_REQUIRE_SYZYGY();
   CliRun r = run_cli("bench size --pieces 3 --json --quiet --syzygy " + test::syzygy_dir().string() + " --data " +
-                  dir_->string());
+                     dir_->string());
   ASSERT_EQ(r.rc, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_GT(j["total_bytes"].get<uint64_t>(), 0u);

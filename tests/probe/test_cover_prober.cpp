@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "logic/pipeline.hpp"
+#include "probe/cover_builder.hpp"
 #include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
 #include "support/env.hpp"
-#include "probe/cover_builder.hpp"
 
 namespace egtmin::probe {
 namespace {
@@ -36,8 +36,8 @@ int check_position(const CoverProber& prober, const Table& t, const Placement& p
     auto r = prober.probe(pos, m);
     if (!r.ok() || r->wdl != expect) {
       if (++bad < 3)
-        ADD_FAILURE() << pos.fen() << " " << method_name(m) << ": "
-                      << (r.ok() ? wdl_name(r->wdl) : r.error().message) << ", table " << wdl_name(expect);
+        ADD_FAILURE() << pos.fen() << " " << method_name(m) << ": " << (r.ok() ? wdl_name(r->wdl) : r.error().message)
+                      << ", table " << wdl_name(expect);
     }
     // The hot path (material hash, transform table, PCN patterns) must give the same value.
     const Wdl fast = prober.probe_wdl(pos, m);
@@ -54,32 +54,30 @@ TEST(CoverProber, ThreePieceExhaustiveBothMethodsAndSchemes) {
   for (const char* name : {"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) {
     const Table& t = table_of(name);
     for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None})
-    for (RegionPolicy regions : {RegionPolicy::Never, RegionPolicy::Always}) {
-      CoverProber prober;
-      ASSERT_TRUE(prober.add(test::trie_cover(t, scheme), CoverProber::kDefaultCopies, regions).ok());
-      EXPECT_EQ(prober.region_covers(), regions == RegionPolicy::Always ? 1u : 0u);
-      const Encoding& enc = t.encoding();
-      int bad = 0;
-      uint64_t probed = 0;
-      for (uint64_t i = 0; i < enc.size() && bad < 10; ++i) {
-        Placement p = enc.decode(i);
-        if (!enc.is_legal(p)) continue;
-        // Linear scans are slow on the uncanonicalized covers: every 8th position there.
-        bad += check_position(prober, t, p, scheme == CanonScheme::Full || i % 8 == 0);
-        ++probed;
+      for (RegionPolicy regions : {RegionPolicy::Never, RegionPolicy::Always}) {
+        CoverProber prober;
+        ASSERT_TRUE(prober.add(test::trie_cover(t, scheme), CoverProber::kDefaultCopies, regions).ok());
+        EXPECT_EQ(prober.region_covers(), regions == RegionPolicy::Always ? 1u : 0u);
+        const Encoding& enc = t.encoding();
+        int bad = 0;
+        uint64_t probed = 0;
+        for (uint64_t i = 0; i < enc.size() && bad < 10; ++i) {
+          Placement p = enc.decode(i);
+          if (!enc.is_legal(p)) continue;
+          // Linear scans are slow on the uncanonicalized covers: every 8th position there.
+          bad += check_position(prober, t, p, scheme == CanonScheme::Full || i % 8 == 0);
+          ++probed;
+        }
+        EXPECT_EQ(bad, 0) << name << " " << canon_name(scheme) << " regions " << region_policy_name(regions);
+        EXPECT_GT(probed, 100000u);
       }
-      EXPECT_EQ(bad, 0) << name << " " << canon_name(scheme) << " regions " << region_policy_name(regions);
-      EXPECT_GT(probed, 100000u);
-    }
   }
 }
 
 // Syzygy's value for the side to move in our three values (cursed and blessed results are wins
 // and losses for tables without the 50-move rule).
 Wdl from_syzygy(SyzygyWdl v) {
-  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win
-         : v == SyzygyWdl::Draw                            ? Wdl::Draw
-                                                           : Wdl::Loss;
+  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win : v == SyzygyWdl::Draw ? Wdl::Draw : Wdl::Loss;
 }
 
 // KPvKP, valued by Syzygy so the test does not have to generate the pawn tables: a cover of the
@@ -140,8 +138,10 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
   // En passant: the capture leads to KPvK, whose cover must be there too; Fathom resolves the
   // en-passant square itself, so it is the reference.
   ASSERT_TRUE(prober.add(test::trie_cover(table_of("KPvK"), CanonScheme::Full)).ok());
-  ASSERT_TRUE(with_regions.add(test::trie_cover(table_of("KPvK"), CanonScheme::Full), CoverProber::kDefaultCopies,
-                               RegionPolicy::Always).ok());
+  ASSERT_TRUE(
+      with_regions
+          .add(test::trie_cover(table_of("KPvK"), CanonScheme::Full), CoverProber::kDefaultCopies, RegionPolicy::Always)
+          .ok());
   for (const char* fen : ep_fens) {
     auto pos = Position::from_fen(fen);
     auto want = (*syz)->wdl(*pos);
@@ -187,7 +187,8 @@ TEST(CoverProber, ColourFlippedBalanceUsesCanonicalCover) {
   auto none = prober.probe_checked(*Position::from_fen("8/8/8/8/8/2k5/3q4/K7 w - - 0 1"), Method::Indexed);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(prober.probe_wdl(*Position::from_fen("8/8/8/8/8/2k5/3q4/K7 w - - 0 1"), Method::Indexed), Wdl::Illegal);
-  EXPECT_EQ(CoverProber().probe_wdl(*Position::from_fen("8/8/8/8/8/2k5/8/K7 w - - 0 1"), Method::Indexed), Wdl::Illegal);
+  EXPECT_EQ(CoverProber().probe_wdl(*Position::from_fen("8/8/8/8/8/2k5/8/K7 w - - 0 1"), Method::Indexed),
+            Wdl::Illegal);
   EXPECT_NE(none.error().message.find("no cover for KQvK"), std::string::npos) << none.error().message;
 }
 
@@ -202,7 +203,10 @@ TEST(CoverProber, IndexedFindsSameOutputAsLinearOnRandomCovers) {
       logic::CubeWord m = logic::minterm(i, cover.inputs);
       logic::CubeWord lin = 0;
       for (auto c : cover.cubes)
-        if (logic::contains(c, m)) { lin = c; break; }
+        if (logic::contains(c, m)) {
+          lin = c;
+          break;
+        }
       logic::CubeWord got = idx.find(i, m);
       ASSERT_EQ(logic::output_of(got), logic::output_of(lin)) << "index " << i << " copies " << copies;
     }

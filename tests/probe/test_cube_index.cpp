@@ -63,9 +63,8 @@ void check_index_on(const store::CoverFile& cover, const Table& table) {
       const bool ok = found != 0 && logic::contains(found, m) && logic::output_of(found) == want &&
                       index.find_output(i) == want && index.find_output_fixed<K>(i) == want;
       if (!ok && ++bad <= 3)
-        ADD_FAILURE() << cover.balance.name() << " index " << i << " copies " << copies << ": linear "
-                      << int(want) << ", indexed " << int(logic::output_of(found)) << "/"
-                      << int(index.find_output_fixed<K>(i));
+        ADD_FAILURE() << cover.balance.name() << " index " << i << " copies " << copies << ": linear " << int(want)
+                      << ", indexed " << int(logic::output_of(found)) << "/" << int(index.find_output_fixed<K>(i));
     }
     EXPECT_EQ(bad, 0);
     EXPECT_GT(care, 10000u);

@@ -68,7 +68,8 @@ TEST(RegionIndex, RejectsABadFixedPair) {
   const auto cover = test::trie_cover(t, CanonScheme::Full);
   const CoverCanon canon(t.encoding(), CanonScheme::Full);
   for (const auto& fixed : {std::pair{1, 1}, std::pair{2, 1}, std::pair{0, 3}, std::pair{-1, 2}})
-    EXPECT_FALSE(RegionIndex(cover.cubes, t.encoding(), canon, {}, fixed).built()) << fixed.first << "," << fixed.second;
+    EXPECT_FALSE(RegionIndex(cover.cubes, t.encoding(), canon, {}, fixed).built())
+        << fixed.first << "," << fixed.second;
   EXPECT_TRUE(RegionIndex(cover.cubes, t.encoding(), canon, {}, std::pair{1, 2}).built());
 }
 
@@ -83,9 +84,9 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
       const auto cover = test::trie_cover(t, scheme);
       const CoverCanon canon(enc, scheme);
       using Fixed = std::optional<std::pair<int, int>>;
-      for (const auto& [answered, fixed] : {std::pair{size_t{0}, Fixed{}}, std::pair{size_t{5}, Fixed{}},
-                                            std::pair{size_t{5}, Fixed{{0, 1}}}, std::pair{size_t{0}, Fixed{{0, 2}}},
-                                            std::pair{size_t{5}, Fixed{{1, 2}}}}) {
+      for (const auto& [answered, fixed] :
+           {std::pair{size_t{0}, Fixed{}}, std::pair{size_t{5}, Fixed{}}, std::pair{size_t{5}, Fixed{{0, 1}}},
+            std::pair{size_t{0}, Fixed{{0, 2}}}, std::pair{size_t{5}, Fixed{{1, 2}}}}) {
         const std::span<const logic::CubeWord> front(cover.cubes.data(), answered);
         const RegionIndex idx(cover.cubes, enc, canon, front, fixed);
         ASSERT_TRUE(idx.built());
@@ -109,7 +110,7 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
           const auto want = logic::Output(uint8_t(t.value(p)));
           if (c == 0 || logic::output_of(c) != want)
             ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " fixed " << idx.fixed_slots().first << ","
-                                  << idx.fixed_slots().second << " index " << i;
+                                 << idx.fixed_slots().second << " index " << i;
         }
         EXPECT_EQ(bad, 0);
       }

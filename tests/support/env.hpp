@@ -20,7 +20,7 @@ TableStore& shared_store();
 
 }  // namespace egtmin::test
 
-#define EGTMIN_REQUIRE_SYZYGY()                                          \
-  do {                                                                   \
+#define EGTMIN_REQUIRE_SYZYGY()                                                                         \
+  do {                                                                                                  \
     if (::egtmin::test::syzygy_dir().empty()) GTEST_SKIP() << ::egtmin::test::syzygy_missing_message(); \
   } while (0)

@@ -65,11 +65,11 @@ TEST(Generator, KnownValues) {
     return w.ok() ? *w : Wdl::Illegal;
   };
   EXPECT_EQ(probe("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"), Wdl::Win);
-  EXPECT_EQ(probe("8/8/8/8/8/2k5/8/KQ6 b - - 0 1"), Wdl::Loss);     // Black to move loses
-  EXPECT_EQ(probe("8/8/8/3q4/8/2k5/8/K7 w - - 0 1"), Wdl::Loss);   // colour-flipped KQvK
-  EXPECT_EQ(probe("8/8/8/8/8/1qk5/8/K7 w - - 0 1"), Wdl::Draw);     // stalemated by the queen
-  EXPECT_EQ(probe("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Wdl::Draw);    // stalemate
-  EXPECT_EQ(probe("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), Wdl::Loss);    // mate
+  EXPECT_EQ(probe("8/8/8/8/8/2k5/8/KQ6 b - - 0 1"), Wdl::Loss);   // Black to move loses
+  EXPECT_EQ(probe("8/8/8/3q4/8/2k5/8/K7 w - - 0 1"), Wdl::Loss);  // colour-flipped KQvK
+  EXPECT_EQ(probe("8/8/8/8/8/1qk5/8/K7 w - - 0 1"), Wdl::Draw);   // stalemated by the queen
+  EXPECT_EQ(probe("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Wdl::Draw);  // stalemate
+  EXPECT_EQ(probe("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), Wdl::Loss);  // mate
   EXPECT_EQ(probe("8/8/8/8/k7/8/8/K1B5 w - - 0 1"), Wdl::Draw);
 }
 
@@ -151,7 +151,9 @@ TEST_P(AgainstSyzygy, NoMismatch) {
 }
 
 // Three pieces: every legal position. Four pieces: a deterministic sample (every Nth index).
-std::string balance_name(const ::testing::TestParamInfo<SyzygyCase>& info) { return test::test_name(info.param.balance); }
+std::string balance_name(const ::testing::TestParamInfo<SyzygyCase>& info) {
+  return test::test_name(info.param.balance);
+}
 INSTANTIATE_TEST_SUITE_P(ThreePieceExhaustive, AgainstSyzygy,
                          ::testing::Values(SyzygyCase{"KQvK", 1}, SyzygyCase{"KRvK", 1}, SyzygyCase{"KBvK", 1},
                                            SyzygyCase{"KNvK", 1}, SyzygyCase{"KPvK", 1}),

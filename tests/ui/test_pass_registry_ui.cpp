@@ -17,10 +17,10 @@ class TestPassRegistryUi : public QObject {
 
  private Q_SLOTS:
   void registeredPassGetsAButton() {
-    auto toy = logic::register_pass({"toysort", "sort each output's cubes (a test pass)",
-                                     [](logic::PassState& st, const logic::PassContext&) {
-                                       for (logic::Cover& c : st.work) std::sort(c.begin(), c.end());
-                                     }});
+    auto toy = logic::register_pass(
+        {"toysort", "sort each output's cubes (a test pass)", [](logic::PassState& st, const logic::PassContext&) {
+           for (logic::Cover& c : st.work) std::sort(c.begin(), c.end());
+         }});
     QVERIFY(toy.ok());
     PassPicker p;
     auto* button = p.findChild<QToolButton*>(QStringLiteral("pass-toysort"));

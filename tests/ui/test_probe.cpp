@@ -12,10 +12,10 @@
 
 #include "app_context.hpp"
 #include "board/board_editor.hpp"
+#include "logic/pipeline.hpp"
 #include "probe/move_list_model.hpp"
 #include "probe/probe_engine.hpp"
 #include "probe/probe_panel.hpp"
-#include "logic/pipeline.hpp"
 #include "probe/table_value_source.hpp"
 #include "store/cover_file.hpp"
 #include "ui_test_support.hpp"

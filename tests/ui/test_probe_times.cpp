@@ -159,13 +159,15 @@ class TestProbeTimes : public QObject {
     QCOMPARE(series.size(), 3);
     for (int i = 0; i < 3; ++i) {
       QCOMPARE(seriesSum(series[i]), double(kPositions));
-      QVERIFY2(series[i]->name().contains(QStringLiteral("median")) && series[i]->name().contains(QStringLiteral("mean")),
-               qPrintable(series[i]->name()));
+      QVERIFY2(
+          series[i]->name().contains(QStringLiteral("median")) && series[i]->name().contains(QStringLiteral("mean")),
+          qPrintable(series[i]->name()));
     }
     QVERIFY(series[0]->name().contains(QStringLiteral("indexed")));
     QVERIFY(series[1]->name().contains(QStringLiteral("linear")));
     QVERIFY(series[2]->name().contains(QStringLiteral("Fathom")));
-    QVERIFY2(chart->summaryLabel()->text().contains(QStringLiteral("0 mismatches")), qPrintable(chart->summaryLabel()->text()));
+    QVERIFY2(chart->summaryLabel()->text().contains(QStringLiteral("0 mismatches")),
+             qPrintable(chart->summaryLabel()->text()));
     QVERIFY(chart->runButton()->isEnabled());
     QVERIFY(!chart->cancelButton()->isEnabled());
 

@@ -17,13 +17,13 @@
 #include <QEventLoop>
 #include <QLineEdit>
 #include <QMutex>
-#include <QWheelEvent>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
+#include <QWheelEvent>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -168,10 +168,13 @@ class LoopProbe : public QObject {
         ++keysPosted_;
         ++wheelsPosted_;
       }
-      QCoreApplication::postEvent(keyTarget_, new QKeyEvent(QEvent::KeyPress, key, Qt::NoModifier, QString::fromLatin1(text)));
-      QCoreApplication::postEvent(keyTarget_, new QKeyEvent(QEvent::KeyRelease, key, Qt::NoModifier, QString::fromLatin1(text)));
-      QCoreApplication::postEvent(wheelTarget_, new QWheelEvent(wheelAt_, wheelGlobal_, QPoint(), QPoint(0, delta), Qt::NoButton,
-                                                                Qt::NoModifier, Qt::NoScrollPhase, false));
+      QCoreApplication::postEvent(keyTarget_,
+                                  new QKeyEvent(QEvent::KeyPress, key, Qt::NoModifier, QString::fromLatin1(text)));
+      QCoreApplication::postEvent(keyTarget_,
+                                  new QKeyEvent(QEvent::KeyRelease, key, Qt::NoModifier, QString::fromLatin1(text)));
+      QCoreApplication::postEvent(wheelTarget_,
+                                  new QWheelEvent(wheelAt_, wheelGlobal_, QPoint(), QPoint(0, delta), Qt::NoButton,
+                                                  Qt::NoModifier, Qt::NoScrollPhase, false));
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
@@ -275,15 +278,17 @@ class TestResponsiveness : public QObject {
           small->state() == RunJob::State::Done ? "done" : "NOT done", double(small->elapsedMs()) / 1000.0,
           allDone ? "done" : "cancelled", bigFraction * 100.0, qPrintable(bigStage), double(big->elapsedMs()) / 1000.0,
           allDone ? "" : qPrintable(QStringLiteral("; cancel took %1 ms").arg(cancelMs)));
-    qInfo("event loop: window %lld ms, %d ticks of 10 ms (%d nominal); gap max %.1f ms, median %.1f ms, "
-          "p99 %.1f ms; gaps > 100 ms: %d, > 50 ms: %d; GUI-thread CPU in the longest gap %.1f ms, "
-          "in any gap at most %.1f ms",
-          probe.windowMs(), probe.ticks(), int(probe.windowMs() / 10), probe.maxGapMs(), probe.medianGapMs(),
-          probe.p99GapMs(), probe.gapsOver(100), probe.gapsOver(50), probe.cpuInMaxGapMs(), probe.maxGapCpuMs());
-    qInfo("input: %d/%d key presses delivered, latency max %.1f ms, median %.1f ms; %d/%d wheel events, "
-          "latency max %.1f ms",
-          probe.keysDelivered(), probe.keysPosted(), probe.maxKeyLatencyMs(), probe.medianKeyLatencyMs(),
-          probe.wheelsDelivered(), probe.wheelsPosted(), probe.maxWheelLatencyMs());
+    qInfo(
+        "event loop: window %lld ms, %d ticks of 10 ms (%d nominal); gap max %.1f ms, median %.1f ms, "
+        "p99 %.1f ms; gaps > 100 ms: %d, > 50 ms: %d; GUI-thread CPU in the longest gap %.1f ms, "
+        "in any gap at most %.1f ms",
+        probe.windowMs(), probe.ticks(), int(probe.windowMs() / 10), probe.maxGapMs(), probe.medianGapMs(),
+        probe.p99GapMs(), probe.gapsOver(100), probe.gapsOver(50), probe.cpuInMaxGapMs(), probe.maxGapCpuMs());
+    qInfo(
+        "input: %d/%d key presses delivered, latency max %.1f ms, median %.1f ms; %d/%d wheel events, "
+        "latency max %.1f ms",
+        probe.keysDelivered(), probe.keysPosted(), probe.maxKeyLatencyMs(), probe.medianKeyLatencyMs(),
+        probe.wheelsDelivered(), probe.wheelsPosted(), probe.maxWheelLatencyMs());
 
     // Real work went on: the small run completed, the big one got going.
     QVERIFY2(small->state() == RunJob::State::Done, qPrintable(small->error()));
@@ -295,9 +300,11 @@ class TestResponsiveness : public QObject {
     QVERIFY2(probe.maxGapMs() < 1000.0, qPrintable(QStringLiteral("event loop stalled %1 ms").arg(probe.maxGapMs())));
     QCOMPARE(probe.keysDelivered(), probe.keysPosted());
     QVERIFY(probe.keysPosted() > 0);
-    QVERIFY2(probe.maxKeyLatencyMs() < 1000.0, qPrintable(QStringLiteral("key press waited %1 ms").arg(probe.maxKeyLatencyMs())));
+    QVERIFY2(probe.maxKeyLatencyMs() < 1000.0,
+             qPrintable(QStringLiteral("key press waited %1 ms").arg(probe.maxKeyLatencyMs())));
     QCOMPARE(probe.wheelsDelivered(), probe.wheelsPosted());
-    QVERIFY2(probe.maxWheelLatencyMs() < 1000.0, qPrintable(QStringLiteral("wheel event waited %1 ms").arg(probe.maxWheelLatencyMs())));
+    QVERIFY2(probe.maxWheelLatencyMs() < 1000.0,
+             qPrintable(QStringLiteral("wheel event waited %1 ms").arg(probe.maxWheelLatencyMs())));
     QVERIFY(panel->cancelAllAndWait());
   }
 };

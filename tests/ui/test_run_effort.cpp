@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Runs panel's Effort choice (logic::Effort, egtmin-cli minimize --effort): Normal by default,
 // High reaches the job's spec and the MinimizeOptions its worker builds (RunJob::minimizeOptions,
-// which also writes the run's parameter line; the title says so too), and the choice is remembered in QSettings (redirected here to a temporary
-// directory, as in test_first_start, so the user's settings are never touched).
+// which also writes the run's parameter line; the title says so too), and the choice is remembered in QSettings
+// (redirected here to a temporary directory, as in test_first_start, so the user's settings are never touched).
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>

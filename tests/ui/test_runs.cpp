@@ -35,8 +35,10 @@ class TestRuns : public QObject {
     QVERIFY(dir_.isValid());
     ctx_ = new AppContext(dir_.path(), test::syzygyDir(), this);
     panel_ = new RunsPanel(ctx_);
-    new QAbstractItemModelTester(panel_->balances()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
-    new QAbstractItemModelTester(panel_->balances()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+    new QAbstractItemModelTester(panel_->balances()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 this);
+    new QAbstractItemModelTester(panel_->balances()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 this);
     panel_->resize(1000, 600);
     panel_->show();
   }
@@ -47,7 +49,7 @@ class TestRuns : public QObject {
 
   void balanceTreeAndFilter() {
     BalancePicker* b = panel_->balances();
-    QCOMPARE(b->model()->rowCount(), 4);  // 2, 3, 4, 5 pieces
+    QCOMPARE(b->model()->rowCount(), 4);           // 2, 3, 4, 5 pieces
     QCOMPARE(b->model()->item(0)->rowCount(), 1);  // KvK
     b->filterEdit()->setText("KQv");
     QVERIFY(b->proxy()->rowCount() >= 2);

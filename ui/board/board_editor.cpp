@@ -81,8 +81,8 @@ void BoardEditor::movePiece(Square from, Square to) {
   Position n = withoutEp(pos_);
   n.remove(from);
   n.put(to, p);
-  setPosition(n, tr("move %1 to %2").arg(QString::fromStdString(square_name(from)),
-                                          QString::fromStdString(square_name(to))));
+  setPosition(
+      n, tr("move %1 to %2").arg(QString::fromStdString(square_name(from)), QString::fromStdString(square_name(to))));
 }
 
 void BoardEditor::toggleSideToMove() {

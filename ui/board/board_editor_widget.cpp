@@ -53,12 +53,15 @@ BoardEditorWidget::BoardEditorWidget(QWidget* parent) : QWidget(parent) {
   swap_ = addAction(tr("Swap colours"), Qt::Key_C,
                     tr("Swap the colours, mirror the ranks and the side to move: same value, other colouring (C)"));
   connect(swap_, &QAction::triggered, &editor_, &BoardEditor::swapColors);
-  clear_ = addAction(tr("Clear"), QKeySequence(Qt::CTRL | Qt::Key_Backspace), tr("Remove every piece (Ctrl+Backspace)"));
+  clear_ =
+      addAction(tr("Clear"), QKeySequence(Qt::CTRL | Qt::Key_Backspace), tr("Remove every piece (Ctrl+Backspace)"));
   connect(clear_, &QAction::triggered, &editor_, &BoardEditor::clear);
   tools_->addSeparator();
-  copyFen_ = addAction(tr("Copy FEN"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), tr("Copy the FEN (Ctrl+Shift+C)"));
+  copyFen_ =
+      addAction(tr("Copy FEN"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), tr("Copy the FEN (Ctrl+Shift+C)"));
   connect(copyFen_, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(editor_.fen()); });
-  pasteFen_ = addAction(tr("Paste FEN"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V), tr("Set the position from the clipboard (Ctrl+Shift+V)"));
+  pasteFen_ = addAction(tr("Paste FEN"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V),
+                        tr("Set the position from the clipboard (Ctrl+Shift+V)"));
   connect(pasteFen_, &QAction::triggered, this, [this] {
     fen_->setText(QApplication::clipboard()->text().trimmed());
     onFenEdited(fen_->text());

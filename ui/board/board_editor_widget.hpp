@@ -53,8 +53,8 @@ class BoardEditorWidget : public QWidget {
   QLabel* fenMessage_ = nullptr;
   QLabel* legality_ = nullptr;
   QList<QAction*> actions_;
-  QAction *undo_ = nullptr, *redo_ = nullptr, *flip_ = nullptr, *mirror_ = nullptr, *swap_ = nullptr,
-          *stm_ = nullptr, *clear_ = nullptr, *copyFen_ = nullptr, *pasteFen_ = nullptr;
+  QAction *undo_ = nullptr, *redo_ = nullptr, *flip_ = nullptr, *mirror_ = nullptr, *swap_ = nullptr, *stm_ = nullptr,
+          *clear_ = nullptr, *copyFen_ = nullptr, *pasteFen_ = nullptr;
   bool editingFen_ = false;  // the FEN field is the source of the change: do not rewrite its text
 };
 

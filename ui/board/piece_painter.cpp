@@ -18,8 +18,8 @@ constexpr char16_t kOutlineGlyph[kPieceTypes] = {0x2654, 0x2655, 0x2656, 0x2657,
 constexpr char16_t kSolidGlyph[kPieceTypes] = {0x265A, 0x265B, 0x265C, 0x265D, 0x265E, 0x265F};
 
 QString findDejaVu() {
-  for (const char* f : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                        "/usr/share/fonts/TTF/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf"}) {
+  for (const char* f : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+                        "/usr/share/fonts/dejavu/DejaVuSans.ttf"}) {
     if (QFile::exists(QString::fromLatin1(f))) return QString::fromLatin1(f);
   }
   return {};

@@ -4,9 +4,9 @@
 #include <QApplication>
 #include <QDrag>
 #include <QGridLayout>
+#include <QIcon>
 #include <QMimeData>
 #include <QMouseEvent>
-#include <QIcon>
 #include <QPainter>
 #include <QPixmap>
 #include <QToolButton>
@@ -116,8 +116,8 @@ void PiecePalette::picked(int id) {
 void PiecePalette::showBrush(const BoardWidget::Brush& b) {
   current_ = b;
   for (int i = 0; i <= kPieces; ++i) {
-    bool on = (b.kind == BoardWidget::Brush::Erase && i == kPieces) ||
-              (b.kind == BoardWidget::Brush::Place && i == b.piece);
+    bool on =
+        (b.kind == BoardWidget::Brush::Erase && i == kPieces) || (b.kind == BoardWidget::Brush::Place && i == b.piece);
     buttons_[i]->setChecked(on);
   }
 }

@@ -13,8 +13,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QTextStream>
 #include <QTabWidget>
+#include <QTextStream>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
@@ -112,7 +112,8 @@ void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& poi
   // Split by balance: one line each.
   QList<Line> add;
   for (const PassPoint& p : points) {
-    auto it = std::find_if(add.begin(), add.end(), [&](const Line& l) { return l.points.front().balance == p.balance; });
+    auto it =
+        std::find_if(add.begin(), add.end(), [&](const Line& l) { return l.points.front().balance == p.balance; });
     if (it == add.end())
       add.push_back(Line{runTitle, {p}});
     else
@@ -176,7 +177,8 @@ void ChartsPanel::rebuild() {
     auto* ly = new QLogValueAxis;
     ly->setBase(10);
     ly->setLabelFormat(QStringLiteral("%g"));
-    ly->setRange(std::pow(10.0, std::floor(std::log10(std::max(1.0, lo)))), std::pow(10.0, std::ceil(std::log10(std::max(10.0, hi)))));
+    ly->setRange(std::pow(10.0, std::floor(std::log10(std::max(1.0, lo)))),
+                 std::pow(10.0, std::ceil(std::log10(std::max(10.0, hi)))));
     y = ly;
   } else {
     auto* vy = new QValueAxis;

@@ -22,8 +22,8 @@
 #include <QTextStream>
 #include <QThread>
 #include <QThreadPool>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
@@ -51,13 +51,16 @@ struct ProbeTimesChart::Shared {
             Stage stage;
             double from, to;
           };
-          static constexpr Span kSpans[] = {{Stage::LoadCovers, 0.0, 0.05}, {Stage::Sample, 0.05, 0.3},
-                                            {Stage::CompareAnchor, 0.3, 0.5}, {Stage::Time, 0.5, 0.95},
+          static constexpr Span kSpans[] = {{Stage::LoadCovers, 0.0, 0.05},
+                                            {Stage::Sample, 0.05, 0.3},
+                                            {Stage::CompareAnchor, 0.3, 0.5},
+                                            {Stage::Time, 0.5, 0.95},
                                             {Stage::Summarize, 0.95, 1.0}};
           QMutexLocker lock(&mutex);
           stage = QString::fromStdString(progress_label(e));
           for (const Span& s : kSpans)
-            if (e.stage == s.stage) fraction = std::max(fraction, s.from + (s.to - s.from) * std::clamp(e.fraction, 0.0, 1.0));
+            if (e.stage == s.stage)
+              fraction = std::max(fraction, s.from + (s.to - s.from) * std::clamp(e.fraction, 0.0, 1.0));
         }) {}
 };
 
@@ -99,7 +102,8 @@ QThreadPool* benchPool() {
 
 int coversWithPieces(const QString& dataDir, int pieces) {
   int n = 0;
-  for (const QFileInfo& f : QDir(QDir(dataDir).filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files))
+  for (const QFileInfo& f :
+       QDir(QDir(dataDir).filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files))
     n += int(f.completeBaseName().size()) - 1 == pieces;  // "KQvK": 3 pieces
   return n;
 }
@@ -122,7 +126,8 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   positions_->setSingleStep(50'000);
   positions_->setValue(200'000);
   positions_->setGroupSeparatorShown(true);
-  positions_->setToolTip(tr("Random legal positions to probe (the paper used 10,000,000; 200,000 take about a second)"));
+  positions_->setToolTip(
+      tr("Random legal positions to probe (the paper used 10,000,000; 200,000 take about a second)"));
   pieces_ = new QComboBox(this);
   pieces_->setObjectName("probe-bench-pieces");
   for (int p : {3, 4, 5}) pieces_->addItem(tr("%1 pieces").arg(p), p);
@@ -217,9 +222,10 @@ void ProbeTimesChart::refresh() {
   run_->setEnabled(why.isEmpty());
   run_->setToolTip(why.isEmpty() ? tr("Time random positions with both cover methods and Fathom") : why);
   if (!hasResult_)
-    setMessage(!why.isEmpty()              ? why
-               : !outcomeMessage_.isEmpty() ? outcomeMessage_
-                                            : tr("Press Run to time our covers (indexed, linear) and Fathom on random positions"));
+    setMessage(!why.isEmpty() ? why
+               : !outcomeMessage_.isEmpty()
+                   ? outcomeMessage_
+                   : tr("Press Run to time our covers (indexed, linear) and Fathom on random positions"));
 }
 
 void ProbeTimesChart::start() {
@@ -302,7 +308,8 @@ void ProbeTimesChart::start() {
         }
       }
     }
-    QMetaObject::invokeMethod(this, [this, o] { done(o); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, o] { done(o); }, Qt::QueuedConnection);
   });
 }
 
@@ -327,7 +334,8 @@ void ProbeTimesChart::poll() {
   if (!shared_) return;
   QMutexLocker lock(&shared_->mutex);
   bar_->setValue(int(shared_->fraction * 1000));
-  if (!shared_->progress.cancelled() && !shared_->stage.isEmpty()) stage_->setText(shared_->stage + QStringLiteral("…"));
+  if (!shared_->progress.cancelled() && !shared_->stage.isEmpty())
+    stage_->setText(shared_->stage + QStringLiteral("…"));
 }
 
 void ProbeTimesChart::done(const Outcome& o) {
@@ -413,10 +421,9 @@ void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
 
   QString text = tr("%1 positions (%2 drawn, illegal or uncovered ones discarded). ")
                      .arg(QLocale().toString(r.positions), QLocale().toString(r.candidates));
-  text += r.mismatches == 0
-              ? tr("<b>0 mismatches</b> against Fathom.")
-              : tr("<b style='color:#b01010'>%1 mismatches</b> against Fathom, e.g. %2")
-                    .arg(QLocale().toString(r.mismatches), r.mismatchExamples.value(0).toHtmlEscaped());
+  text += r.mismatches == 0 ? tr("<b>0 mismatches</b> against Fathom.")
+                            : tr("<b style='color:#b01010'>%1 mismatches</b> against Fathom, e.g. %2")
+                                  .arg(QLocale().toString(r.mismatches), r.mismatchExamples.value(0).toHtmlEscaped());
   text += QStringLiteral("<br>");
   QStringList rows;
   for (const ProbeTimeHistogram& h : r.methods)

@@ -36,9 +36,9 @@ class AppContext;
 
 // One method's per-probe times, binned on log-spaced edges shared by every method of a run.
 struct ProbeTimeHistogram {
-  QString method;          // "indexed", "linear", "fathom"
-  QList<double> edges;     // bins + 1 edges in ns; bin i is [edges[i], edges[i+1])
-  QList<quint64> counts;   // one per bin; sums to the positions probed
+  QString method;         // "indexed", "linear", "fathom"
+  QList<double> edges;    // bins + 1 edges in ns; bin i is [edges[i], edges[i+1])
+  QList<quint64> counts;  // one per bin; sums to the positions probed
   double meanNs = 0, medianNs = 0, p99Ns = 0;
   double batchMeanNs = 0;  // one clock pair around whole passes, divided by the positions
   quint64 memoryBytes = 0;

@@ -67,7 +67,6 @@ QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
   return a;
 }
 
-
 // PNG and SVG buttons under a chart view.
 QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem) {
   auto* png = new QPushButton(QObject::tr("Export PNG…"), owner);
@@ -76,9 +75,11 @@ QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem
   row->addStretch(1);
   row->addWidget(png);
   row->addWidget(svg);
-  connectExport(owner, png, QObject::tr("Export chart"), stem + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"),
+  connectExport(owner, png, QObject::tr("Export chart"), stem + QStringLiteral(".png"),
+                QObject::tr("PNG images (*.png)"),
                 [view](const QString& path, QString*) { return exportChartPng(view, path); });
-  connectExport(owner, svg, QObject::tr("Export chart"), stem + QStringLiteral(".svg"), QObject::tr("SVG images (*.svg)"),
+  connectExport(owner, svg, QObject::tr("Export chart"), stem + QStringLiteral(".svg"),
+                QObject::tr("SVG images (*.svg)"),
                 [view](const QString& path, QString*) { return exportChartSvg(view, path); });
   return row;
 }
@@ -88,14 +89,17 @@ using SizeResult = QPair<QList<SyzygySizePoint>, QString>;
 SizeResult computeSizes(const QString& dataDir, const QString& syzygyDir) {
   // Balances up to the largest cover present: xz -9e of every Syzygy file is not cheap.
   int pieces = 2;
-  for (const QFileInfo& f : QDir(QDir(dataDir).filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files))
+  for (const QFileInfo& f :
+       QDir(QDir(dataDir).filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files))
     pieces = std::max(pieces, int(f.completeBaseName().size()) - 1);
-  auto rep = bench::size_report(std::filesystem::path(dataDir.toStdString()), std::filesystem::path(syzygyDir.toStdString()), pieces);
+  auto rep = bench::size_report(std::filesystem::path(dataDir.toStdString()),
+                                std::filesystem::path(syzygyDir.toStdString()), pieces);
   if (!rep) return {{}, QString::fromStdString(rep.error().message)};
   QList<SyzygySizePoint> out;
   for (const bench::SizeRow& r : rep->rows)
     if (r.has_cover && r.has_syzygy)
-      out.push_back({QString::fromStdString(r.balance.name()), double(r.cover_bytes), double(r.syzygy_bytes), double(r.syzygy_xz_bytes)});
+      out.push_back({QString::fromStdString(r.balance.name()), double(r.cover_bytes), double(r.syzygy_bytes),
+                     double(r.syzygy_xz_bytes)});
   return {out, QString()};
 }
 

@@ -33,8 +33,8 @@ void connectExport(QWidget* owner, QPushButton* button, const QString& title, co
 
 struct SyzygySizePoint {
   QString balance;
-  double coverBytes = 0;   // our .egtc
-  double syzygyBytes = 0;  // the .rtbw as shipped
+  double coverBytes = 0;     // our .egtc
+  double syzygyBytes = 0;    // the .rtbw as shipped
   double syzygyXzBytes = 0;  // that file through xz -9e
 };
 

@@ -8,11 +8,11 @@
 #include <QChartView>
 #include <QDir>
 #include <QFileDialog>
-#include <QHBoxLayout>
-#include <QMessageBox>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLogValueAxis>
 #include <QMap>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -55,7 +55,8 @@ void SizesChart::refresh() {
   // Only balances that have a cover: their table beside it is the comparison that matters.
   const QDir dataDir(ctx_->dataDir());
   QMap<QString, std::pair<qint64, qint64>> sizes;  // name -> (table bytes, cover bytes)
-  for (const QFileInfo& f : QDir(dataDir.filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files)) {
+  for (const QFileInfo& f :
+       QDir(dataDir.filePath(QStringLiteral("covers"))).entryInfoList({QStringLiteral("*.egtc")}, QDir::Files)) {
     const QFileInfo table(dataDir.filePath(QStringLiteral("tables/%1.egtt").arg(f.completeBaseName())));
     sizes[f.completeBaseName()] = {table.exists() ? table.size() : 0, f.size()};
   }

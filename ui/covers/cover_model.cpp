@@ -35,8 +35,7 @@ QVariant CoverModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case OutputRole: return int(logic::output_of(c));
     case CubeRole: return QVariant::fromValue<quint64>(c);
-    case Qt::ToolTipRole:
-      return QString::fromStdString(logic::to_text(c, decoder_.inputs()));
+    case Qt::ToolTipRole: return QString::fromStdString(logic::to_text(c, decoder_.inputs()));
     case Qt::ForegroundRole:
       if (col == ColOutput) {
         switch (logic::output_of(c)) {
@@ -49,10 +48,8 @@ QVariant CoverModel::data(const QModelIndex& index, int role) const {
     case Qt::TextAlignmentRole:
       if (col == ColIndex || col == ColLiterals) return int(Qt::AlignRight | Qt::AlignVCenter);
       return {};
-    case Qt::DisplayRole:
-      break;
-    default:
-      return {};
+    case Qt::DisplayRole: break;
+    default: return {};
   }
   switch (col) {
     case ColIndex: return index.row() + 1;

@@ -96,8 +96,8 @@ void CoverViewer::rescan() {
   const int i = balances_->findText(current);
   if (i >= 0) balances_->setCurrentIndex(i);
   if (balances_->count() == 0 && model_->rowCount() == 0)
-    info_->setText(tr("No cover files in %1 yet: start a run with minimization passes in the Runs panel.")
-                       .arg(dir.path()));
+    info_->setText(
+        tr("No cover files in %1 yet: start a run with minimization passes in the Runs panel.").arg(dir.path()));
 }
 
 void CoverViewer::load(const QString& balanceName) {
@@ -138,15 +138,16 @@ void CoverViewer::setCover(const store::CoverFile& cover) {
     lits += logic::literals(c);
     ++counts[int(logic::output_of(c))];
   }
-  info_->setText(tr("%1: %2 cubes (%3 win, %4 draw, %5 loss for White), %6 literals; passes %7; canonicalization %8")
-                     .arg(QString::fromStdString(cover.balance.name()))
-                     .arg(cover.cubes.size())
-                     .arg(counts[1])
-                     .arg(counts[2])
-                     .arg(counts[3])
-                     .arg(lits)
-                     .arg(cover.passes.empty() ? tr("none") : QString::fromStdString(cover.passes))
-                     .arg(QString::fromLatin1(canon_name(cover.canon).data(), qsizetype(canon_name(cover.canon).size()))));
+  info_->setText(
+      tr("%1: %2 cubes (%3 win, %4 draw, %5 loss for White), %6 literals; passes %7; canonicalization %8")
+          .arg(QString::fromStdString(cover.balance.name()))
+          .arg(cover.cubes.size())
+          .arg(counts[1])
+          .arg(counts[2])
+          .arg(counts[3])
+          .arg(lits)
+          .arg(cover.passes.empty() ? tr("none") : QString::fromStdString(cover.passes))
+          .arg(QString::fromLatin1(canon_name(cover.canon).data(), qsizetype(canon_name(cover.canon).size()))));
   legend_->clear();
   Q_EMIT overlayChanged({});
 }
@@ -194,7 +195,9 @@ bool CoverViewer::exportCsv(const QString& path, QString* error) const {
   }
   QTextStream out(&f);
   const int cols = proxy_->columnCount();
-  auto quote = [](QString s) { return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
+  auto quote = [](QString s) {
+    return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+  };
   QStringList header;
   for (int c = 0; c < cols; ++c) header << quote(proxy_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
   header << quote(QStringLiteral("pcn"));
@@ -214,8 +217,8 @@ bool CoverViewer::exportCsv(const QString& path, QString* error) const {
 }
 
 void CoverViewer::exportDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export cubes as CSV"), balances_->currentText() + QStringLiteral(".csv"),
-                                                    tr("CSV files (*.csv)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export cubes as CSV"), balances_->currentText() + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
   if (path.isEmpty()) return;
   QString error;
   if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);

@@ -43,7 +43,7 @@ class CoverViewer : public QWidget {
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
  public Q_SLOTS:
-  void rescan();  // refresh the list of covers in the data directory
+  void rescan();                     // refresh the list of covers in the data directory
   void setOutputFilter(int output);  // 0 = all, else int(logic::Output)
 
  Q_SIGNALS:

@@ -83,14 +83,15 @@ QString CubeDecoder::describe(CubeWord c, int j) const {
   std::vector<int> rows = values3(rowBits), files = values3(fileBits);
   std::vector<int> ranks;
   for (auto it = rows.rbegin(); it != rows.rend(); ++it) ranks.push_back(7 - *it);  // ascending ranks
-  if (ranks.size() == 1 && files.size() == 1)
-    return QString(QChar('a' + files[0])) + QString::number(ranks[0] + 1);
+  if (ranks.size() == 1 && files.size() == 1) return QString(QChar('a' + files[0])) + QString::number(ranks[0] + 1);
   if (ranks.size() == 8 && files.size() == 8) return QObject::tr("anywhere");
   auto fileName = [](int f) { return QString(QChar('a' + f)); };
   auto rankName = [](int r) { return QString::number(r + 1); };
   QStringList parts;
-  if (files.size() < 8) parts << (files.size() == 1 ? QObject::tr("file %1") : QObject::tr("files %1")).arg(listOf(files, fileName));
-  if (ranks.size() < 8) parts << (ranks.size() == 1 ? QObject::tr("rank %1") : QObject::tr("ranks %1")).arg(listOf(ranks, rankName));
+  if (files.size() < 8)
+    parts << (files.size() == 1 ? QObject::tr("file %1") : QObject::tr("files %1")).arg(listOf(files, fileName));
+  if (ranks.size() < 8)
+    parts << (ranks.size() == 1 ? QObject::tr("rank %1") : QObject::tr("ranks %1")).arg(listOf(ranks, rankName));
   return parts.join(QStringLiteral(", "));
 }
 

@@ -60,8 +60,9 @@ QVariant MoveListModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ToolTipRole) {
     if (index.column() == ColOurs && !m.ours) return m.oursMessage;
     if (index.column() == ColDtz)
-      return tr("Distance to zeroing (capture or pawn move) in plies for the side playing this move, "
-                "as Syzygy counts it; positive when winning.");
+      return tr(
+          "Distance to zeroing (capture or pawn move) in plies for the side playing this move, "
+          "as Syzygy counts it; positive when winning.");
     if (index.column() == ColAgree && m.agree == Agreement::Disagree)
       return tr("%1 and Syzygy disagree on this move").arg(sourceName_);
     return {};
@@ -74,7 +75,9 @@ QVariant MoveListModel::data(const QModelIndex& index, int role) const {
     case ColSyzygy: return m.syzygy ? QString::fromLatin1(syzygy_wdl_name(*m.syzygy)) : QStringLiteral("—");
     case ColDtz: return m.dtz ? QVariant(*m.dtz) : QVariant(QStringLiteral("—"));
     case ColAgree:
-      return m.agree == Agreement::Agree ? QStringLiteral("✓") : m.agree == Agreement::Disagree ? QStringLiteral("✗ differs") : QString();
+      return m.agree == Agreement::Agree      ? QStringLiteral("✓")
+             : m.agree == Agreement::Disagree ? QStringLiteral("✗ differs")
+                                              : QString();
   }
   return {};
 }

@@ -98,11 +98,10 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
     r.syzygy = syzygy->wdl(pos);
     if (r.syzygy) r.dtz = syzygy->dtz(pos);
     if (!r.syzygy)
-      r.syzygyMessage = r.syzygyHasBalance
-                            ? QObject::tr("Syzygy could not answer")
-                            : QObject::tr("no Syzygy file for %1 in %2")
-                                  .arg(QString::fromStdString(r.balance.canonical().name()),
-                                       QString::fromStdString(syzygy->dir().string()));
+      r.syzygyMessage = r.syzygyHasBalance ? QObject::tr("Syzygy could not answer")
+                                           : QObject::tr("no Syzygy file for %1 in %2")
+                                                 .arg(QString::fromStdString(r.balance.canonical().name()),
+                                                      QString::fromStdString(syzygy->dir().string()));
   } else {
     r.syzygyMessage = QObject::tr("Syzygy directory not set (Settings)");
   }

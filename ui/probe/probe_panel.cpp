@@ -3,17 +3,17 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QCoreApplication>
-#include <QEventLoop>
 #include <QDeadlineTimer>
+#include <QEventLoop>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QShortcut>
-#include <QThread>
 #include <QTableView>
+#include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -205,13 +205,13 @@ void ProbePanel::display(const ProbeResult& r) {
   }
   const Balance canon = r.balance.canonical();
   QString title = tr("%1, %2 to move").arg(QString::fromStdString(r.balance.name()), stm);
-  if (canon != r.balance)
-    title += tr(" (stored as %1 with colours swapped)").arg(QString::fromStdString(canon.name()));
+  if (canon != r.balance) title += tr(" (stored as %1 with colours swapped)").arg(QString::fromStdString(canon.name()));
   title_->setText(title);
 
   QStringList notes;
   if (r.ours) {
-    ours_->setText(colored(wdlText(*r.ours), wdlColor(*r.ours)) + tr(" <small>(%1, no 50-move rule)</small>").arg(r.sourceName));
+    ours_->setText(colored(wdlText(*r.ours), wdlColor(*r.ours)) +
+                   tr(" <small>(%1, no 50-move rule)</small>").arg(r.sourceName));
   } else {
     ours_->setText(QStringLiteral("—"));
     if (!r.ourAvailable && r.balance.pieces() <= 5) {
@@ -227,16 +227,20 @@ void ProbePanel::display(const ProbeResult& r) {
   if (r.syzygy) {
     QString dtz = r.dtz ? tr(", DTZ %1 plies").arg(*r.dtz) : tr(", no DTZ file");
     const char* color = (*r.syzygy == SyzygyWdl::Win || *r.syzygy == SyzygyWdl::CursedWin) ? "#106010"
-                        : (*r.syzygy == SyzygyWdl::Draw)                                 ? "#404040"
-                                                                                         : "#a01010";
+                        : (*r.syzygy == SyzygyWdl::Draw)                                   ? "#404040"
+                                                                                           : "#a01010";
     syzygy_->setText(colored(QString::fromLatin1(syzygy_wdl_name(*r.syzygy)), color) + dtz.toHtmlEscaped());
   } else {
     syzygy_->setText(QStringLiteral("—"));
     notes << r.syzygyMessage;
   }
   switch (r.agree) {
-    case Agreement::Agree: agree_->setText(QStringLiteral("<span style='color:#106010;font-size:large'>✓ agree</span>")); break;
-    case Agreement::Disagree: agree_->setText(QStringLiteral("<span style='color:#b00000;font-size:large'>✗ disagree</span>")); break;
+    case Agreement::Agree:
+      agree_->setText(QStringLiteral("<span style='color:#106010;font-size:large'>✓ agree</span>"));
+      break;
+    case Agreement::Disagree:
+      agree_->setText(QStringLiteral("<span style='color:#b00000;font-size:large'>✗ disagree</span>"));
+      break;
     case Agreement::Unknown: agree_->clear(); break;
   }
   int differing = 0;

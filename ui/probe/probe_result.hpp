@@ -26,32 +26,32 @@ Agreement agreement(std::optional<Wdl> ours, std::optional<SyzygyWdl> syzygy);
 
 struct ProbeMove {
   Move move;
-  QString text;                      // long algebraic, e.g. "Qh1-h8+", "e7-e8=Q", "Kd4xe5"
-  std::optional<Wdl> ours;           // for the side that plays the move
-  QString oursMessage;               // why ours is missing
-  std::optional<SyzygyWdl> syzygy;   // for the side that plays the move
-  std::optional<int> dtz;            // the mover's DTZ in plies when playing this move (Syzygy sign)
+  QString text;                     // long algebraic, e.g. "Qh1-h8+", "e7-e8=Q", "Kd4xe5"
+  std::optional<Wdl> ours;          // for the side that plays the move
+  QString oursMessage;              // why ours is missing
+  std::optional<SyzygyWdl> syzygy;  // for the side that plays the move
+  std::optional<int> dtz;           // the mover's DTZ in plies when playing this move (Syzygy sign)
   MoveGroup group = MoveGroup::Unknown;
   Agreement agree = Agreement::Unknown;
 };
 
 struct ProbeResult {
   Position position;
-  quint64 serial = 0;       // which request this answers; stale answers are dropped
-  QString illegal;          // non-empty: illegal setup, nothing else is filled
+  quint64 serial = 0;  // which request this answers; stale answers are dropped
+  QString illegal;     // non-empty: illegal setup, nothing else is filled
   Balance balance;
   QString sourceName;
-  bool ourAvailable = false;         // the source has data for this balance
-  std::optional<Wdl> ours;           // side to move
+  bool ourAvailable = false;  // the source has data for this balance
+  std::optional<Wdl> ours;    // side to move
   QString oursMessage;
-  QString oursDetail;                // what answered (the cube, for covers)
+  QString oursDetail;  // what answered (the cube, for covers)
   bool syzygyOpen = false;
   bool syzygyHasBalance = false;
-  std::optional<SyzygyWdl> syzygy;   // side to move
-  std::optional<int> dtz;            // side to move, plies
+  std::optional<SyzygyWdl> syzygy;  // side to move
+  std::optional<int> dtz;           // side to move, plies
   QString syzygyMessage;
   Agreement agree = Agreement::Unknown;
-  std::vector<ProbeMove> moves;      // sorted: group, then best DTZ first
+  std::vector<ProbeMove> moves;  // sorted: group, then best DTZ first
 };
 
 }  // namespace egtmin::ui

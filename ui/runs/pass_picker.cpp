@@ -53,9 +53,11 @@ PassPicker::PassPicker(QWidget* parent) : QWidget(parent) {
   list_->setDragDropMode(QAbstractItemView::InternalMove);
   list_->setDefaultDropAction(Qt::MoveAction);
   list_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  list_->setToolTip(tr("The passes in the order they run: drag one to move it (or select it and use "
-                       "Ctrl+Left / Ctrl+Right; Delete removes it)"));
-  list_->setStyleSheet(QStringLiteral("QListWidget::item { border: 1px solid palette(mid); border-radius: 3px; padding: 0px 5px; }"));
+  list_->setToolTip(
+      tr("The passes in the order they run: drag one to move it (or select it and use "
+         "Ctrl+Left / Ctrl+Right; Delete removes it)"));
+  list_->setStyleSheet(
+      QStringLiteral("QListWidget::item { border: 1px solid palette(mid); border-radius: 3px; padding: 0px 5px; }"));
   // One row of items, and room for the scroll bar long sequences need.
   list_->setFixedHeight(list_->fontMetrics().height() + 8 + 2 * list_->frameWidth() +
                         list_->style()->pixelMetric(QStyle::PM_ScrollBarExtent));

@@ -47,8 +47,8 @@ class PassPicker : public QWidget {
 
  private:
   void validate();
-  void fillList();      // text -> row
-  void listChanged();   // row -> text
+  void fillList();     // text -> row
+  void listChanged();  // row -> text
   void moveCurrent(int delta);
   void updateButtons();
 

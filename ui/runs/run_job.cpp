@@ -3,10 +3,10 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QHash>
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QHash>
 
 #include "chess/balance.hpp"
 #include "util/defaults.hpp"
@@ -66,7 +66,8 @@ void RunJob::start() {
   poll_.start();
   future_ = QtConcurrent::run(pool(), [this] {
     Outcome o = work();
-    QMetaObject::invokeMethod(this, [this, o] { done(o); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, o] { done(o); }, Qt::QueuedConnection);
   });
   Q_EMIT progressed();
 }
@@ -93,14 +94,18 @@ bool RunJob::wait(int timeoutMs) {
 }
 
 void RunJob::post(const QString& line) {
-  QMetaObject::invokeMethod(this, [this, line] {
-    log_ << line;
-    Q_EMIT logLine(line);
-  }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      this,
+      [this, line] {
+        log_ << line;
+        Q_EMIT logLine(line);
+      },
+      Qt::QueuedConnection);
 }
 
 void RunJob::postPoint(const PassPoint& p) {
-  QMetaObject::invokeMethod(this, [this, p] { points_ << p; }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      this, [this, p] { points_ << p; }, Qt::QueuedConnection);
 }
 
 void RunJob::poll() {
@@ -173,7 +178,8 @@ RunJob::Outcome RunJob::work() {
   QHash<QString, int> steps;  // passes done per balance (events come one at a time)
   events.pass_done = [&](const Balance& b, const logic::PassReport& r) {
     const double mib = double(r.peak_bytes) / (1024.0 * 1024.0);
-    postPoint(PassPoint{name(b), QString::fromStdString(r.pass), ++steps[name(b)], r.cubes, r.literals, r.seconds, mib});
+    postPoint(
+        PassPoint{name(b), QString::fromStdString(r.pass), ++steps[name(b)], r.cubes, r.literals, r.seconds, mib});
     post(tr("%1 %2: %3 cubes, %4 literals, %5 s (cpu %6 s), %7 MiB")
              .arg(name(b), QString::fromStdString(r.pass))
              .arg(r.cubes)

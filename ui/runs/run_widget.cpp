@@ -15,7 +15,10 @@ namespace {
 QString formatElapsed(qint64 ms) {
   const qint64 s = ms / 1000;
   if (s < 60) return QStringLiteral("%1.%2 s").arg(s).arg((ms % 1000) / 100);
-  return QStringLiteral("%1:%2:%3").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1:%2:%3")
+      .arg(s / 3600)
+      .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+      .arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 }  // namespace
 

@@ -14,10 +14,10 @@
 #include <QVBoxLayout>
 
 #include "app_context.hpp"
+#include "logic/pass_registry.hpp"
 #include "runs/balance_picker.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/run_widget.hpp"
-#include "logic/pass_registry.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::ui {
@@ -33,9 +33,10 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   effort_->setObjectName("effort");
   effort_->addItem(tr("Normal"), int(logic::Effort::Normal));
   effort_->addItem(tr("High"), int(logic::Effort::High));
-  effort_->setToolTip(tr("How hard expand and irredundant try (egtmin-cli minimize --effort). High spends "
-                         "more expand/irredundant effort for fewer cubes: KQvKR 10,382 cubes instead of "
-                         "10,779, at about 10x the CPU time."));
+  effort_->setToolTip(
+      tr("How hard expand and irredundant try (egtmin-cli minimize --effort). High spends "
+         "more expand/irredundant effort for fewer cubes: KQvKR 10,382 cubes instead of "
+         "10,779, at about 10x the CPU time."));
   {
     // Remembered like the other run settings; anything unknown reads as Normal.
     auto e = logic::parse_effort(QSettings().value("runEffort", QStringLiteral("normal")).toString().toStdString());
