@@ -13,13 +13,18 @@ Command add_gen(CLI::App& app) {
     Common common;
     std::vector<std::string> balances;
     int pieces = 0;
+    bool no_self_check = false;
   };
   auto a = std::make_shared<Args>();
-  auto* sub = app.add_subcommand("gen", "Generate exact win/draw/loss tables by retrograde analysis");
+  auto* sub = app.add_subcommand(
+      "gen", "Generate exact tables (win, cursed win, draw, blessed loss, loss) by retrograde analysis");
   sub->footer(
-      "Missing dependencies (the balances captures and promotions lead to) are generated first.\n"
+      "Missing dependencies (the balances captures and promotions lead to) are generated first, and\n"
+      "each new table is proven against its successors (the self-check) before it is written.\n"
+      "Counts are of canonical positions, from White's point of view.\n"
       "Examples:\n  egtmin-cli gen KQvKR\n  egtmin-cli gen --pieces 4\n  egtmin-cli gen KQRvKR --json");
   add_balance_selection(sub, a->balances, a->pieces, "Tables to generate");
+  sub->add_flag("--no-self-check", a->no_self_check, "Write tables without proving them first (faster)");
   add_common(sub, a->common);
   return {sub, [a] {
             auto requested = balances_or_pieces(a->balances, a->pieces, "gen");
@@ -33,22 +38,31 @@ Command add_gen(CLI::App& app) {
             auto progress = make_progress(a->common);
             nlohmann::json generated = nlohmann::json::array();
             double total = 0;
-            auto on_generated = [&](const Balance& b, double secs) {
-              total += secs;
+            auto on_generated = [&](const Balance& b, const TableStore::Generated& g) {
+              total += g.seconds + g.self_check_seconds;
               auto t = store.get(b);
-              auto c = (*t)->counts();
-              generated.push_back(
-                  {{"balance", b.name()}, {"seconds", secs}, {"win", c.win}, {"draw", c.draw}, {"loss", c.loss}});
+              const Table::Counts c = (*t)->counts();
+              nlohmann::json row = value_counts_json(c);
+              row["balance"] = b.name();
+              row["seconds"] = g.seconds;
+              if (g.self_check) {
+                row["self_check"] = {{"positions", g.self_check->positions},
+                                     {"failures", g.self_check->failures},
+                                     {"exact_rule", g.self_check->exact_rule},
+                                     {"seconds", g.self_check_seconds}};
+              }
+              generated.push_back(row);
               if (!a->common.json) {
                 end_progress(a->common);
-                std::printf("%-8s %8.2f s  %12llu win %12llu draw %12llu loss (canonical positions, White's view)\n",
-                            b.name().c_str(), secs, (unsigned long long)c.win, (unsigned long long)c.draw,
-                            (unsigned long long)c.loss);
+                std::printf("%-8s %8.2f s  %s", b.name().c_str(), g.seconds, value_counts_text(c).c_str());
+                if (g.self_check) std::printf("  self-check passed in %.2f s", g.self_check_seconds);
+                std::printf("\n");
                 std::fflush(stdout);
               }
             };
             GenerateOptions opts;
             opts.threads = a->common.threads;
+            opts.self_check = !a->no_self_check;
             for (const Balance& b : todo) {
               auto r = store.ensure(b, opts, *progress, on_generated);
               if (!r) {

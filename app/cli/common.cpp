@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common.hpp"
+
+#include <algorithm>
 #include "util/defaults.hpp"
 
 #include <unistd.h>
@@ -80,5 +82,29 @@ int fail(const std::string& message) {
 }
 
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
+
+namespace {
+constexpr Wdl kShownOrder[] = {Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss};
+std::string json_key(Wdl v) {
+  std::string k = wdl_name(v);
+  std::replace(k.begin(), k.end(), ' ', '_');
+  return k;
+}
+}  // namespace
+
+nlohmann::json value_counts_json(const Table::Counts& c) {
+  nlohmann::json j = nlohmann::json::object();
+  for (Wdl v : kShownOrder) j[json_key(v)] = c.of(v);
+  return j;
+}
+
+std::string value_counts_text(const Table::Counts& c) {
+  std::string out;
+  for (Wdl v : kShownOrder) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(c.of(v)) + " " + wdl_name(v);
+  }
+  return out;
+}
 
 }  // namespace egtmin::cli

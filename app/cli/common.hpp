@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "chess/balance.hpp"
+#include "table/table.hpp"
 #include "util/paths.hpp"
 #include "util/progress.hpp"
 
@@ -51,6 +52,11 @@ Result<std::vector<Balance>> balances_or_pieces(const std::vector<std::string>& 
 // Prints an error line to stderr and returns kFailure.
 int fail(const std::string& message);
 void print_json(const nlohmann::json& j);
+
+// Counts of the five values, as JSON fields ("win", "cursed_win", "draw", "blessed_loss", "loss")
+// and as one line of text.
+nlohmann::json value_counts_json(const Table::Counts& c);
+std::string value_counts_text(const Table::Counts& c);
 
 // Subcommand registration: each returns the function that runs it once parsed.
 using Runner = std::function<int()>;

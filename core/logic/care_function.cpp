@@ -30,7 +30,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
         uint64_t s0 = next.fetch_add(kChunk);
         if (s0 >= slots || progress.cancelled()) return;
         for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
-          Wdl v = t.at_slot(slot);
+          const Wdl v = fold(t.at_slot(slot));  // the cover's outputs are win, draw and loss
           if (v == Wdl::Illegal) continue;
           Placement p = sym.from_slot(slot);
           if (!canon.is_representative(p)) continue;
@@ -63,7 +63,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
         for (int b = 0; b < 64; ++b) {
           uint64_t idx = (w << 6) | uint64_t(b);
           if (idx >= enc.size()) break;
-          Wdl v = t.value(enc.decode(idx));
+          const Wdl v = fold(t.value(enc.decode(idx)));
           if (v == Wdl::Illegal) continue;
           acc[int(v) - 1] |= uint64_t{1} << b;
         }

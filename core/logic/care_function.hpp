@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The incompletely specified function a cover must implement: for each of the three outputs
-// (White wins / draw / White loses) the set of care minterms that have it, as BitTrees over the
+// (White wins / draw / White loses, without the 50-move rule: a cursed win is a win and a blessed
+// loss a loss) the set of care minterms that have it, as BitTrees over the
 // 2^n index space. Everything else is a don't-care (illegal positions, and under a CanonScheme
 // the non-representatives). The OFF-set of an output is the ON-set of the other two, so neither
 // R nor D is ever listed minterm by minterm: expand's blocking test and irredundant's coverage

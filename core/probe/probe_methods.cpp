@@ -10,11 +10,6 @@ namespace egtmin::probe {
 
 namespace {
 
-// Our tables have no 50-move rule: cursed wins are wins, blessed losses are losses.
-Wdl from_syzygy(SyzygyWdl v) {
-  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win : v == SyzygyWdl::Draw ? Wdl::Draw : Wdl::Loss;
-}
-
 template <Method M>
 uint64_t cover_batch(const ProbeTargets& t, const Position* positions, size_t n) {
   uint64_t sink = 0;
@@ -51,7 +46,7 @@ uint64_t fathom_batch(const ProbeTargets& t, const Position* positions, size_t n
 std::optional<Wdl> fathom_checked(const ProbeTargets& t, const Position& pos) {
   auto v = t.hold ? t.syzygy.wdl(*t.hold, pos) : t.syzygy.wdl(pos);
   if (!v) return std::nullopt;
-  return from_syzygy(*v);
+  return to_wdl(*v);
 }
 
 // Fathom maps each table file it probes: their sizes are what it reads.

@@ -14,6 +14,7 @@
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
 #include "table/encoding.hpp"
+#include "table/wdl.hpp"
 #include "util/result.hpp"
 
 namespace egtmin {
@@ -21,6 +22,17 @@ namespace egtmin {
 // Syzygy's five values, from the side to move's point of view.
 enum class SyzygyWdl : uint8_t { Loss = 0, BlessedLoss = 1, Draw = 2, CursedWin = 3, Win = 4 };
 const char* syzygy_wdl_name(SyzygyWdl v);
+// The same value in egtmin's terms (both for the side to move).
+constexpr Wdl to_wdl(SyzygyWdl v) {
+  switch (v) {
+    case SyzygyWdl::Loss: return Wdl::Loss;
+    case SyzygyWdl::BlessedLoss: return Wdl::BlessedLoss;
+    case SyzygyWdl::Draw: return Wdl::Draw;
+    case SyzygyWdl::CursedWin: return Wdl::CursedWin;
+    case SyzygyWdl::Win: return Wdl::Win;
+  }
+  return Wdl::Illegal;
+}
 
 class Syzygy {
  public:

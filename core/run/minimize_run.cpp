@@ -115,9 +115,12 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   {
     Progress gen(progress, [&](const ProgressEvent& e) { tracker.report(0, e.stage, e.fraction, e.detail); });
     for (const Balance& b : balances) {
-      auto t = store.ensure(b, GenerateOptions{threads}, gen, [&](const Balance& made, double secs) {
+      GenerateOptions opts;
+      opts.threads = threads;
+      opts.self_check = true;
+      auto t = store.ensure(b, opts, gen, [&](const Balance& made, const TableStore::Generated& g) {
         tracker.unit_done(0);
-        if (events.table_generated) tracker.event([&] { events.table_generated(made, secs); });
+        if (events.table_generated) tracker.event([&] { events.table_generated(made, g.seconds); });
       });
       if (progress.cancelled()) return Error{"cancelled"};
       if (!t) return t.error();

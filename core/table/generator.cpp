@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// How it works. Every canonical legal position gets a state byte and a counter byte, indexed by
-// its symmetry slot. A forward pass resolves what needs no in-table information (mates,
-// stalemates, winning captures or promotions) and counts, for every other position, the distinct
-// canonical classes its quiet moves lead to. Retrograde passes then push resolved positions back
-// to their predecessors: a loss for the side to move makes every predecessor a win; a win
-// decrements each predecessor's counter, and a predecessor whose counter reaches zero is lost
-// (or drawn, when a capture or promotion offers a draw). What never resolves is a draw.
+// How it works. Every canonical legal position gets a state byte and two counter bytes, indexed
+// by its symmetry slot. Positions are solved in layers of pawn advancement, most advanced first:
+// a pawn move always advances, so the positions it leads to are already final, like those of
+// captures and promotions (which leave the table). Pawn moves, captures and promotions are the
+// zeroing moves of the 50-move rule; every other move is quiet and stays in its layer.
+//
+// Per layer, a forward pass looks at every position's moves: zeroing moves are valued at once
+// from the final values they reach, quiet moves are counted as distinct canonical successor
+// classes. Then two retrograde analyses run over the layer's quiet moves:
+//  - without the rule: a loss for the side to move makes every predecessor a win; a win
+//    decrements each predecessor's counter, and a predecessor whose counter reaches zero is lost
+//    (or drawn, when a zeroing move offers a draw). What never resolves is a draw.
+//  - with the rule, in rounds of one ply: round d holds the positions won or lost in exactly d
+//    plies to a zeroing move that keeps the result (or to mate). A win within the rule needs a
+//    zeroing move into a loss within the rule; a defender escapes through any zeroing move that
+//    does not lose within the rule. Rounds stop at 100 plies, the rule's limit.
+// A position won without the rule but not within it is a cursed win; lost without it but not
+// within it, a blessed loss. The round of each rule decision is the position's distance to
+// zeroing, which the self-check (table/self_check.hpp) can verify ply by ply.
 //
 // Counting distinct successor classes, not moves, makes symmetric duplicates harmless: a class
 // is resolved once, and the set of canonical predecessors of its representative is exactly the
-// set of canonical positions with a move into that class.
+// set of canonical positions with a quiet move into that class.
 //
-// En passant: a double push next to an enemy pawn lets the opponent choose between the table
-// position and the en-passant capture (which leaves the table). Such a move is an exit worth a
-// loss when the capture wins for the opponent, and otherwise counts as a quiet move that can only
-// ever be worth a draw to the mover when the capture draws.
+// En passant: after a double push next to an enemy pawn the opponent may also capture en
+// passant, so the push is worth the better, for the opponent, of the pushed position and the
+// capture.
 #include "table/generator.hpp"
 
 #include <algorithm>
@@ -54,18 +65,24 @@ std::vector<Balance> successor_balances(const Balance& b) {
   return out;
 }
 
+int pawn_advancement(Color c, Square s) { return c == White ? 6 - row_of(s) : row_of(s) - 1; }
+
 namespace {
 
-// Values from the side to move's point of view.
+// State byte of a slot. Values without the rule are for the side to move.
 enum : uint8_t { kUnknown = 0, kWin = 1, kDraw = 2, kLoss = 3 };
-constexpr uint8_t kInvalid = 0x80;  // illegal or not canonical
-constexpr int kExitShift = 2;       // bits 2-3: best capture/promotion value, 0 = none
-constexpr uint8_t kValueMask = 3;
+constexpr uint8_t kValueMask = 3;      // bits 0-1: the value without the rule
+constexpr int kExitShift = 2;          // bits 2-3: the best zeroing move's value without the rule
+constexpr uint8_t kRuleWin = 1 << 4;   // won within the rule
+constexpr uint8_t kRuleLoss = 1 << 5;  // lost within the rule
+constexpr uint8_t kEscape = 1 << 6;    // a zeroing move that does not lose within the rule
+constexpr uint8_t kInvalid = 0x80;     // illegal, not canonical, or not in the current layer
+constexpr uint8_t kRuleDecided = kRuleWin | kRuleLoss;
 
-constexpr uint8_t flip_value(uint8_t v) { return v == kWin ? uint8_t(kLoss) : (v == kLoss ? uint8_t(kWin) : v); }
-// Order for the side to move: loss < draw < win. Returns the better of a and b (0 = nothing).
-constexpr int rank_of_value(uint8_t v) { return v == kLoss ? 1 : (v == kDraw ? 2 : (v == kWin ? 3 : 0)); }
-constexpr uint8_t better(uint8_t a, uint8_t b) { return rank_of_value(a) >= rank_of_value(b) ? a : b; }
+constexpr int kRuleLimit = 100;  // plies without a zeroing move before the game is drawn
+constexpr uint8_t kNoDistance = 0xFF;
+
+constexpr uint8_t plain(Wdl v) { return uint8_t(fold(v)); }  // kWin/kDraw/kLoss share Wdl's codes
 
 // Where a capture and/or promotion leads: the successor table and how to fill its placement.
 struct Exit {
@@ -77,17 +94,19 @@ struct Exit {
 
 class Generator {
  public:
-  Generator(const Balance& b, const TableLookup& lookup, int threads, const Progress& progress)
+  Generator(const Balance& b, const TableLookup& lookup, const GenerateOptions& opts, const Progress& progress)
       : table_(b),
         enc_(table_.encoding()),
         sym_(table_.symmetry()),
         k_(enc_.pieces()),
-        threads_(threads),
+        threads_(std::max(1, resolve_threads(opts.threads))),
+        distances_(opts.distances),
         progress_(progress) {
     for (int i = 0; i < k_; ++i) {
       color_[i] = color_of(enc_.piece(i));
       type_[i] = type_of(enc_.piece(i));
       if (type_[i] == King) king_[color_[i]] = i;
+      if (type_[i] == Pawn) max_layer_ += 5;
     }
     build_exits(lookup);
   }
@@ -100,8 +119,15 @@ class Generator {
     return (size_t(captured) * size_t(k_ + 1) + size_t(promoting)) * 4 + size_t(promo);
   }
   void build_exits(const TableLookup& lookup);
-  uint8_t exit_value(const Placement& after, int captured, int promoting, int promo) const;
+  Wdl exit_value(const Placement& after, int captured, int promoting, int promo) const;
+  Wdl push_value(const Placement& after, bool double_push, Square to) const;
 
+  int layer(const Placement& p) const {
+    int l = 0;
+    for (int i = 0; i < k_; ++i)
+      if (type_[i] == Pawn) l += pawn_advancement(color_[i], p.sq[i]);
+    return l;
+  }
   bool attacked(const Placement& p, Color by, Square target, Bitboard occ, int skip) const {
     for (int i = 0; i < k_; ++i) {
       if (i == skip || color_[i] != by) continue;
@@ -120,34 +146,51 @@ class Generator {
     return -1;
   }
   // Best value for the side to move of its en-passant captures of the pawn that just moved to
-  // `pushed` (0 when there is none).
-  uint8_t ep_value(const Placement& p, Square pushed) const;
+  // `pushed` (Illegal when there is none).
+  Wdl ep_value(const Placement& p, Square pushed) const;
 
-  void forward(uint64_t begin, uint64_t end, std::vector<uint32_t>& frontier);
-  void retro(const uint32_t* begin, const uint32_t* end, std::vector<uint32_t>& next);
-  bool set_if_unknown(uint64_t slot, uint8_t value) {
+  void forward(uint64_t begin, uint64_t end, int layer, std::vector<uint32_t>& plain_front,
+               std::vector<uint32_t>& mated, std::vector<uint32_t>& zeroed);
+  void retro_plain(const uint32_t* begin, const uint32_t* end, std::vector<uint32_t>& next);
+  void retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance, std::vector<uint32_t>& next);
+  void finish_layer(uint64_t begin, uint64_t end, int layer);
+  // Canonical slots with a quiet (non-pawn, non-capturing) move into p's class.
+  template <class F>
+  void for_each_quiet_predecessor(const Placement& p, F&& f) const;
+
+  bool set_if(uint64_t slot, uint8_t unless, uint8_t bits) {
     std::atomic_ref<uint8_t> s(state_[slot]);
     uint8_t cur = s.load(std::memory_order_relaxed);
-    while ((cur & (kInvalid | kValueMask)) == 0)
-      if (s.compare_exchange_weak(cur, uint8_t(cur | value), std::memory_order_relaxed)) return true;
+    while ((cur & (kInvalid | unless)) == 0)
+      if (s.compare_exchange_weak(cur, uint8_t(cur | bits), std::memory_order_relaxed)) return true;
     return false;
+  }
+  uint8_t state(uint64_t slot) const {
+    return std::atomic_ref<const uint8_t>(state_[slot]).load(std::memory_order_relaxed);
+  }
+  void set_distance(uint64_t slot, uint8_t d) {
+    if (distances_) (*distances_)[slot] = d;
   }
 
   template <class F>
   void parallel(uint64_t n, F&& body);
+  // Runs body over the frontier lists in one parallel sweep and gathers what they produce.
+  template <class F>
+  std::vector<uint32_t> sweep(std::vector<std::vector<uint32_t>>& lists, F&& body);
 
   Table table_;
   const Encoding& enc_;
   const Symmetry& sym_;
   int k_;
   int threads_;
+  int max_layer_ = 0;
+  std::vector<uint8_t>* distances_;
   const Progress& progress_;
   std::array<Color, kMaxTablePieces> color_{};
   std::array<PieceType, kMaxTablePieces> type_{};
   std::array<int, 2> king_{};
   std::vector<Exit> exits_;
-  std::vector<uint8_t> state_, counter_;
-  std::atomic<uint64_t> done_{0};
+  std::vector<uint8_t> state_, plain_counter_, rule_counter_;
 };
 
 void Generator::build_exits(const TableLookup& lookup) {
@@ -179,7 +222,7 @@ void Generator::build_exits(const TableLookup& lookup) {
         Exit e;
         e.flip = !sub.is_canonical();
         e.table = lookup(sub.canonical());
-        if (!e.table) continue;  // reported by run() through missing_
+        if (!e.table) continue;  // reported by run()
         if (e.flip)
           for (auto& [pc, i] : rest) pc = make_piece(~color_of(pc), type_of(pc));
         std::stable_sort(rest.begin(), rest.end(), [](auto& a, auto& b) { return a.first < b.first; });
@@ -191,21 +234,29 @@ void Generator::build_exits(const TableLookup& lookup) {
 
 // Value for the side that just moved of the position `after` (squares already updated, the
 // captured slot ignored, side to move = the opponent).
-uint8_t Generator::exit_value(const Placement& after, int captured, int promoting, int promo) const {
+Wdl Generator::exit_value(const Placement& after, int captured, int promoting, int promo) const {
   const Exit& e = exits_[exit_key(captured, promoting, promo)];
   Placement q;
   q.stm = e.flip ? ~after.stm : after.stm;
   for (int j = 0; j < e.n; ++j) q.sq[j] = e.flip ? Square(after.sq[e.src[j]] ^ 56) : after.sq[e.src[j]];
-  Wdl w = e.table->value(q);  // White's view in the successor's colouring
-  uint8_t for_stm = q.stm == White ? uint8_t(w) : uint8_t(negate(w));
-  return flip_value(for_stm);
+  const Wdl w = e.table->value(q);  // White's view in the successor's colouring
+  return q.stm == White ? negate(w) : w;
 }
 
-uint8_t Generator::ep_value(const Placement& p, Square pushed) const {
+// Value for the side that just moved of a pawn push inside the table (`after` has the opponent
+// to move); the pushed position is in a more advanced layer, so its value is final.
+Wdl Generator::push_value(const Placement& after, bool double_push, Square to) const {
+  const Wdl white = table_.value(after);
+  Wdl opponent = after.stm == White ? white : negate(white);
+  if (double_push) opponent = better(opponent, ep_value(after, to));
+  return negate(opponent);
+}
+
+Wdl Generator::ep_value(const Placement& p, Square pushed) const {
   Color us = p.stm;
   int victim = slot_at(p, pushed);
   Square ep = Square(us == White ? pushed - 8 : pushed + 8);
-  uint8_t best = 0;
+  Wdl best = Wdl::Illegal;
   Bitboard occ = occupancy(p);
   for (int i = 0; i < k_; ++i) {
     if (color_[i] != us || type_[i] != Pawn) continue;
@@ -223,13 +274,12 @@ uint8_t Generator::ep_value(const Placement& p, Square pushed) const {
 
 template <class F>
 void Generator::parallel(uint64_t n, F&& body) {
-  int t = std::max(1, threads_);
   std::vector<std::thread> pool;
   std::atomic<uint64_t> next{0};
-  // Slots a worker takes at a time: a multiple of 32, so threads never share a packed table word;
+  // Slots a worker takes at a time: a multiple of 16, so threads never share a packed table word;
   // large enough that the shared counter is rarely touched, small enough that threads finish together.
   constexpr uint64_t kChunk = uint64_t{1} << 16;
-  for (int i = 0; i < t; ++i)
+  for (int i = 0; i < threads_; ++i)
     pool.emplace_back([&, i] {
       for (;;) {
         uint64_t b = next.fetch_add(kChunk);
@@ -240,10 +290,23 @@ void Generator::parallel(uint64_t n, F&& body) {
   for (auto& th : pool) th.join();
 }
 
-void Generator::forward(uint64_t begin, uint64_t end, std::vector<uint32_t>& frontier) {
+template <class F>
+std::vector<uint32_t> Generator::sweep(std::vector<std::vector<uint32_t>>& lists, F&& body) {
+  std::vector<uint32_t> all;
+  for (auto& l : lists) {
+    all.insert(all.end(), l.begin(), l.end());
+    l.clear();
+  }
+  parallel(all.size(), [&](int id, uint64_t b, uint64_t e) { body(all.data() + b, all.data() + e, lists[id]); });
+  return all;
+}
+
+void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<uint32_t>& plain_front,
+                        std::vector<uint32_t>& mated, std::vector<uint32_t>& zeroed) {
   std::array<uint64_t, 256> succ;
   for (uint64_t slot = begin; slot < end; ++slot) {
     Placement p = sym_.from_slot(slot);
+    if (max_layer_ > 0 && layer(p) != current) continue;
     if (!enc_.is_legal(p) || !sym_.is_canonical(p)) {
       state_[slot] = kInvalid;
       continue;
@@ -254,9 +317,8 @@ void Generator::forward(uint64_t begin, uint64_t end, std::vector<uint32_t>& fro
     for (int i = 0; i < k_; ++i)
       if (color_[i] == us) own |= bb(p.sq[i]);
     int n_succ = 0, legal = 0;
-    uint8_t exit_best = 0;
-    bool win = false;
-    for (int i = 0; i < k_ && !win; ++i) {
+    Wdl exit_best = Wdl::Illegal;  // best zeroing move, with the rule
+    for (int i = 0; i < k_ && exit_best != Wdl::Win; ++i) {
       if (color_[i] != us) continue;
       const Square from = p.sq[i];
       Bitboard targets;
@@ -274,7 +336,7 @@ void Generator::forward(uint64_t begin, uint64_t end, std::vector<uint32_t>& fro
       } else {
         targets = attacks(type_[i], us, from, occ) & ~own;
       }
-      for (Bitboard t = targets; t && !win;) {
+      for (Bitboard t = targets; t && exit_best != Wdl::Win;) {
         const Square to = pop_lsb(t);
         const int captured = (occ & bb(to)) ? slot_at(p, to) : k_;
         Placement a = p;
@@ -285,98 +347,129 @@ void Generator::forward(uint64_t begin, uint64_t end, std::vector<uint32_t>& fro
         a.stm = ~us;
         const bool promotes = type_[i] == Pawn && (bb(to) & kPromotionRanks);
         if (promotes || captured != k_) {
-          for (int promo = 0; promo < (promotes ? 4 : 1); ++promo) {
-            uint8_t v = exit_value(a, captured, promotes ? i : k_, promo);
-            exit_best = better(exit_best, v);
-            if (v == kWin) win = true;
-          }
+          for (int promo = 0; promo < (promotes ? 4 : 1); ++promo)
+            exit_best = better(exit_best, exit_value(a, captured, promotes ? i : k_, promo));
           if (promotes) legal += 3;
-          continue;
+        } else if (type_[i] == Pawn) {
+          exit_best = better(exit_best, push_value(a, bool(double_push & bb(to)), to));
+        } else {
+          succ[n_succ++] = sym_.slot(sym_.canonical(a));
         }
-        if (double_push & bb(to)) {
-          uint8_t e = ep_value(a, to);  // for the opponent
-          if (e == kWin) {              // the push just loses
-            exit_best = better(exit_best, kLoss);
-            continue;
-          }
-        }
-        succ[n_succ++] = sym_.slot(sym_.canonical(a));
       }
     }
     // Distinct successor classes: duplicates come only from symmetric successors, so they are rare
     // and one sort at the end is cheaper than a search per move.
     std::sort(succ.begin(), succ.begin() + n_succ);
     n_succ = int(std::unique(succ.begin(), succ.begin() + n_succ) - succ.begin());
-    uint8_t st = uint8_t(exit_best << kExitShift);
+    uint8_t st = uint8_t(plain(exit_best) << kExitShift);
+    if (exit_best != Wdl::Illegal && exit_best != Wdl::Loss) st |= kEscape;
     uint8_t value = kUnknown;
-    if (win)
+    if (legal == 0) {
+      const bool in_check = attacked(p, ~us, p.sq[king_[us]], occ, k_);
+      value = in_check ? kLoss : kDraw;
+      if (in_check) {
+        st |= kRuleLoss;
+        mated.push_back(uint32_t(slot));
+      }
+    } else if (exit_best == Wdl::Win) {
       value = kWin;
-    else if (legal == 0)
-      value = attacked(p, ~us, p.sq[king_[us]], occ, k_) ? kLoss : kDraw;
-    else if (n_succ == 0)
-      value = exit_best;
-    counter_[slot] = uint8_t(n_succ);
+      st |= kRuleWin;
+      zeroed.push_back(uint32_t(slot));
+    } else if (fold(exit_best) == Wdl::Win) {
+      value = kWin;
+    } else if (n_succ == 0) {
+      value = plain(exit_best);
+      if (exit_best == Wdl::Loss) {
+        st |= kRuleLoss;
+        zeroed.push_back(uint32_t(slot));
+      }
+    }
+    plain_counter_[slot] = rule_counter_[slot] = uint8_t(n_succ);
     state_[slot] = uint8_t(st | value);
-    if (value == kWin || value == kLoss) frontier.push_back(uint32_t(slot));
+    if (value == kWin || value == kLoss) plain_front.push_back(uint32_t(slot));
   }
 }
 
-void Generator::retro(const uint32_t* begin, const uint32_t* end, std::vector<uint32_t>& next) {
-  std::array<uint64_t, 256> preds;
+template <class F>
+void Generator::for_each_quiet_predecessor(const Placement& p, F&& f) const {
+  std::array<uint64_t, 256> seen;
+  int n_seen = 0;
+  const Color mover = ~p.stm;
+  const Bitboard occ = occupancy(p);
+  for (int i = 0; i < k_; ++i) {
+    if (color_[i] != mover || type_[i] == Pawn) continue;  // pawn moves zero the count: not quiet
+    const Square at = p.sq[i];
+    for (Bitboard o = attacks(type_[i], mover, at, occ) & ~occ; o;) {
+      const Square from = pop_lsb(o);
+      Placement q = p;
+      q.sq[i] = from;
+      q.stm = mover;
+      // The side not to move in q must not be in check.
+      if (attacked(q, mover, q.sq[king_[p.stm]], (occ & ~bb(at)) | bb(from), k_)) continue;
+      const uint64_t qs = sym_.slot(sym_.canonical(q));
+      if (std::find(seen.begin(), seen.begin() + n_seen, qs) != seen.begin() + n_seen) continue;
+      seen[n_seen++] = qs;
+      f(qs);
+    }
+  }
+}
+
+void Generator::retro_plain(const uint32_t* begin, const uint32_t* end, std::vector<uint32_t>& next) {
   for (const uint32_t* it = begin; it != end; ++it) {
-    const uint64_t slot = *it;
-    const Placement p = sym_.from_slot(slot);
-    const uint8_t v = state_[slot] & kValueMask;  // for p.stm
-    const Color mover = ~p.stm;
-    const Bitboard occ = occupancy(p);
-    int n_pred = 0;
-    uint8_t ep = 0xFF;  // computed on first need
-    for (int i = 0; i < k_; ++i) {
-      if (color_[i] != mover) continue;
-      const Square at = p.sq[i];
-      Bitboard origins, double_origin = 0;
-      if (type_[i] == Pawn) {
-        int back = mover == White ? 8 : -8;
-        origins = 0;
-        Square one = Square(at + back);
-        if (!(occ & bb(one)) && !(bb(one) & kPromotionRanks)) {
-          origins = bb(one);
-          if (row_of(at) == (mover == White ? 4 : 3) && !(occ & bb(Square(one + back))))
-            double_origin = bb(Square(one + back));
-        }
-        origins |= double_origin;
-      } else {
-        origins = attacks(type_[i], mover, at, occ) & ~occ;
+    const Placement p = sym_.from_slot(*it);
+    const uint8_t v = state_[*it] & kValueMask;  // for p.stm
+    for_each_quiet_predecessor(p, [&](uint64_t qs) {
+      if (v == kLoss) {
+        if (set_if(qs, kValueMask, kWin)) next.push_back(uint32_t(qs));
+        return;
       }
-      for (Bitboard o = origins; o;) {
-        const Square from = pop_lsb(o);
-        Placement q = p;
-        q.sq[i] = from;
-        q.stm = mover;
-        // The side not to move in q must not be in check.
-        if (attacked(q, mover, q.sq[king_[p.stm]], (occ & ~bb(at)) | bb(from), k_)) continue;
-        if (double_origin & bb(from)) {
-          if (ep == 0xFF) ep = ep_value(p, at);
-          if (ep == kWin || (ep == kDraw && v == kLoss)) continue;
-        }
-        const uint64_t qs = sym_.slot(sym_.canonical(q));
-        if (v == kLoss) {
-          if (set_if_unknown(qs, kWin)) next.push_back(uint32_t(qs));
-        } else if (std::find(preds.begin(), preds.begin() + n_pred, qs) == preds.begin() + n_pred) {
-          preds[n_pred++] = qs;
-        }
+      if (state(qs) & (kInvalid | kValueMask)) return;
+      if (std::atomic_ref<uint8_t>(plain_counter_[qs]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+      const uint8_t exit_best = (state(qs) >> kExitShift) & kValueMask;
+      const uint8_t value = exit_best == kDraw ? kDraw : kLoss;
+      if (set_if(qs, kValueMask, value) && value == kLoss) next.push_back(uint32_t(qs));
+    });
+  }
+}
+
+void Generator::retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance,
+                           std::vector<uint32_t>& next) {
+  for (const uint32_t* it = begin; it != end; ++it) {
+    const Placement p = sym_.from_slot(*it);
+    set_distance(*it, distance);
+    if (distance == kRuleLimit) continue;  // what these decide would take more than 100 plies
+    const bool lost = state_[*it] & kRuleLoss;
+    for_each_quiet_predecessor(p, [&](uint64_t qs) {
+      if (lost) {
+        if (set_if(qs, kRuleDecided, kRuleWin)) next.push_back(uint32_t(qs));
+        return;
       }
-    }
-    for (int j = 0; j < n_pred; ++j) {
-      const uint64_t qs = preds[j];
-      if (std::atomic_ref<uint8_t>(state_[qs]).load(std::memory_order_relaxed) & (kInvalid | kValueMask)) continue;
-      std::atomic_ref<uint8_t> c(counter_[qs]);
-      if (c.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
-      uint8_t exit_best =
-          uint8_t((std::atomic_ref<uint8_t>(state_[qs]).load(std::memory_order_relaxed) >> kExitShift) & kValueMask);
-      uint8_t value = exit_best == kDraw ? kDraw : kLoss;
-      if (set_if_unknown(qs, value) && value == kLoss) next.push_back(uint32_t(qs));
-    }
+      if (state(qs) & (kInvalid | kRuleDecided)) return;
+      if (std::atomic_ref<uint8_t>(rule_counter_[qs]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+      if (state(qs) & kEscape) return;
+      if (set_if(qs, kRuleDecided, kRuleLoss)) next.push_back(uint32_t(qs));
+    });
+  }
+}
+
+void Generator::finish_layer(uint64_t begin, uint64_t end, int current) {
+  const uint64_t half = sym_.domain_size() / 2;
+  for (uint64_t s = begin; s < end; ++s) {
+    const uint8_t st = state_[s];
+    if (st & kInvalid) continue;
+    if (max_layer_ > 0 && layer(sym_.from_slot(s)) != current) continue;
+    Wdl v;  // for the side to move
+    if (st & kRuleWin)
+      v = Wdl::Win;
+    else if (st & kRuleLoss)
+      v = Wdl::Loss;
+    else
+      switch (st & kValueMask) {
+        case kWin: v = Wdl::CursedWin; break;
+        case kLoss: v = Wdl::BlessedLoss; break;
+        default: v = Wdl::Draw; break;
+      }
+    table_.set_slot(s, s < half ? v : negate(v));  // the first half of the slots has White to move
   }
 }
 
@@ -386,47 +479,50 @@ Result<Table> Generator::run() {
     if (!std::any_of(exits_.begin(), exits_.end(), [&](const Exit& e) { return e.table && e.table->balance() == sub; }))
       return Error{"cannot generate " + name + ": the table of " + sub.name() + " is missing"};
   const uint64_t n = sym_.domain_size();
-  state_.assign(n, 0);
-  counter_.assign(n, 0);
-  const int t = std::max(1, threads_);
+  state_.assign(n, kInvalid);
+  plain_counter_.assign(n, 0);
+  rule_counter_.assign(n, 0);
+  if (distances_) distances_->assign(n, kNoDistance);
 
-  std::vector<std::vector<uint32_t>> local(t);
-  done_ = 0;
-  parallel(n, [&](int id, uint64_t b, uint64_t e) {
-    forward(b, e, local[id]);
-    uint64_t d = done_.fetch_add(e - b) + (e - b);
-    progress_.report(Stage::Generate, double(d) / double(n), name + ": moves");
-  });
-  if (progress_.cancelled()) return Error{"cancelled"};
+  const double layers = max_layer_ + 1;
+  std::vector<std::vector<uint32_t>> plain_front(threads_), mated(threads_), zeroed(threads_);
+  for (int current = max_layer_; current >= 0; --current) {
+    const double done = double(max_layer_ - current) / layers;
+    const std::string where = max_layer_ > 0 ? name + ": pawn layer " + std::to_string(max_layer_ - current + 1) +
+                                                   " of " + std::to_string(max_layer_ + 1)
+                                             : name;
+    std::atomic<uint64_t> scanned{0};
+    parallel(n, [&](int id, uint64_t b, uint64_t e) {
+      forward(b, e, current, plain_front[id], mated[id], zeroed[id]);
+      const uint64_t d = scanned.fetch_add(e - b) + (e - b);
+      progress_.report(Stage::Generate, done + 0.5 * double(d) / double(n) / layers, where + ": moves");
+    });
+    if (progress_.cancelled()) return Error{"cancelled"};
 
-  std::vector<uint32_t> frontier;
-  for (int pass = 1;; ++pass) {
-    frontier.clear();
-    for (auto& l : local) {
-      frontier.insert(frontier.end(), l.begin(), l.end());
-      l.clear();
+    progress_.report(Stage::Generate, done + 0.6 / layers, where + ": without the 50-move rule");
+    while (!sweep(plain_front, [&](auto b, auto e, auto& out) { retro_plain(b, e, out); }).empty())
+      if (progress_.cancelled()) return Error{"cancelled"};
+
+    // Rule rounds: mates are decided at 0 plies, zeroing moves at 1; each round adds one ply.
+    // sweep() leaves what a round decides in the lists it was given: the next round.
+    auto& round = mated;
+    for (int d = 0; d <= kRuleLimit; ++d) {
+      if (d == 1)
+        for (int t = 0; t < threads_; ++t) round[t].insert(round[t].end(), zeroed[t].begin(), zeroed[t].end());
+      const bool any = !sweep(round, [&](auto b, auto e, auto& out) { retro_rule(b, e, uint8_t(d), out); }).empty();
+      if (progress_.cancelled()) return Error{"cancelled"};
+      if (!any && d > 0) break;
+      progress_.report(Stage::Generate, done + (0.6 + 0.3 * d / kRuleLimit) / layers, where + ": 50-move rule");
     }
-    if (frontier.empty()) break;
-    progress_.report(Stage::Generate, 0.0, name + ": retrograde pass " + std::to_string(pass));
-    const uint64_t m = frontier.size();
-    parallel(m, [&](int id, uint64_t b, uint64_t e) { retro(frontier.data() + b, frontier.data() + e, local[id]); });
+    for (auto& l : zeroed) l.clear();
+    for (auto& l : round) l.clear();
+
+    parallel(n, [&](int, uint64_t b, uint64_t e) { finish_layer(b, e, current); });
     if (progress_.cancelled()) return Error{"cancelled"};
   }
-
-  parallel(n, [&](int, uint64_t b, uint64_t e) {
-    for (uint64_t s = b; s < e; ++s) {
-      uint8_t st = state_[s];
-      if (st & kInvalid) continue;
-      uint8_t v = st & kValueMask;
-      if (v == kUnknown) v = kDraw;
-      Wdl w = Wdl(v);  // kWin/kDraw/kLoss match Wdl's codes, for the side to move
-      Color stm = Color(s / (n / 2));
-      table_.set_slot(s, stm == White ? w : negate(w));
-    }
-  });
-  if (progress_.cancelled()) return Error{"cancelled"};
   state_ = {};
-  counter_ = {};
+  plain_counter_ = {};
+  rule_counter_ = {};
   return std::move(table_);
 }
 
@@ -435,10 +531,10 @@ Result<Table> Generator::run() {
 Result<Table> generate(const Balance& b, const TableLookup& lookup, const GenerateOptions& opts,
                        const Progress& progress) {
   if (!b.is_canonical()) return Error{b.name() + " is not in canonical form; generate " + b.canonical().name()};
-  if (b.pieces() > 5)
-    return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; the generator handles up to 5"};
-  int threads = resolve_threads(opts.threads);
-  Generator g(b, lookup, threads, progress);
+  if (b.pieces() > kMaxSupportedPieces)
+    return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; the generator handles up to " +
+                 std::to_string(kMaxSupportedPieces)};
+  Generator g(b, lookup, opts, progress);
   return g.run();
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Retrograde analysis of one balance: exact win/draw/loss with best play (no 50-move rule), using
-// the already solved tables of the balances that captures and promotions lead to.
+// Retrograde analysis of one balance: the exact value of every position with best play under the
+// 50-move rule (five values, table/wdl.hpp), using the already solved tables of the balances that
+// captures and promotions lead to.
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "table/table.hpp"
 #include "util/progress.hpp"
@@ -18,7 +20,17 @@ std::vector<Balance> successor_balances(const Balance& b);
 
 struct GenerateOptions {
   int threads = 0;  // 0: all hardware threads
+  // When set, receives per slot the plies to the zeroing move (or mate) that decides a win or loss
+  // within the 50-move rule, 0xFF for every other slot: the certificate table/self_check.hpp proves.
+  std::vector<uint8_t>* distances = nullptr;
+  // For TableStore::ensure: prove each new table with the self-check before writing it (about as
+  // long again as generating it; what gen, verify and minimize runs do).
+  bool self_check = false;
 };
+
+// How far a pawn of colour c on s has advanced from its starting rank (0-5). Every pawn move
+// raises the sum over a position's pawns, which is the order the generator solves positions in.
+int pawn_advancement(Color c, Square s);
 
 // b must be canonical with at most 5 pieces, and every successor balance must be available.
 Result<Table> generate(const Balance& b, const TableLookup& lookup, const GenerateOptions& opts = {},

@@ -4,6 +4,8 @@
 #include <lzma.h>
 
 #include <cstring>
+#include <fstream>
+#include <numeric>
 
 #include "util/atomic_file.hpp"
 
@@ -12,13 +14,29 @@ namespace egtmin {
 const char* wdl_name(Wdl v) {
   switch (v) {
     case Wdl::Win: return "win";
+    case Wdl::CursedWin: return "cursed win";
     case Wdl::Draw: return "draw";
+    case Wdl::BlessedLoss: return "blessed loss";
     case Wdl::Loss: return "loss";
     default: return "illegal";
   }
 }
 
-Table::Table(const Balance& b) : enc_(b), sym_(enc_), cells_((sym_.domain_size() + 31) / 32, 0) {}
+const char* wdl_meaning(Wdl v) {
+  switch (v) {
+    case Wdl::Win: return "won within the 50-move rule";
+    case Wdl::CursedWin: return "won with best play, but not before the 50-move rule makes it a draw";
+    case Wdl::Draw: return "a draw with best play";
+    case Wdl::BlessedLoss: return "lost with best play, but the 50-move rule saves it as a draw";
+    case Wdl::Loss: return "lost within the 50-move rule";
+    default: return "not a legal position of the table";
+  }
+}
+
+uint64_t Table::Counts::legal() const { return std::accumulate(by_code.begin() + 1, by_code.end(), uint64_t{0}); }
+
+Table::Table(const Balance& b)
+    : enc_(b), sym_(enc_), cells_((sym_.domain_size() + kSlotsPerWord - 1) / kSlotsPerWord, 0) {}
 
 Wdl Table::value(const Position& pos) const {
   auto p = enc_.placement(pos);
@@ -27,12 +45,8 @@ Wdl Table::value(const Position& pos) const {
 
 Table::Counts Table::counts() const {
   Counts c;
-  for (uint64_t s = 0; s < slots(); ++s) switch (at_slot(s)) {
-      case Wdl::Win: ++c.win; break;
-      case Wdl::Draw: ++c.draw; break;
-      case Wdl::Loss: ++c.loss; break;
-      default: break;
-    }
+  for (uint64_t s = 0; s < slots(); ++s) ++c.by_code[size_t(at_slot(s))];
+  c.by_code[size_t(Wdl::Illegal)] = 0;
   return c;
 }
 
@@ -40,7 +54,8 @@ Table::Counts Table::counts() const {
 // name (NUL padded), u64 slot count, u64 CRC-64 of the cells, then the cells as u64 words.
 namespace {
 constexpr char kMagic[8] = {'E', 'G', 'T', 'M', 'T', 'B', 'L', '1'};
-constexpr uint32_t kVersion = 1;
+// Version 2: five values in four bits per slot (version 1 had win/draw/loss in two).
+constexpr uint32_t kVersion = 2;
 constexpr size_t kHeader = 8 + 4 + 4 + 16 + 8 + 8;
 
 template <class T>
@@ -76,11 +91,12 @@ Result<Table> Table::deserialize(std::span<const uint8_t> bytes, const std::stri
     return fail("too short to be an egtmin table (" + std::to_string(bytes.size()) + " bytes)");
   if (std::memcmp(bytes.data(), kMagic, 8) != 0) return fail("not an egtmin table (bad magic)");
   uint32_t version = get<uint32_t>(bytes.data() + 8);
-  if (version != kVersion)
-    return fail("table format version " + std::to_string(version) + " is not supported (expected " +
-                std::to_string(kVersion) + "); regenerate it");
   char name[17] = {};
   std::memcpy(name, bytes.data() + 16, 16);
+  if (version != kVersion)
+    return fail("table format version " + std::to_string(version) + " is not supported (expected " +
+                std::to_string(kVersion) + (version < kVersion ? ", which adds the 50-move rule's cursed wins and blessed losses" : "") +
+                "); regenerate it with: egtmin-cli gen " + std::string(name));
   auto b = Balance::parse(name);
   if (!b) return fail(b.error().message);
   Table t(*b);
@@ -100,6 +116,13 @@ Result<Table> Table::deserialize(std::span<const uint8_t> bytes, const std::stri
 Status Table::save(const std::filesystem::path& path) const {
   auto bytes = serialize();
   return write_file_atomically(path, bytes);
+}
+
+bool Table::is_older_format(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  uint8_t header[12] = {};
+  if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return false;
+  return std::memcmp(header, kMagic, 8) == 0 && get<uint32_t>(header + 8) < kVersion;
 }
 
 Result<Table> Table::load(const std::filesystem::path& path) {

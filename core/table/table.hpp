@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// An exact win/draw/loss table for one balance: two bits per canonical position (see Symmetry),
-// values from White's point of view as in the paper, with illegal positions marked. Any index
+// An exact table for one balance: the five values of the 50-move rule (table/wdl.hpp) in four
+// bits per canonical position (see Symmetry), from White's point of view as in the paper, with
+// illegal positions marked. Any index
 // of the paper's encoding is answered by canonicalizing it first, so the table is the ground
 // truth for every one of the 2^(1+6k) rows.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -12,14 +14,10 @@
 
 #include "table/encoding.hpp"
 #include "table/symmetry.hpp"
+#include "table/wdl.hpp"
 #include "util/result.hpp"
 
 namespace egtmin {
-
-// From White's point of view in tables; from the side to move's where a function says so.
-enum class Wdl : uint8_t { Illegal = 0, Win = 1, Draw = 2, Loss = 3 };
-constexpr Wdl negate(Wdl v) { return v == Wdl::Win ? Wdl::Loss : v == Wdl::Loss ? Wdl::Win : v; }
-const char* wdl_name(Wdl v);  // "win", "draw", "loss", "illegal"
 
 class Table {
  public:
@@ -31,13 +29,13 @@ class Table {
   const Symmetry& symmetry() const { return sym_; }
 
   uint64_t slots() const { return sym_.domain_size(); }
-  Wdl at_slot(uint64_t slot) const { return Wdl((cells_[slot >> 5] >> ((slot & 31) * 2)) & 3); }
-  // Not thread-safe for slots sharing a 64-bit word (32 consecutive slots).
+  Wdl at_slot(uint64_t slot) const { return Wdl((cells_[slot / kSlotsPerWord] >> shift_of(slot)) & kCellMask); }
+  // Not thread-safe for slots sharing a 64-bit word (kSlotsPerWord consecutive slots).
   void set_slot(uint64_t slot, Wdl v) {
-    uint64_t& w = cells_[slot >> 5];
-    int shift = int(slot & 31) * 2;
-    w = (w & ~(uint64_t{3} << shift)) | (uint64_t(v) << shift);
+    uint64_t& w = cells_[slot / kSlotsPerWord];
+    w = (w & ~(kCellMask << shift_of(slot))) | (uint64_t(v) << shift_of(slot));
   }
+  static constexpr uint64_t kSlotsPerWord = 16;
 
   Wdl value(const Placement& p) const { return at_slot(sym_.slot(sym_.canonical(p))); }
   Wdl value(uint64_t index) const { return value(enc_.decode(index)); }
@@ -46,7 +44,9 @@ class Table {
 
   // Counts over canonical legal positions.
   struct Counts {
-    uint64_t win = 0, draw = 0, loss = 0;
+    std::array<uint64_t, kWdlCodes> by_code{};  // indexed by Wdl's code; Illegal's entry unused
+    uint64_t of(Wdl v) const { return by_code[size_t(v)]; }
+    uint64_t legal() const;
   };
   Counts counts() const;
 
@@ -54,8 +54,14 @@ class Table {
   static Result<Table> deserialize(std::span<const uint8_t> bytes, const std::string& origin);
   Status save(const std::filesystem::path& path) const;
   static Result<Table> load(const std::filesystem::path& path);
+  // True when path is an egtmin table of an earlier format version, which ensure() regenerates
+  // (and load() refuses with a message saying so).
+  static bool is_older_format(const std::filesystem::path& path);
 
  private:
+  static constexpr uint64_t kCellMask = 15;  // four bits per slot
+  static constexpr int shift_of(uint64_t slot) { return int(slot % kSlotsPerWord) * 4; }
+
   Encoding enc_;
   Symmetry sym_;
   std::vector<uint64_t> cells_;

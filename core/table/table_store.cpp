@@ -11,6 +11,10 @@
 
 namespace egtmin {
 
+namespace {
+constexpr double kGenerateShare = 0.5;  // of making a table, when it is self-checked too
+}  // namespace
+
 TableStore::TableStore(std::filesystem::path data_dir) : dir_(std::move(data_dir)) {}
 
 std::filesystem::path TableStore::path_for(const Balance& b) const {
@@ -37,7 +41,7 @@ Result<const Table*> TableStore::get(const Balance& b) {
 Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions& opts, const Progress& progress,
                                         const OnGenerated& on_generated) {
   Balance c = b.canonical();
-  if (on_disk(c)) return get(c);
+  if (on_disk(c) && !Table::is_older_format(path_for(c))) return get(c);
   // Depth-first over dependencies: everything c leads to is generated before c.
   for (const Balance& dep : successor_balances(c)) {
     auto r = ensure(dep, opts, progress, on_generated);
@@ -58,22 +62,52 @@ Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions&
   if (lock_fd >= 0) {
     while (::flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {
     }
-    if (on_disk(c)) return get(c);
+    if (on_disk(c) && !Table::is_older_format(path_for(c))) return get(c);
   }
   auto lookup = [&](const Balance& sub) -> const Table* {
     auto r = get(sub);
     return r ? *r : nullptr;
   };
+  auto seconds_since = [](auto start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  Generated report;
+  std::vector<uint8_t> distances;
+  GenerateOptions gen = opts;
+  if (opts.self_check) gen.distances = &distances;
+  // One bar for making the table: generating it, then proving it. The share is the self-check's
+  // measured part of the time at 4 and 5 pieces.
+  const double gen_share = opts.self_check ? kGenerateShare : 1.0;
+  Progress gen_part(progress, [&](const ProgressEvent& e) {
+    progress.report(Stage::Generate, gen_share * e.fraction, e.detail);
+  });
+  Progress check_part(progress, [&](const ProgressEvent& e) {
+    progress.report(Stage::Generate, gen_share + (1 - gen_share) * e.fraction, c.name() + ": self-check");
+  });
   auto start = std::chrono::steady_clock::now();
-  auto t = generate(c, lookup, opts, progress);
+  auto t = generate(c, lookup, gen, gen_part);
   if (!t) return t.error();
+  report.seconds = seconds_since(start);
+  if (opts.self_check) {
+    start = std::chrono::steady_clock::now();
+    SelfCheckOptions so;
+    so.threads = opts.threads;
+    report.self_check = self_check(*t, lookup, distances, so, check_part);
+    report.self_check_seconds = seconds_since(start);
+    if (progress.cancelled()) return Error{"cancelled"};
+    if (!report.self_check->ok())
+      return Error{"the generated table of " + c.name() + " fails its self-check (" +
+                   std::to_string(report.self_check->failures) + " positions, first: " +
+                   (report.self_check->examples.empty() ? std::string("none") : report.self_check->examples.front()) +
+                   "); it was not written"};
+  }
+  distances = {};
   if (auto s = t->save(path_for(c)); !s) return s.error();
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   {
     std::lock_guard lock(mutex_);
     loaded_[c] = std::make_unique<Table>(std::move(*t));
   }
-  if (on_generated) on_generated(c, secs);
+  if (on_generated) on_generated(c, report);
   return get(c);
 }
 
@@ -98,8 +132,7 @@ Result<Wdl> TableStore::probe_stm(const Position& pos) {
       if (!m.en_passant) continue;
       auto v = probe_stm(p.after(m));
       if (!v) return v.error();
-      Wdl mine = negate(*v);
-      if (mine == Wdl::Win || (mine == Wdl::Draw && best == Wdl::Loss)) best = mine;
+      best = better(best, negate(*v));
     }
   }
   return best;

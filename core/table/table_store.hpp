@@ -8,8 +8,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "table/generator.hpp"
+#include "table/self_check.hpp"
 #include "table/table.hpp"
 
 namespace egtmin {
@@ -25,9 +27,17 @@ class TableStore {
   // The table of b's canonical form, loaded once and kept.
   Result<const Table*> get(const Balance& b);
 
+  // What generating one table took and what its self-check found.
+  struct Generated {
+    double seconds = 0;             // generation alone
+    double self_check_seconds = 0;  // 0 when not self-checked
+    std::optional<SelfCheckReport> self_check;
+  };
   // Makes sure b's table exists, generating it and every missing dependency first (smallest
-  // first). on_generated is called after each table is written.
-  using OnGenerated = std::function<void(const Balance&, double seconds)>;
+  // first); a table of an older format is regenerated. With opts.self_check, each new table is
+  // proven against its successors (table/self_check.hpp) before it is written, and one that fails
+  // is not written. on_generated is called after each table is written.
+  using OnGenerated = std::function<void(const Balance&, const Generated&)>;
   Result<const Table*> ensure(const Balance& b, const GenerateOptions& opts = {},
                               const Progress& progress = no_progress(), const OnGenerated& on_generated = {});
 

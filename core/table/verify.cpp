@@ -37,9 +37,8 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
         auto theirs = syzygy.wdl(enc, p);
         Wdl want = Wdl::Illegal;
         if (theirs) {
-          if (*theirs == SyzygyWdl::CursedWin) ++r.cursed_wins;
-          if (*theirs == SyzygyWdl::BlessedLoss) ++r.blessed_losses;
-          Wdl stm = *theirs > SyzygyWdl::Draw ? Wdl::Win : *theirs < SyzygyWdl::Draw ? Wdl::Loss : Wdl::Draw;
+          const Wdl stm = to_wdl(*theirs);
+          ++r.counts.by_code[size_t(stm)];
           want = p.stm == White ? stm : negate(stm);
         } else {
           ++r.unanswered;
@@ -57,8 +56,7 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
     total.positions += r.positions;
     total.mismatches += r.mismatches;
     total.unanswered += r.unanswered;
-    total.cursed_wins += r.cursed_wins;
-    total.blessed_losses += r.blessed_losses;
+    for (size_t i = 0; i < r.counts.by_code.size(); ++i) total.counts.by_code[i] += r.counts.by_code[i];
     for (auto& ex : r.examples)
       if (total.examples.size() < 5) total.examples.push_back(ex);
   };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Cross-checks a generated table against Syzygy over every legal position of its encoding.
+// Cross-checks a generated table against Syzygy over every legal position of its encoding, on all
+// five values of the 50-move rule.
 #pragma once
 
 #include <string>
@@ -15,9 +16,9 @@ struct VerifyReport {
   std::string balance;
   uint64_t positions = 0;  // legal positions compared
   uint64_t mismatches = 0;
-  uint64_t unanswered = 0;                       // Fathom could not probe (counted as mismatches too)
-  uint64_t cursed_wins = 0, blessed_losses = 0;  // counted as wins / losses
-  std::vector<std::string> examples;             // FENs of the first few mismatches
+  uint64_t unanswered = 0;            // Fathom could not probe (counted as mismatches too)
+  Table::Counts counts;               // Syzygy's values of the compared positions (side to move)
+  std::vector<std::string> examples;  // FENs of the first few mismatches
 };
 
 struct VerifyOptions {

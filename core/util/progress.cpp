@@ -7,6 +7,7 @@ std::string_view stage_name(Stage s) {
   switch (s) {
     case Stage::Generate: return "generate";
     case Stage::Verify: return "verify";
+    case Stage::SelfCheck: return "self-check";
     case Stage::CareSet: return "care set";
     case Stage::Pass: return "pass";
     case Stage::Save: return "save";

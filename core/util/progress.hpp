@@ -17,6 +17,7 @@ namespace egtmin {
 enum class Stage : uint8_t {
   Generate,       // retrograde generation of one table (detail: balance and step)
   Verify,         // a table against Syzygy
+  SelfCheck,      // a table against its own successors
   CareSet,        // the care function of a table (minimization input)
   Pass,           // one minimization pass (detail: pass name, step)
   Save,           // writing a cover file

@@ -59,6 +59,8 @@ QVariant MoveListModel::data(const QModelIndex& index, int role) const {
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole) {
     if (index.column() == ColOurs && !m.ours) return m.oursMessage;
+    if (index.column() == ColOurs) return QString::fromLatin1(wdl_meaning(*m.ours));
+    if (index.column() == ColSyzygy && m.syzygy) return QString::fromLatin1(wdl_meaning(to_wdl(*m.syzygy)));
     if (index.column() == ColDtz)
       return tr(
           "Distance to zeroing (capture or pawn move) in plies for the side playing this move, "

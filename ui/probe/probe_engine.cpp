@@ -22,10 +22,7 @@ QString moveGroupName(MoveGroup g) {
 
 Agreement agreement(std::optional<Wdl> ours, std::optional<SyzygyWdl> syz) {
   if (!ours || !syz || *ours == Wdl::Illegal) return Agreement::Unknown;
-  Wdl theirs = (*syz == SyzygyWdl::Win || *syz == SyzygyWdl::CursedWin) ? Wdl::Win
-               : *syz == SyzygyWdl::Draw                                ? Wdl::Draw
-                                                                        : Wdl::Loss;
-  return theirs == *ours ? Agreement::Agree : Agreement::Disagree;
+  return to_wdl(*syz) == *ours ? Agreement::Agree : Agreement::Disagree;
 }
 
 namespace {
@@ -37,7 +34,9 @@ MoveGroup groupOf(std::optional<Wdl> ours, std::optional<SyzygyWdl> syz) {
   if (!ours) return MoveGroup::Unknown;
   switch (*ours) {
     case Wdl::Win: return MoveGroup::Win;
+    case Wdl::CursedWin: return MoveGroup::CursedWin;
     case Wdl::Draw: return MoveGroup::Draw;
+    case Wdl::BlessedLoss: return MoveGroup::BlessedLoss;
     case Wdl::Loss: return MoveGroup::Loss;
     default: return MoveGroup::Unknown;
   }

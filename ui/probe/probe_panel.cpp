@@ -30,7 +30,17 @@ QString wdlText(Wdl v) { return QString::fromLatin1(wdl_name(v)); }
 QString colored(const QString& text, const char* color) {
   return QStringLiteral("<span style='color:%1'>%2</span>").arg(QLatin1String(color), text.toHtmlEscaped());
 }
-const char* wdlColor(Wdl v) { return v == Wdl::Win ? "#106010" : v == Wdl::Loss ? "#a01010" : "#404040"; }
+// Wins green, losses red; the 50-move rule's cursed wins and blessed losses, which are draws by
+// rule, in paler olive and orange so they read as "won/lost, but not in time".
+const char* wdlColor(Wdl v) {
+  switch (v) {
+    case Wdl::Win: return "#106010";
+    case Wdl::CursedWin: return "#7a8a10";
+    case Wdl::BlessedLoss: return "#c06010";
+    case Wdl::Loss: return "#a01010";
+    default: return "#404040";
+  }
+}
 }  // namespace
 
 ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
@@ -210,8 +220,11 @@ void ProbePanel::display(const ProbeResult& r) {
 
   QStringList notes;
   if (r.ours) {
+    const bool folded = ctx_->source() == AppContext::Source::Covers;
     ours_->setText(colored(wdlText(*r.ours), wdlColor(*r.ours)) +
-                   tr(" <small>(%1, no 50-move rule)</small>").arg(r.sourceName));
+                   (folded ? tr(" <small>(%1, without the 50-move rule)</small>").arg(r.sourceName)
+                           : tr(" <small>(%1)</small>").arg(r.sourceName)));
+    ours_->setToolTip(QString::fromLatin1(wdl_meaning(*r.ours)));
   } else {
     ours_->setText(QStringLiteral("—"));
     if (!r.ourAvailable && r.balance.pieces() <= 5) {
@@ -226,10 +239,10 @@ void ProbePanel::display(const ProbeResult& r) {
   }
   if (r.syzygy) {
     QString dtz = r.dtz ? tr(", DTZ %1 plies").arg(*r.dtz) : tr(", no DTZ file");
-    const char* color = (*r.syzygy == SyzygyWdl::Win || *r.syzygy == SyzygyWdl::CursedWin) ? "#106010"
-                        : (*r.syzygy == SyzygyWdl::Draw)                                   ? "#404040"
-                                                                                           : "#a01010";
-    syzygy_->setText(colored(QString::fromLatin1(syzygy_wdl_name(*r.syzygy)), color) + dtz.toHtmlEscaped());
+    const Wdl theirs = to_wdl(*r.syzygy);
+    syzygy_->setText(colored(QString::fromLatin1(syzygy_wdl_name(*r.syzygy)), wdlColor(theirs)) +
+                     dtz.toHtmlEscaped());
+    syzygy_->setToolTip(QString::fromLatin1(wdl_meaning(theirs)));
   } else {
     syzygy_->setText(QStringLiteral("—"));
     notes << r.syzygyMessage;

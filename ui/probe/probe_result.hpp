@@ -19,8 +19,7 @@ namespace egtmin::ui {
 enum class MoveGroup : int { Win = 0, CursedWin, Draw, BlessedLoss, Loss, Unknown };
 QString moveGroupName(MoveGroup g);
 
-// Agreement of our exact (no 50-move rule) WDL with Syzygy's five values: a cursed win is a win
-// and a blessed loss a loss without the 50-move rule.
+// Agreement of our value with Syzygy's, on all five values of the 50-move rule.
 enum class Agreement { Unknown, Agree, Disagree };
 Agreement agreement(std::optional<Wdl> ours, std::optional<SyzygyWdl> syzygy);
 

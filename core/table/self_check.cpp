@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "table/self_check.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <mutex>
+#include <thread>
+
+#include "util/defaults.hpp"
+
+namespace egtmin {
+
+namespace {
+
+constexpr int kRuleLimit = 100;      // plies without a zeroing move before the game is drawn
+constexpr int kNoDistance = 0xFF;    // the generator's mark for positions the rule does not decide
+constexpr int kMaxExamples = 5;
+
+class Checker {
+ public:
+  Checker(const Table& table, const TableLookup& lookup, std::span<const uint8_t> distances)
+      : own_(table), lookup_(lookup), distances_(distances) {}
+
+  // Checks one canonical legal placement; returns an empty string or why it fails.
+  std::string check(const Placement& p, uint64_t slot) const;
+
+ private:
+  // The value for the side to move of a position of this table or of a successor balance,
+  // en-passant rights included (as one more option for the side to move).
+  Wdl value_stm(const Position& pos) const;
+  int distance_of(const Position& pos) const {
+    auto p = own_.encoding().placement(pos);
+    if (!p) return INT_MAX / 2;
+    return distances_[own_.symmetry().slot(own_.symmetry().canonical(*p))];
+  }
+
+  const Table& own_;
+  const TableLookup& lookup_;
+  std::span<const uint8_t> distances_;
+};
+
+Wdl Checker::value_stm(const Position& pos) const {
+  const Balance b = Balance::of(pos);
+  const Table* t = b.canonical() == own_.balance() ? &own_ : lookup_(b.canonical());
+  if (!t) return Wdl::Illegal;
+  const Position p = b.is_canonical() ? pos : pos.color_flipped();
+  const Wdl white = t->value(p);
+  Wdl v = p.side_to_move() == White ? white : negate(white);
+  if (pos.ep_square() != NoSquare)
+    for (const Move& m : legal_moves(pos))
+      if (m.en_passant) v = better(v, negate(value_stm(pos.after(m))));
+  return v;
+}
+
+std::string Checker::check(const Placement& pl, uint64_t slot) const {
+  const Position pos = own_.encoding().position(pl);
+  const Wdl white = own_.at_slot(slot);
+  const Wdl stored = pos.side_to_move() == White ? white : negate(white);
+  const bool exact_rule = !distances_.empty();
+  const int stored_distance = exact_rule ? distances_[slot] : kNoDistance;
+
+  const MoveList moves = legal_moves(pos);
+  Wdl best = Wdl::Illegal;
+  bool zeroing_win = false, escape = false, quiet = false;
+  int win_in = INT_MAX, loss_in = 0;  // plies to a result the rule keeps, when distances are known
+  for (const Move& m : moves) {
+    const Position after = pos.after(m);
+    const bool zeroing = pos.is_capture(m) || type_of(pos.at(m.from)) == Pawn;
+    const Wdl theirs = value_stm(after);
+    if (theirs == Wdl::Illegal) return "the table of " + Balance::of(after).canonical().name() + " is missing";
+    const Wdl mine = negate(theirs);
+    best = better(best, mine);
+    if (zeroing) {
+      if (mine == Wdl::Win) zeroing_win = true, win_in = 1;
+      if (mine != Wdl::Loss) escape = true;
+      loss_in = std::max(loss_in, 1);
+      continue;
+    }
+    quiet = true;
+    const int d = exact_rule ? distance_of(after) : 0;
+    if (theirs == Wdl::Loss) win_in = std::min(win_in, d + 1);
+    if (theirs != Wdl::Win) escape = true;
+    loss_in = std::max(loss_in, d + 1);
+  }
+
+  Wdl expected;
+  int expected_distance = kNoDistance;
+  if (moves.empty()) {
+    const bool mated = pos.in_check(pos.side_to_move());
+    expected = mated ? Wdl::Loss : Wdl::Draw;
+    if (mated) expected_distance = 0;
+  } else if (exact_rule || !quiet) {
+    // Exact: with no quiet move, the rule's values follow from the zeroing moves alone.
+    if (!exact_rule) win_in = zeroing_win ? 1 : INT_MAX;
+    if (win_in <= kRuleLimit) {
+      expected = Wdl::Win, expected_distance = win_in;
+    } else if (!escape && loss_in <= kRuleLimit) {
+      expected = Wdl::Loss, expected_distance = loss_in;
+    } else {
+      const Wdl plain = fold(best);
+      expected = plain == Wdl::Win ? Wdl::CursedWin : plain == Wdl::Loss ? Wdl::BlessedLoss : Wdl::Draw;
+    }
+  } else {
+    // One ply without distances: exact without the rule, necessary conditions with it.
+    if (fold(stored) != fold(best))
+      return std::string("stored ") + wdl_name(stored) + ", but the best move gives " + wdl_name(fold(best));
+    if (zeroing_win && stored != Wdl::Win)
+      return std::string("stored ") + wdl_name(stored) + ", but a capture or pawn move wins within the rule";
+    if (stored == Wdl::Win && best != Wdl::Win) return "stored win, but no move reaches a loss within the rule";
+    if (stored == Wdl::Loss && escape) return "stored loss, but a move escapes a loss within the rule";
+    return {};
+  }
+  if (!exact_rule) expected_distance = stored_distance;
+  if (stored == expected && stored_distance == expected_distance) return {};
+  std::string why = std::string("stored ") + wdl_name(stored);
+  if (exact_rule) why += " in " + std::to_string(stored_distance) + " plies";
+  why += std::string(", its moves give ") + wdl_name(expected);
+  if (exact_rule && expected_distance != kNoDistance) why += " in " + std::to_string(expected_distance) + " plies";
+  return why;
+}
+
+}  // namespace
+
+SelfCheckReport self_check(const Table& table, const TableLookup& lookup, std::span<const uint8_t> distances,
+                           const SelfCheckOptions& opts, const Progress& progress) {
+  const Encoding& enc = table.encoding();
+  const Symmetry& sym = table.symmetry();
+  const uint64_t n = sym.domain_size();
+  SelfCheckReport total;
+  total.balance = table.balance().name();
+  if (!distances.empty() && distances.size() != n) {
+    total.failures = 1;
+    total.examples.push_back("the distances do not belong to this table (" + std::to_string(distances.size()) +
+                             " entries for " + std::to_string(n) + " slots)");
+    return total;
+  }
+  total.exact_rule = !distances.empty();
+  const uint64_t stride = std::max<uint64_t>(1, opts.stride);
+  const Checker checker(table, lookup, distances);
+  std::mutex mutex;
+  std::atomic<uint64_t> next{0}, done{0};
+  // Slots a worker takes at a time: large enough that the shared counter is rarely touched, small
+  // enough that the threads finish together.
+  constexpr uint64_t kChunk = uint64_t{1} << 14;
+  auto work = [&] {
+    SelfCheckReport r;
+    for (;;) {
+      const uint64_t b = next.fetch_add(kChunk);
+      if (b >= n || progress.cancelled()) break;
+      const uint64_t e = std::min(n, b + kChunk);
+      for (uint64_t s = (b + stride - 1) / stride * stride; s < e; s += stride) {
+        const Placement p = sym.from_slot(s);
+        if (!enc.is_legal(p) || !sym.is_canonical(p)) continue;
+        ++r.positions;
+        ++r.counts.by_code[size_t(table.at_slot(s))];
+        std::string why = checker.check(p, s);
+        if (why.empty()) continue;
+        ++r.failures;
+        if (int(r.examples.size()) < kMaxExamples) r.examples.push_back(enc.position(p).fen() + ": " + why);
+      }
+      const uint64_t d = done.fetch_add(e - b) + (e - b);
+      progress.report(Stage::SelfCheck, double(d) / double(n), total.balance);
+    }
+    std::lock_guard lock(mutex);
+    total.positions += r.positions;
+    total.failures += r.failures;
+    for (size_t i = 0; i < r.counts.by_code.size(); ++i) total.counts.by_code[i] += r.counts.by_code[i];
+    for (auto& ex : r.examples)
+      if (int(total.examples.size()) < kMaxExamples) total.examples.push_back(ex);
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < std::max(1, resolve_threads(opts.threads)); ++i) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return total;
+}
+
+}  // namespace egtmin

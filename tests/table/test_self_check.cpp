@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The self-check proves generated tables from their successors, exactly with the generator's
+// distances, and catches a single changed value; the five values and the table format around it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "support/env.hpp"
+#include "table/generator.hpp"
+#include "table/self_check.hpp"
+#include "table/table_store.hpp"
+#include "util/atomic_file.hpp"
+
+namespace egtmin {
+namespace {
+
+TableLookup store_lookup() {
+  return [](const Balance& b) -> const Table* {
+    auto r = test::shared_store().ensure(b);
+    return r ? *r : nullptr;
+  };
+}
+
+struct Generated {
+  Table table;
+  std::vector<uint8_t> distances;
+};
+
+Generated generate_with_distances(const char* name) {
+  const Balance b = Balance::parse(name).value();
+  for (const Balance& dep : successor_balances(b)) EXPECT_TRUE(test::shared_store().ensure(dep).ok());
+  Generated g;
+  GenerateOptions opts;
+  opts.distances = &g.distances;
+  auto t = generate(b, store_lookup(), opts);
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  g.table = std::move(*t);
+  return g;
+}
+
+// The first slot that is a multiple of stride and holds value v, or the slot count when none does.
+uint64_t first_slot_with(const Table& t, Wdl v, uint64_t stride = 1) {
+  for (uint64_t s = 0; s < t.slots(); s += stride)
+    if (t.at_slot(s) == v) return s;
+  return t.slots();
+}
+
+SelfCheckOptions every(uint64_t stride) {
+  SelfCheckOptions o;
+  o.stride = stride;
+  return o;
+}
+
+TEST(SelfCheck, ProvesGeneratedTablesExactlyWithDistances) {
+  // Every position of two 3-piece tables; a sample of a 4-piece one with pawns on both sides.
+  for (auto [name, stride] : {std::pair{"KRvK", 1}, std::pair{"KPvK", 1}, std::pair{"KPvKP", 5}}) {
+    Generated g = generate_with_distances(name);
+    SelfCheckReport r = self_check(g.table, store_lookup(), g.distances, every(stride));
+    EXPECT_TRUE(r.ok()) << name << ": " << (r.examples.empty() ? "" : r.examples.front());
+    EXPECT_TRUE(r.exact_rule);
+    EXPECT_EQ(r.counts.legal(), r.positions);
+    EXPECT_EQ(r.counts.of(Wdl::Win) + r.counts.of(Wdl::Loss) + r.counts.of(Wdl::Draw), r.positions) << name;
+  }
+}
+
+TEST(SelfCheck, PassesOnePlyWithoutDistances) {
+  const Table& t = *test::shared_store().ensure(Balance::parse("KRvKP").value()).value();
+  SelfCheckReport r = self_check(t, store_lookup(), {}, every(13));
+  EXPECT_TRUE(r.ok()) << (r.examples.empty() ? "" : r.examples.front());
+  EXPECT_FALSE(r.exact_rule);
+  EXPECT_GT(r.positions, 500000u);
+}
+
+// One changed value, of each kind that matters: across the rule-free values (caught by one ply),
+// and a win made cursed (only the distances can tell).
+TEST(SelfCheck, FailsOnOneChangedValue) {
+  Generated g = generate_with_distances("KQvKR");
+  constexpr uint64_t kStride = 101;  // the changed slot is among the checked ones
+  struct Change {
+    Wdl from, to;
+    bool needs_distances;
+  };
+  for (Change c : {Change{Wdl::Win, Wdl::Draw, false}, Change{Wdl::Draw, Wdl::Loss, false},
+                   Change{Wdl::Win, Wdl::CursedWin, true}, Change{Wdl::Loss, Wdl::BlessedLoss, true}}) {
+    Table t = g.table;
+    const uint64_t slot = first_slot_with(t, c.from, kStride);
+    ASSERT_LT(slot, t.slots());
+    EXPECT_TRUE(self_check(t, store_lookup(), g.distances, every(kStride)).ok());
+    t.set_slot(slot, c.to);
+    SelfCheckReport exact = self_check(t, store_lookup(), g.distances, every(kStride));
+    EXPECT_FALSE(exact.ok()) << wdl_name(c.from) << " -> " << wdl_name(c.to);
+    EXPECT_GE(exact.failures, 1u);
+    if (!c.needs_distances) {
+      SelfCheckReport one_ply = self_check(t, store_lookup(), {}, every(kStride));
+      EXPECT_FALSE(one_ply.ok()) << wdl_name(c.from) << " -> " << wdl_name(c.to);
+    }
+  }
+  // A wrong distance alone is caught too.
+  std::vector<uint8_t> d = g.distances;
+  const uint64_t slot = first_slot_with(g.table, Wdl::Win, kStride);
+  d[slot] = uint8_t(d[slot] + 2);
+  EXPECT_FALSE(self_check(g.table, store_lookup(), d, every(kStride)).ok());
+}
+
+TEST(SelfCheck, RefusesDistancesOfAnotherTable) {
+  Generated g = generate_with_distances("KRvK");
+  const Table& other = *test::shared_store().ensure(Balance::parse("KQvK").value()).value();
+  std::vector<uint8_t> wrong(g.distances.begin(), g.distances.end() - 1);
+  SelfCheckReport r = self_check(other, store_lookup(), wrong);
+  EXPECT_FALSE(r.ok());
+  ASSERT_FALSE(r.examples.empty());
+  EXPECT_NE(r.examples.front().find("do not belong"), std::string::npos);
+}
+
+TEST(Wdl, FiveValuesNegateFoldAndOrder) {
+  EXPECT_EQ(negate(Wdl::CursedWin), Wdl::BlessedLoss);
+  EXPECT_EQ(negate(Wdl::BlessedLoss), Wdl::CursedWin);
+  EXPECT_EQ(negate(Wdl::Draw), Wdl::Draw);
+  EXPECT_EQ(fold(Wdl::CursedWin), Wdl::Win);
+  EXPECT_EQ(fold(Wdl::BlessedLoss), Wdl::Loss);
+  EXPECT_EQ(better(Wdl::CursedWin, Wdl::Win), Wdl::Win);
+  EXPECT_EQ(better(Wdl::BlessedLoss, Wdl::Draw), Wdl::Draw);
+  EXPECT_EQ(better(Wdl::BlessedLoss, Wdl::Loss), Wdl::BlessedLoss);
+  EXPECT_EQ(better(Wdl::Illegal, Wdl::Loss), Wdl::Loss);
+  EXPECT_EQ(wdl_score(Wdl::Loss), -2);
+  EXPECT_EQ(wdl_score(Wdl::Win), 2);
+  EXPECT_STREQ(wdl_name(Wdl::CursedWin), "cursed win");
+}
+
+TEST(TableFile, KeepsAllFiveValues) {
+  Table t(Balance::parse("KRvK").value());
+  const Wdl values[] = {Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss, Wdl::Illegal};
+  for (uint64_t s = 0; s < 64; ++s) t.set_slot(s, values[s % 6]);
+  auto back = Table::deserialize(t.serialize(), "memory");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  for (uint64_t s = 0; s < 64; ++s) EXPECT_EQ(back->at_slot(s), values[s % 6]) << s;
+}
+
+// A table written before the five values is refused with a message that says to regenerate, and
+// the store regenerates it rather than use it.
+TEST(TableFile, OlderFormatIsRegenerated) {
+  const auto dir = std::filesystem::path(EGTMIN_TEST_DATA) / "older-format";
+  std::filesystem::remove_all(dir);
+  TableStore store(dir);
+  ASSERT_TRUE(store.ensure(Balance::parse("KRvK").value()).ok());
+  const auto path = store.path_for(Balance::parse("KRvK").value());
+  auto bytes = read_file(path).value();
+  const uint32_t old_version = 1;
+  std::memcpy(bytes.data() + 8, &old_version, 4);
+  ASSERT_TRUE(write_file_atomically(path, bytes).ok());
+  EXPECT_TRUE(Table::is_older_format(path));
+  auto loaded = Table::load(path);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.error().message.find("regenerate"), std::string::npos) << loaded.error().message;
+  EXPECT_NE(loaded.error().message.find("cursed"), std::string::npos) << loaded.error().message;
+  TableStore fresh(dir);
+  auto t = fresh.ensure(Balance::parse("KRvK").value());
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_FALSE(Table::is_older_format(path));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace egtmin
