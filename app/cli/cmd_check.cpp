@@ -56,7 +56,7 @@ Command add_check(CLI::App& app) {
               }
               uint64_t sample = a->sample;
               if (sample == 0 && b.pieces() >= 5) sample = 100000;
-              auto r = logic::check_cover(**t, cover->cubes, cover->canon, sample, a->seed, threads, *progress);
+              auto r = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, sample, a->seed, threads, *progress);
               end_progress(a->common);
               all_positions += r.positions;
               all_mismatches += r.mismatches;

@@ -110,4 +110,24 @@ bool CareFunction::blocked(CubeWord c) const {
   return intersects_any(others, k, c);
 }
 
+std::vector<uint32_t> rule_draw_indices(const Table& t, CanonScheme scheme) {
+  const Encoding& enc = t.encoding();
+  std::vector<uint32_t> out;
+  if (scheme == CanonScheme::None) {
+    for (uint64_t idx = 0; idx < enc.size(); ++idx)
+      if (is_rule_draw(t.value(idx))) out.push_back(uint32_t(idx));
+    return out;
+  }
+  // As in from_table: representatives are canonical under the table's Symmetry.
+  const CoverCanon canon(enc, scheme);
+  const Symmetry& sym = t.symmetry();
+  for (uint64_t slot = 0; slot < t.slots(); ++slot) {
+    if (!is_rule_draw(t.at_slot(slot))) continue;
+    const Placement p = sym.from_slot(slot);
+    if (canon.is_representative(p)) out.push_back(uint32_t(enc.encode(p)));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace egtmin::logic

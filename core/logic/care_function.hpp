@@ -61,4 +61,8 @@ class CareFunction {
   uint64_t care_total_ = 0;
 };
 
+// The indices, ascending, of the care representatives under `scheme` whose value is a cursed win
+// or blessed loss: what a cover keeps beside its cubes to give all five values.
+std::vector<uint32_t> rule_draw_indices(const Table& t, CanonScheme scheme);
+
 }  // namespace egtmin::logic

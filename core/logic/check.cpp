@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/check.hpp"
 
+#include <algorithm>
+
 #include <atomic>
 #include <mutex>
 #include <random>
@@ -21,12 +23,15 @@ constexpr uint64_t kMaxTriesPerSample = 1000;
 constexpr uint64_t kSampleReportEvery = 4096;
 constexpr uint64_t kReportEveryChunks = 16;
 
-Wdl to_wdl(Output o) { return Wdl(uint8_t(o)); }
 
 }  // namespace
 
-CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme, uint64_t sample, uint64_t seed,
-                        int threads, const Progress& progress) {
+CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme,
+                        std::span<const uint32_t> rule_draws, uint64_t sample, uint64_t seed, int threads,
+                        const Progress& progress) {
+  auto rule_draw = [&](uint64_t rep_index) {
+    return !rule_draws.empty() && std::binary_search(rule_draws.begin(), rule_draws.end(), uint32_t(rep_index));
+  };
   CheckReport rep;
   const Encoding& enc = table.encoding();
   const int n = enc.bits();
@@ -49,8 +54,9 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
       if (want == Wdl::Illegal) continue;
       ++rep.positions;
       auto r = canon.canonical(enc.decode(idx));
-      const CubeWord* c = first_match(cover, minterm_fast(enc.encode(r.placement), n));
-      Wdl got = c ? to_wdl(output_of(*c)) : Wdl::Illegal;
+      const uint64_t ri = enc.encode(r.placement);
+      const CubeWord* c = first_match(cover, minterm_fast(ri, n));
+      Wdl got = c ? value_of(output_of(*c), rule_draw(ri)) : Wdl::Illegal;
       if (c && r.negate) got = negate(got);
       if (got != want) {
         ++rep.mismatches;
@@ -94,7 +100,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
         ++pos;
         auto r = canon.canonical(p);
         uint64_t ri = enc.encode(r.placement);
-        Wdl got = Wdl((value[ri >> 2] >> ((ri & 3) * 2)) & 3);
+        Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), rule_draw(ri));
         if (got != Wdl::Illegal && r.negate) got = negate(got);
         if (got != want) {
           ++bad;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Verifies a cover against its table the way a probe reads it: each legal position is mapped to
-// its representative (CoverCanon), the first cube containing the representative gives the value,
-// negated when the representative swapped colours, and that must equal the table's value.
+// its representative (CoverCanon), the first cube containing the representative gives the value
+// (a cursed win or blessed loss when the representative is in the cover's list of the 50-move
+// rule's draws), negated when the representative swapped colours, and that must equal the
+// table's value: all five values are checked.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "logic/cover.hpp"
@@ -24,7 +27,9 @@ struct CheckReport {
 // sample == 0: every index of the 2^n space, where the first match is found by painting the
 // cubes in order over the representatives (exactly first-match semantics, without a linear scan
 // per position). sample > 0: that many uniformly drawn legal positions, each by linear scan.
-CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme, uint64_t sample = 0,
+// `rule_draws`: the cover's list of the rule's draws (ascending representative indices).
+CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme,
+                        std::span<const uint32_t> rule_draws, uint64_t sample = 0,
                         uint64_t seed = 1, int threads = 1, const Progress& progress = no_progress());
 
 }  // namespace egtmin::logic

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string>
 
+#include "table/wdl.hpp"
+
 namespace egtmin::logic {
 
 using CubeWord = uint64_t;
@@ -27,6 +29,15 @@ constexpr CubeWord kInputMask = ~kOutputMask;
 constexpr CubeWord kLowBits = 0x1555555555555555ull;  // the "may be 1" bit of every input pair
 
 enum class Output : uint8_t { None = 0, Win = 1, Draw = 2, Loss = 3 };  // White's point of view
+
+// The value for White of a representative whose cube has output `out` (the same codes: 1 W, 2 D,
+// 3 L): a win or loss becomes a cursed win or blessed loss when the representative is one of the
+// 50-move rule's draws (kept beside the cubes, see store/cover_file.hpp).
+constexpr Wdl value_of(Output out, bool rule_draw) {
+  const Wdl v = Wdl(uint8_t(out));
+  if (!rule_draw) return v;
+  return v == Wdl::Win ? Wdl::CursedWin : v == Wdl::Loss ? Wdl::BlessedLoss : v;
+}
 
 constexpr int pair_shift(int input) { return 60 - 2 * input; }
 constexpr CubeWord pair_mask(int input) { return CubeWord{3} << pair_shift(input); }

@@ -110,7 +110,9 @@ Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& pa
   const bool timed = st.canon_done;
   double setup = timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : 0;
   double setup_cpu = timed ? cpu_now(cpu_scope(options)) - c0 : 0;
-  return run(st, passes, options, progress, events, setup, setup_cpu);
+  auto m = run(st, passes, options, progress, events, setup, setup_cpu);
+  if (m) m->rule_draws = rule_draw_indices(table, m->scheme);
+  return m;
 }
 
 Result<Minimized> minimize_function(CareFunction f, const std::vector<Pass>& passes, const MinimizeOptions& options,

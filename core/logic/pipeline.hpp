@@ -32,7 +32,8 @@ struct PassReport {
 };
 
 struct Minimized {
-  Cover cover;  // final ON-cover, outputs W/D/L for White
+  Cover cover;  // final ON-cover, outputs W/D/L for White (without the 50-move rule)
+  std::vector<uint32_t> rule_draws;  // rule_draw_indices() under `scheme`: the rest of the five values
   CanonScheme scheme = CanonScheme::None;
   uint64_t initial_cubes = 0;  // minterms of F before the first pass (under the scheme in force)
   uint64_t care_positions = 0;

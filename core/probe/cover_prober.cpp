@@ -18,7 +18,6 @@ namespace {
 // Sampled queries per balance that steer the index's copy budget (about 2 ms of canonicalization).
 constexpr size_t kIndexSample = 50000;
 
-constexpr Wdl to_wdl(logic::Output o) { return Wdl(uint8_t(o)); }  // same numbering: 1 W, 2 D, 3 L
 
 // The material key of a colouring (Position::material_key() of its positions).
 inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
@@ -47,10 +46,10 @@ Result<Method> parse_method(std::string_view name) {
   return Error{"unknown probe method '" + std::string(name) + "' (linear or indexed)"};
 }
 
-logic::CubeWord LoadedCover::find(const Placement& p, Method m, bool& negate) const {
+logic::CubeWord LoadedCover::find(const Placement& p, Method m, bool& negate, uint64_t& rep_index) const {
   const auto rep = canon.canonical(p);
   negate = rep.negate;
-  const uint64_t idx = encoding.encode(rep.placement);
+  const uint64_t idx = rep_index = encoding.encode(rep.placement);
   const logic::CubeWord mt = hot::fast_minterm(idx, file.inputs);
   if (m == Method::Indexed) {
     if (const logic::CubeWord c = index.find(idx, mt); c || !region.built()) return c;
@@ -200,6 +199,10 @@ void CoverProber::rebuild_material_hash() {
     e.cover = uint16_t(slot);
     e.index = lc.index.hot();
     if (lc.region.built()) e.region = lc.region.hot();
+    if (!lc.file.rule_draws.empty()) {
+      e.rule_draws = lc.file.rule_draws.data();
+      e.rule_draw_count = lc.file.rule_draws.size();
+    }
     return e;
   };
   // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a
@@ -296,10 +299,11 @@ size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
   if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_)
-    total += m == Method::Linear
+    total += c->file.rule_draws.capacity() * sizeof(uint32_t) +
+             (m == Method::Linear
                  ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
                  : c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
-                       c->region.hot_words().size_bytes();  // hot words: in arena_
+                       c->region.hot_words().size_bytes());  // hot words: in arena_
   return total;
 }
 
@@ -339,10 +343,11 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
   }
 
   bool negate_white = false;
-  const logic::CubeWord cube = lc.find(p, m, negate_white);
+  uint64_t rep_index = 0;
+  const logic::CubeWord cube = lc.find(p, m, negate_white, rep_index);
   if (cube == 0)
     return Error{"no cube of the " + lc.file.balance.name() + " cover contains this position (is it legal?)"};
-  Wdl white = to_wdl(logic::output_of(cube));
+  Wdl white = logic::value_of(logic::output_of(cube), lc.file.is_rule_draw(rep_index));
   if (negate_white) white = negate(white);
   CoverProbe out;
   out.wdl = p.stm == White ? white : negate(white);
@@ -356,8 +361,7 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
       if (!mv.en_passant) continue;
       auto v = probe(pos.after(mv), m);
       if (!v) return v.error();
-      const Wdl mine = negate(v->wdl);
-      if (mine == Wdl::Win || (mine == Wdl::Draw && out.wdl == Wdl::Loss)) out.wdl = mine;
+      out.wdl = better(out.wdl, negate(v->wdl));
     }
   }
   return out;

@@ -51,9 +51,9 @@ struct LoadedCover {
   CoverCanon canon;
   double index_build_seconds = 0;
 
-  // The cube containing the placement's representative (0 when none) and whether White's value must
-  // be negated. `p` must be of this (canonical) balance.
-  logic::CubeWord find(const Placement& p, Method m, bool& negate) const;
+  // The cube containing the placement's representative (0 when none), whether White's value must
+  // be negated, and the representative's index. `p` must be of this (canonical) balance.
+  logic::CubeWord find(const Placement& p, Method m, bool& negate, uint64_t& rep_index) const;
 };
 
 struct CoverProbe {
@@ -138,6 +138,9 @@ class CoverProber {
     uint16_t cover = 0;  // position in covers_
     CubeIndex::Hot index;
     RegionIndex::Hot region;  // region.dir null: the tree answers front misses
+    // The cover's 50-move-rule draws (ascending representative indices); null when it has none.
+    const uint32_t* rule_draws = nullptr;
+    size_t rule_draw_count = 0;
   };
 
  private:

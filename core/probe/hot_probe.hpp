@@ -170,9 +170,17 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
       }
   }
   if (out == logic::Output::None) return Wdl::Illegal;
+  const unsigned negate = unsigned(swapped) ^ (stm & 1);
+  if (e.rule_draws) [[unlikely]] {
+    // The balance has cursed wins or blessed losses: look the representative up in their list.
+    const uint32_t rep = uint32_t(uint64_t(rep_stm) << (6 * K) | packed<K>(t));
+    const bool rule_draw = std::binary_search(e.rule_draws, e.rule_draws + e.rule_draw_count, rep);
+    const Wdl white = logic::value_of(out, rule_draw);
+    return negate ? egtmin::negate(white) : white;
+  }
   // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without
   // a branch: the side to move is a coin flip.
-  const unsigned v = unsigned(out), negate = unsigned(swapped) ^ (stm & 1);
+  const unsigned v = unsigned(out);
   return Wdl(v ^ ((v ^ (4 - v)) & (0u - negate)));
 }
 

@@ -182,6 +182,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       file.canon = m->scheme;
       file.passes = logic::passes_string(request.passes);
       file.cubes = std::move(m->cover);
+      file.rule_draws = std::move(m->rule_draws);
       const auto path = store::cover_path(request.data_dir, b);
       if (auto s = store::save_cover(path, file); !s) {
         r.error = b.name() + ": " + s.error().message;

@@ -21,7 +21,7 @@ namespace {
 
 // Layout (docs/file-format.md), all integers little-endian:
 //   0   8  magic "EGTMCOV\x1a"
-//   8   2  format version (2; version 1 files are still read)
+//   8   2  format version (3; versions 1 and 2, without the rule's draws, are refused)
 //   10  1  inputs (1 + 6 * pieces)
 //   11  1  canon scheme (0 none, 1 board, 2 full)
 //   12  8  cube count
@@ -32,11 +32,13 @@ namespace {
 //   .   8  CRC-64 of every header byte before it
 //   .      payload, version 2: layout byte (1), field count m, m bytes of field order, the raw
 //          layout's length as a LEB128 number, then a raw LZMA2 stream of the layout
-//          (store/cube_trie.hpp); version 1: an xz stream (CRC-64 check) of cube count * 8 bytes,
-//          the cubes ascending, LE
+//          (store/cube_trie.hpp)
+//   .      the rule's draws: 8 count D, 8 length L, 8 CRC-64 of the L bytes that follow, which are
+//          the raw length as a LEB128 number and a raw LZMA2 stream of D LEB128 numbers, the gaps
+//          between successive indices (the first from 0)
 constexpr uint8_t kMagic[8] = {'E', 'G', 'T', 'M', 'C', 'O', 'V', 0x1a};
-constexpr uint16_t kVersion = 2;
-constexpr uint16_t kOldestVersion = 1;
+constexpr uint16_t kVersion = 3;
+constexpr uint16_t kFirstWithRuleDraws = 3;
 constexpr size_t kFixedPart = 37;  // up to and including the balance name length
 // Cubes beyond this are refused before allocating: 2^31 cubes would be 16 GiB, far beyond any
 // cover (the worst is one cube per care position of a 5-piece balance, < 2^31).
@@ -182,6 +184,75 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
   return best;
 }
 
+namespace {
+
+void put_leb128(std::vector<uint8_t>& out, uint64_t v) {
+  do {
+    const uint8_t b = uint8_t(v & 0x7f);
+    v >>= 7;
+    out.push_back(uint8_t(b | (v ? 0x80 : 0)));
+  } while (v);
+}
+
+// Reads a LEB128 number at `at`, or nothing when it runs past the end or beyond 64 bits.
+std::optional<uint64_t> get_leb128(std::span<const uint8_t> in, size_t& at) {
+  uint64_t v = 0;
+  for (int shift = 0; shift <= 63; shift += 7) {
+    if (at >= in.size()) return std::nullopt;
+    const uint8_t b = in[at++];
+    v |= uint64_t(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  return std::nullopt;
+}
+
+std::vector<uint8_t> encode_rule_draws(std::span<const uint32_t> draws) {
+  std::vector<uint8_t> raw;
+  uint32_t last = 0;
+  for (uint32_t d : draws) {
+    put_leb128(raw, d - last);
+    last = d;
+  }
+  std::vector<uint8_t> out;
+  put_leb128(out, raw.size());
+  if (raw.empty()) return out;
+  auto packed = lzma2_raw_compress(raw);
+  if (!packed) throw std::runtime_error("cannot compress the rule's draws: " + packed.error().message);
+  out.insert(out.end(), packed->begin(), packed->end());
+  return out;
+}
+
+Result<std::vector<uint32_t>> decode_rule_draws(std::span<const uint8_t> in, uint64_t count, int inputs) {
+  size_t at = 0;
+  const auto raw_size = get_leb128(in, at);
+  if (!raw_size) return Error{"the rule's draws: bad length"};
+  // Each gap takes one to five bytes: check before allocating.
+  if (*raw_size < count || *raw_size > count * 5)
+    return Error{"the rule's draws: " + std::to_string(*raw_size) + " bytes cannot hold " + std::to_string(count) +
+                 " indices"};
+  std::vector<uint8_t> raw(*raw_size);
+  if (!raw.empty())
+    if (auto s = lzma2_raw_decompress(in.subspan(at), raw); !s)
+      return Error{"the rule's draws: cannot decompress: " + s.error().message};
+  std::vector<uint32_t> draws;
+  draws.reserve(count);
+  size_t r = 0;
+  uint64_t last = 0;
+  const uint64_t limit = uint64_t{1} << inputs;
+  for (uint64_t i = 0; i < count; ++i) {
+    const auto gap = get_leb128(raw, r);
+    if (!gap) return Error{"the rule's draws end early (index " + std::to_string(i) + ")"};
+    if (i > 0 && *gap == 0) return Error{"the rule's draws repeat an index"};
+    last += *gap;
+    if (last >= limit) return Error{"the rule's draws hold an index beyond the balance"};
+    draws.push_back(uint32_t(last));
+  }
+  if (r != raw.size()) return Error{"the rule's draws have trailing bytes"};
+  return draws;
+}
+
+}  // namespace
+
 std::vector<uint8_t> serialize_cover(const CoverFile& cover) {
   std::vector<uint8_t> payload = encode_payload(cover.cubes, cover.inputs);
   const size_t count = cover.cubes.size();
@@ -200,6 +271,11 @@ std::vector<uint8_t> serialize_cover(const CoverFile& cover) {
   out.insert(out.end(), cover.passes.begin(), cover.passes.begin() + long(passes_len));
   put_le(out, lzma_crc64(out.data(), out.size(), 0), 8);
   out.insert(out.end(), payload.begin(), payload.end());
+  const std::vector<uint8_t> rule = encode_rule_draws(cover.rule_draws);
+  put_le(out, cover.rule_draws.size(), 8);
+  put_le(out, rule.size(), 8);
+  put_le(out, lzma_crc64(rule.data(), rule.size(), 0), 8);
+  out.insert(out.end(), rule.begin(), rule.end());
   return out;
 }
 
@@ -212,29 +288,6 @@ Status save_cover(const fs::path& path, const CoverFile& cover) {
       return Error{"cannot save " + path.string() + ": cube " + logic::to_text(c, cover.inputs) + " " + why};
   return write_file_atomically(path, serialize_cover(cover));
 }
-
-namespace {
-
-// Version 1 payload: an xz stream of count * 8 bytes, the cubes ascending, LE.
-Result<std::vector<logic::CubeWord>> decode_v1(const uint8_t* payload, size_t payload_len, uint64_t count) {
-  std::vector<uint8_t> raw(count * 8);
-  size_t in_pos = 0, out_pos = 0;
-  // 1 GiB: more than any cover's stream needs, and a corrupt header cannot make xz take more.
-  uint64_t memlimit = uint64_t{1} << 30;
-  lzma_ret r =
-      lzma_stream_buffer_decode(&memlimit, 0, nullptr, payload, &in_pos, payload_len, raw.data(), &out_pos, raw.size());
-  if (r == LZMA_BUF_ERROR) return Error{"payload holds more cubes than the header's " + std::to_string(count)};
-  if (r != LZMA_OK) return Error{"cannot decompress payload (xz error " + std::to_string(int(r)) + ")"};
-  if (in_pos != payload_len) return Error{"trailing bytes after the compressed payload"};
-  if (out_pos != raw.size())
-    return Error{"payload holds " + std::to_string(out_pos / 8) + " cubes" + (out_pos % 8 ? " and a partial one" : "") +
-                 ", header says " + std::to_string(count)};
-  std::vector<logic::CubeWord> cubes(count);
-  for (uint64_t i = 0; i < count; ++i) cubes[i] = get_le(raw.data() + 8 * i, 8);
-  return cubes;
-}
-
-}  // namespace
 
 Result<std::vector<logic::CubeWord>> decode_payload(std::span<const uint8_t> payload, uint64_t count, int inputs) {
   const int m = trie_field_count(inputs);
@@ -280,9 +333,14 @@ Result<CoverFile> parse_cover(std::span<const uint8_t> bytes, const std::string&
   if (size < 8 || std::memcmp(p, kMagic, 8) != 0) return bad("not an egtmin cover file (bad magic)");
   if (size < kFixedPart) return bad("truncated header (" + std::to_string(size) + " bytes)");
   const uint64_t version = get_le(p + 8, 2);
-  if (version < kOldestVersion || version > kVersion)
-    return bad("cover format version " + std::to_string(version) + ", this egtmin reads versions " +
-               std::to_string(kOldestVersion) + " to " + std::to_string(kVersion));
+  if (version < kFirstWithRuleDraws)
+    return bad("cover format version " + std::to_string(version) +
+               " has no values for the 50-move rule (cursed wins, blessed losses); remake it with: egtmin-cli "
+               "minimize " +
+               std::string(reinterpret_cast<const char*>(p + kFixedPart), std::min<size_t>(p[36], size - kFixedPart)));
+  if (version > kVersion)
+    return bad("cover format version " + std::to_string(version) + " is newer than this egtmin reads (" +
+               std::to_string(kVersion) + ")");
   const size_t name_len = p[36];
   size_t at = kFixedPart + name_len;
   if (size < at + 2) return bad("truncated header (balance name)");
@@ -311,15 +369,25 @@ Result<CoverFile> parse_cover(std::span<const uint8_t> bytes, const std::string&
   const uint64_t count = get_le(p + 12, 8);
   const uint64_t payload_len = get_le(p + 20, 8);
   if (count > kMaxCubes) return bad("implausible cube count " + std::to_string(count));
-  if (payload_len != size - payload_at)
+  if (payload_len > size - payload_at)
     return bad("payload is " + std::to_string(size - payload_at) + " bytes, header says " +
-               std::to_string(payload_len) +
-               (payload_len > size - payload_at ? " (truncated file)" : " (trailing bytes)"));
+               std::to_string(payload_len) + " (truncated file)");
   if (get_le(p + 28, 8) != lzma_crc64(p + payload_at, payload_len, 0))
     return bad("payload checksum mismatch (corrupted)");
+  const size_t rule_at = payload_at + payload_len;
+  if (size - rule_at < 24) return bad("truncated file (no section for the 50-move rule's draws)");
+  const uint64_t rule_count = get_le(p + rule_at, 8), rule_len = get_le(p + rule_at + 8, 8);
+  if (rule_count > kMaxCubes) return bad("implausible count of the rule's draws " + std::to_string(rule_count));
+  if (rule_len != size - rule_at - 24)
+    return bad("the rule's draws are " + std::to_string(size - rule_at - 24) + " bytes, the file says " +
+               std::to_string(rule_len) + (rule_len > size - rule_at - 24 ? " (truncated file)" : " (trailing bytes)"));
+  if (get_le(p + rule_at + 16, 8) != lzma_crc64(p + rule_at + 24, rule_len, 0))
+    return bad("checksum mismatch in the rule's draws (corrupted)");
+  auto draws = decode_rule_draws({p + rule_at + 24, rule_len}, rule_count, cover.inputs);
+  if (!draws) return bad(draws.error().message);
+  cover.rule_draws = std::move(*draws);
 
-  auto cubes = version == 1 ? decode_v1(p + payload_at, payload_len, count)
-                            : decode_payload({p + payload_at, payload_len}, count, cover.inputs);
+  auto cubes = decode_payload({p + payload_at, payload_len}, count, cover.inputs);
   if (!cubes) return bad(cubes.error().message);
   cover.cubes = std::move(*cubes);
   for (uint64_t i = 0; i < count; ++i) {

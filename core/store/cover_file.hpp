@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Cover files (DATA/covers/NAME.egtc): one minimized ON-cover per balance, behind a versioned
-// header. Version 2 (written) stores the cubes as a trie of fields (store/cube_trie.hpp) in a raw
-// LZMA2 stream at preset 9 | extreme; version 1 (still read) held the sorted 64-bit PCN words
-// (logic/cube.hpp) in an xz -9e stream. Format: docs/file-format.md. Written atomically; the
+// header. The cubes are stored as a trie of fields (store/cube_trie.hpp) in a raw LZMA2 stream at
+// preset 9 | extreme. The cubes give each position's value without the 50-move rule; the rule's
+// draws (the cursed wins and blessed losses) follow as a sorted list of representative indices,
+// delta-coded in a second LZMA2 stream. Format: docs/file-format.md. Written atomically; the
 // reader rejects truncated, corrupted, unknown-version and wrong-balance files with a message
-// naming the problem.
+// naming the problem, and files of versions 1 and 2 (made before the 50-move rule's values) with
+// one saying to remake them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -16,6 +19,7 @@
 #include "chess/balance.hpp"
 #include "logic/cube.hpp"
 #include "table/cover_canon.hpp"
+#include "table/wdl.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::store {
@@ -26,7 +30,17 @@ struct CoverFile {
   CanonScheme canon = CanonScheme::Full;
   std::string passes;                  // the pipeline that made it, e.g. "compact,expand,irredundant"
   std::vector<logic::CubeWord> cubes;  // ON-cover; each cube has an output (W/D/L for White)
+  // Ascending indices, under `canon`, of the representatives whose value is a cursed win or a
+  // blessed loss: their cube says win or loss, and the 50-move rule makes it a draw.
+  std::vector<uint32_t> rule_draws;
+
+  // Is the representative with this index a cursed win or blessed loss? (A binary search; the
+  // list is empty for most balances.)
+  bool is_rule_draw(uint64_t index) const {
+    return !rule_draws.empty() && std::binary_search(rule_draws.begin(), rule_draws.end(), uint32_t(index));
+  }
 };
+
 
 std::filesystem::path cover_path(const std::filesystem::path& data_dir, const Balance& b);
 

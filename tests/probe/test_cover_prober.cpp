@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "logic/check.hpp"
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/cover_prober.hpp"
@@ -267,6 +268,52 @@ TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
     EXPECT_NE(broken.error().message.find("KNvK.egtc"), std::string::npos) << broken.error().message;
   }
   std::filesystem::remove_all(dir);
+}
+
+// The 50-move rule's values through the whole chain: a KQvKR table with some wins made cursed and
+// some losses blessed (no 3-4-piece balance has any, so they are planted), minimized, checked, saved
+// and probed by both methods and the hot path.
+TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
+  Table t = table_of("KQvKR");
+  uint64_t planted = 0;
+  for (uint64_t s = 0; s < t.slots(); s += 37) {
+    const Wdl v = t.at_slot(s);
+    if (v == Wdl::Win || v == Wdl::Loss) {
+      t.set_slot(s, v == Wdl::Win ? Wdl::CursedWin : Wdl::BlessedLoss);
+      ++planted;
+    }
+  }
+  ASSERT_GT(planted, 1000u);
+  auto passes = logic::parse_passes("canon,compact,expand,irredundant");
+  ASSERT_TRUE(passes.ok());
+  auto m = logic::minimize_table(t, *passes, {});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->rule_draws.empty());
+  EXPECT_TRUE(std::is_sorted(m->rule_draws.begin(), m->rule_draws.end()));
+  auto checked = logic::check_cover(t, m->cover, m->scheme, m->rule_draws, 0, 1, 2);
+  EXPECT_EQ(checked.mismatches, 0u) << checked.first_mismatch;
+  // Without the list, every planted value is a mismatch: the check sees all five values.
+  EXPECT_GT(logic::check_cover(t, m->cover, m->scheme, {}, 0, 1, 2).mismatches, 0u);
+
+  store::CoverFile file{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover,
+                        m->rule_draws};
+  auto back = store::parse_cover(store::serialize_cover(file), "KQvKR.egtc");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  CoverProber prober;
+  ASSERT_TRUE(prober.add(*back).ok());
+  const Encoding& enc = t.encoding();
+  int bad = 0, cursed = 0, blessed = 0;
+  for (uint64_t idx = 0; idx < enc.size() && bad < 3; idx += 7) {
+    const Placement p = enc.decode(idx);
+    if (!enc.is_legal(p)) continue;
+    const Wdl v = t.value(p);
+    cursed += v == Wdl::CursedWin;
+    blessed += v == Wdl::BlessedLoss;
+    bad += check_position(prober, t, p);
+  }
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(cursed, 100);
+  EXPECT_GT(blessed, 100);
 }
 
 }  // namespace

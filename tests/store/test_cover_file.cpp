@@ -39,6 +39,7 @@ CoverFile sample_cover(int cubes = 500) {
   c.inputs = 19;
   c.canon = CanonScheme::Full;
   c.passes = "merge,expand,irredundant";
+  c.rule_draws = {3, 4, 70, 4096, (1u << 19) - 1};
   std::mt19937_64 rng(7);
   for (int i = 0; i < cubes; ++i) {
     uint64_t idx = rng() & ((uint64_t{1} << 19) - 1);
@@ -80,38 +81,14 @@ std::vector<uint8_t> reseal(std::vector<uint8_t> b) {
 std::vector<uint8_t> with_payload(const std::vector<uint8_t>& file, const std::vector<uint8_t>& payload) {
   std::vector<uint8_t> b(file.begin(), file.begin() + long(payload_at(file)));
   b.insert(b.end(), payload.begin(), payload.end());
+  size_t old_len = 0;
+  for (int i = 7; i >= 0; --i) old_len = (old_len << 8) | file[20 + size_t(i)];
+  b.insert(b.end(), file.begin() + long(payload_at(file) + old_len), file.end());  // the rule's draws
   set_le(b, 20, payload.size(), 8);
   set_le(b, 28, lzma_crc64(payload.data(), payload.size(), 0), 8);
   return reseal(b);
 }
 
-// The version 1 writer, as egtmin wrote it before version 2: the same header, then an xz -9e
-// stream of the sorted cubes as little-endian u64 words.
-std::vector<uint8_t> serialize_v1(const CoverFile& cover) {
-  auto cubes = sorted(cover.cubes);
-  std::vector<uint8_t> raw;
-  for (logic::CubeWord c : cubes) put_le(raw, c, 8);
-  auto xz = xz_compress(raw);
-  EXPECT_TRUE(xz.ok());
-  const std::string name = cover.balance.canonical().name();
-  std::vector<uint8_t> out{'E', 'G', 'T', 'M', 'C', 'O', 'V', 0x1a};
-  put_le(out, 1, 2);
-  out.push_back(uint8_t(cover.inputs));
-  out.push_back(uint8_t(cover.canon));
-  put_le(out, cubes.size(), 8);
-  put_le(out, xz->size(), 8);
-  put_le(out, lzma_crc64(xz->data(), xz->size(), 0), 8);
-  out.push_back(uint8_t(name.size()));
-  out.insert(out.end(), name.begin(), name.end());
-  put_le(out, cover.passes.size(), 2);
-  out.insert(out.end(), cover.passes.begin(), cover.passes.end());
-  put_le(out, lzma_crc64(out.data(), out.size(), 0), 8);
-  out.insert(out.end(), xz->begin(), xz->end());
-  return out;
-}
-
-// DATA/covers/KBvKN.egtc as egtmin 0.1.0 wrote it (format version 1, the minimizer's cover of
-// 29 cubes), and those cubes.
 const uint8_t kV1File[] = {
     0x45, 0x47, 0x54, 0x4d, 0x43, 0x4f, 0x56, 0x1a, 0x01, 0x00, 0x19, 0x02, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     0x00, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2d, 0x19, 0x9e, 0x1b, 0xd4, 0x20, 0x82, 0x69, 0x05, 0x4b,
@@ -128,15 +105,6 @@ const uint8_t kV1File[] = {
     0x8f, 0xf9, 0x00, 0x00, 0xc5, 0xea, 0x97, 0x3a, 0x21, 0x0d, 0x37, 0xdf, 0x00, 0x01, 0x8f, 0x01, 0xe8, 0x01, 0x00,
     0x00, 0x80, 0x58, 0xda, 0x03, 0xb1, 0xc4, 0x67, 0xfb, 0x02, 0x00, 0x00, 0x00, 0x00, 0x04, 0x59, 0x5a,
 };
-const logic::CubeWord kV1Cubes[] = {
-    0x6f7ebaeaefa6efffull, 0x7f7ea6baefa6efffull, 0x9fffffefffffffffull, 0xafbfffffffffefffull, 0xafffffffffff7fffull,
-    0xbfbfff7fffffffffull, 0xbff7fffdffffffffull, 0xbff7ffffff7fffffull, 0xbff7ffffffffdfffull, 0xbffdffffffffffffull,
-    0xbfff7fffffffffffull, 0xbfffd7ffffffffffull, 0xbffff77fffffffffull, 0xbffffbdffff7bfffull, 0xbffffdffffffffffull,
-    0xbffffff7ffffffffull, 0xbffffffeffff7fffull, 0xbfffffff7fffffffull, 0xbfffffffdfffffffull, 0xbffffffff7ffffffull,
-    0xbffffffffdffffffull, 0xbfffffffff77ffffull, 0xbfffffffff7fdfffull, 0xbfffffffffdfefffull, 0xbffffffffffb5fffull,
-    0xbffffffffffdffffull, 0xdffafebbaab65fffull, 0xdffafebbaaeaefffull, 0xfffafebbabba9fffull,
-};
-
 std::string message(const std::vector<uint8_t>& b) {
   auto r = parse_cover(b, "f.egtc");
   return r.ok() ? std::string("OK") : r.error().message;
@@ -145,10 +113,13 @@ std::string message(const std::vector<uint8_t>& b) {
 TEST(CoverFile, RoundTrip) {
   CoverFile c = sample_cover();
   auto bytes = serialize_cover(c);
-  EXPECT_EQ(bytes[8], 2);  // format version 2
+  EXPECT_EQ(bytes[8], 3);  // format version 3
   auto back = parse_cover(bytes, "mem");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->cubes, sorted(c.cubes));
+  EXPECT_EQ(back->rule_draws, c.rule_draws);
+  EXPECT_TRUE(back->is_rule_draw(70));
+  EXPECT_FALSE(back->is_rule_draw(71));
   EXPECT_EQ(back->balance, c.balance);
   EXPECT_EQ(back->inputs, 19);
   EXPECT_EQ(back->canon, CanonScheme::Full);
@@ -265,8 +236,8 @@ TEST(CubeTrie, OrdersTried) {
   EXPECT_EQ(trie_field_count(20), 0);
 }
 
-// The minimizer's covers of the 3-piece balances: exact round trip, and smaller than version 1.
-TEST(CoverFile, MinimizerCoversRoundTripSmallerThanVersion1) {
+// The minimizer's covers of the 3-piece balances: exact round trip.
+TEST(CoverFile, MinimizerCoversRoundTrip) {
   auto passes = logic::parse_passes("canon,compact,expand,irredundant");
   ASSERT_TRUE(passes.ok()) << passes.error().message;
   for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
@@ -274,36 +245,27 @@ TEST(CoverFile, MinimizerCoversRoundTripSmallerThanVersion1) {
     ASSERT_TRUE(t.ok()) << t.error().message;
     auto m = logic::minimize_table(**t, *passes, {});
     ASSERT_TRUE(m.ok()) << m.error().message;
-    CoverFile c{(*t)->balance(), (*t)->encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover};
-    auto v2 = serialize_cover(c);
-    auto v1 = serialize_v1(c);
-    auto back = parse_cover(v2, name);
+    CoverFile c{(*t)->balance(), (*t)->encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover,
+                m->rule_draws};
+    auto back = parse_cover(serialize_cover(c), name);
     ASSERT_TRUE(back.ok()) << back.error().message;
     EXPECT_EQ(back->cubes, sorted(c.cubes)) << name;
-    auto old = parse_cover(v1, name);
-    ASSERT_TRUE(old.ok()) << old.error().message;
-    EXPECT_EQ(old->cubes, sorted(c.cubes)) << name;
-    EXPECT_LT(v2.size(), v1.size()) << name;
+    EXPECT_EQ(back->rule_draws, c.rule_draws) << name;
   }
 }
 
-TEST(CoverFile, ReadsStoredVersion1File) {
+// Files made before the 50-move rule's values are refused with a message to remake them, never
+// read as if they had none.
+TEST(CoverFile, RefusesFilesWithoutTheRulesDraws) {
   std::vector<uint8_t> file(std::begin(kV1File), std::end(kV1File));
   Balance kbvkn = *Balance::parse("KBvKN");
   auto c = parse_cover(file, "KBvKN.egtc", &kbvkn);
-  ASSERT_TRUE(c.ok()) << c.error().message;
-  EXPECT_EQ(c->cubes, std::vector<logic::CubeWord>(std::begin(kV1Cubes), std::end(kV1Cubes)));
-  EXPECT_EQ(c->inputs, 25);
-  EXPECT_EQ(c->canon, CanonScheme::Full);
-  EXPECT_EQ(c->passes, "canon,compact,expand,irredundant");
-  // Rewritten as version 2: the same cubes in fewer bytes.
-  auto v2 = serialize_cover(*c);
-  EXPECT_LT(v2.size(), file.size());
-  auto back = parse_cover(v2, "v2", &kbvkn);
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->cubes, c->cubes);
-  // The old writer, kept in this test, still makes the same bytes.
-  EXPECT_EQ(serialize_v1(*c), file);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("50-move rule"), std::string::npos) << c.error().message;
+  EXPECT_NE(c.error().message.find("egtmin-cli minimize KBvKN"), std::string::npos) << c.error().message;
+  auto v2 = serialize_cover(sample_cover());
+  v2[8] = 2;
+  EXPECT_NE(message(v2).find("remake"), std::string::npos) << message(v2);
 }
 
 TEST(CoverFile, SaveRefusesCubeWithoutOutput) {
@@ -316,11 +278,11 @@ TEST(CoverFile, SaveRefusesCubeWithoutOutput) {
 }
 
 TEST(CoverFile, RejectsWrongVersionTruncationAndCorruption) {
-  for (auto good : {serialize_cover(sample_cover()), serialize_v1(sample_cover())}) {
+  for (auto good : {serialize_cover(sample_cover()), serialize_cover(sample_cover(0))}) {
     {
       auto b = good;
-      b[8] = 3;
-      EXPECT_NE(message(b).find("version 3"), std::string::npos) << message(b);
+      b[8] = 4;
+      EXPECT_NE(message(b).find("version 4"), std::string::npos) << message(b);
       b[8] = 0;
       EXPECT_NE(message(b).find("version 0"), std::string::npos) << message(b);
     }
@@ -360,8 +322,8 @@ TEST(CoverFile, RejectsWrongVersionTruncationAndCorruption) {
 // with no output, another balance. Built by re-serializing with a hand-edited header.
 TEST(CoverFile, RejectsInconsistentContent) {
   CoverFile c = sample_cover(10);
-  for (bool v1 : {false, true}) {
-    auto bytes = v1 ? serialize_v1(c) : serialize_cover(c);
+  {
+    auto bytes = serialize_cover(c);
     {
       // Count too large: header says 11, payload holds 10.
       auto b = bytes;
@@ -375,19 +337,19 @@ TEST(CoverFile, RejectsInconsistentContent) {
       b[12] = 9;
       auto r = parse_cover(reseal(b), "f");
       ASSERT_FALSE(r.ok());
-      EXPECT_NE(r.error().message.find(v1 ? "more cubes" : "header says 9"), std::string::npos) << r.error().message;
+      EXPECT_NE(r.error().message.find("header says 9"), std::string::npos) << r.error().message;
     }
     {
       CoverFile bad = c;
       bad.cubes[3] &= logic::kInputMask;  // no output; serialize does not check, save does
-      auto r = parse_cover(v1 ? serialize_v1(bad) : serialize_cover(bad), "f");
+      auto r = parse_cover(serialize_cover(bad), "f");
       ASSERT_FALSE(r.ok());
       EXPECT_NE(r.error().message.find("no output"), std::string::npos) << r.error().message;
     }
     {
       CoverFile bad = c;
       bad.cubes[5] &= ~logic::pair_mask(7);  // input 7 is 00: an empty cube (stored in planes)
-      auto r = parse_cover(v1 ? serialize_v1(bad) : serialize_cover(bad), "f");
+      auto r = parse_cover(serialize_cover(bad), "f");
       ASSERT_FALSE(r.ok());
       EXPECT_NE(r.error().message.find("empty"), std::string::npos) << r.error().message;
     }
