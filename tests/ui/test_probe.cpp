@@ -176,6 +176,35 @@ class TestProbe : public QObject {
     QCOMPARE(m.data(m.index(0, MoveListModel::ColOurs), Qt::DisplayRole).toString(), QString("—"));
   }
 
+  // The 50-move rule's values from a source: named, grouped and explained in the move list.
+  void cursedWinsAndBlessedLossesAreShown() {
+    struct RuleSource : ValueSource {
+      QString name() const override { return "rule test"; }
+      bool available(const Balance&) const override { return true; }
+      Result<Wdl> probe(const Position& pos, QString*) override {
+        return pos.side_to_move() == White ? Wdl::CursedWin : Wdl::BlessedLoss;
+      }
+    } source;
+    auto pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+    QVERIFY(pos.ok());
+    ProbeResult r = ProbeEngine::compute(*pos, &source, nullptr);
+    QCOMPARE(*r.ours, Wdl::CursedWin);
+    QVERIFY(!r.moves.empty());
+    for (const ProbeMove& m : r.moves) {
+      QCOMPARE(*m.ours, Wdl::CursedWin);  // the reply's blessed loss, for the mover
+      QCOMPARE(m.group, MoveGroup::CursedWin);
+    }
+    QCOMPARE(agreement(Wdl::CursedWin, SyzygyWdl::CursedWin), Agreement::Agree);
+    QCOMPARE(agreement(Wdl::Win, SyzygyWdl::CursedWin), Agreement::Disagree);
+    QCOMPARE(agreement(Wdl::BlessedLoss, SyzygyWdl::BlessedLoss), Agreement::Agree);
+    MoveListModel m;
+    m.setResult(r);
+    const QModelIndex ours = m.index(0, MoveListModel::ColOurs);
+    QCOMPARE(m.data(ours, Qt::DisplayRole).toString(), QString("cursed win"));
+    QVERIFY(m.data(ours, Qt::ToolTipRole).toString().contains("50-move rule"));
+    QCOMPARE(m.data(m.index(0, MoveListModel::ColGroup), Qt::DisplayRole).toString(), QString("cursed win"));
+  }
+
   void coverSourceAgreesWithTables() {
     // Covers made from the test tables, in a data directory of their own.
     QTemporaryDir dir;
