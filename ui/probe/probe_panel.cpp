@@ -220,10 +220,7 @@ void ProbePanel::display(const ProbeResult& r) {
 
   QStringList notes;
   if (r.ours) {
-    const bool folded = ctx_->source() == AppContext::Source::Covers;
-    ours_->setText(colored(wdlText(*r.ours), wdlColor(*r.ours)) +
-                   (folded ? tr(" <small>(%1, without the 50-move rule)</small>").arg(r.sourceName)
-                           : tr(" <small>(%1)</small>").arg(r.sourceName)));
+    ours_->setText(colored(wdlText(*r.ours), wdlColor(*r.ours)) + tr(" <small>(%1)</small>").arg(r.sourceName));
     ours_->setToolTip(QString::fromLatin1(wdl_meaning(*r.ours)));
   } else {
     ours_->setText(QStringLiteral("—"));
