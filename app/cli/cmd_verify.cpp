@@ -74,11 +74,7 @@ Command add_verify(CLI::App& app) {
               if (!a->no_self_check) {
                 SelfCheckOptions so;
                 so.threads = a->common.threads;
-                auto lookup = [&](const Balance& sub) -> const Table* {
-                  auto r = store.get(sub);
-                  return r ? *r : nullptr;
-                };
-                SelfCheckReport r = self_check(**t, lookup, {}, so, *progress);
+                SelfCheckReport r = self_check(**t, store.lookup(), {}, so, *progress);
                 if (progress->cancelled()) return fail("cancelled");
                 positions += r.positions;
                 failures += r.failures;

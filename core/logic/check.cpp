@@ -29,9 +29,6 @@ constexpr uint64_t kReportEveryChunks = 16;
 CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme,
                         std::span<const uint32_t> rule_draws, uint64_t sample, uint64_t seed, int threads,
                         const Progress& progress) {
-  auto rule_draw = [&](uint64_t rep_index) {
-    return !rule_draws.empty() && std::binary_search(rule_draws.begin(), rule_draws.end(), uint32_t(rep_index));
-  };
   CheckReport rep;
   const Encoding& enc = table.encoding();
   const int n = enc.bits();
@@ -56,7 +53,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
       auto r = canon.canonical(enc.decode(idx));
       const uint64_t ri = enc.encode(r.placement);
       const CubeWord* c = first_match(cover, minterm_fast(ri, n));
-      Wdl got = c ? value_of(output_of(*c), rule_draw(ri)) : Wdl::Illegal;
+      Wdl got = c ? value_of(output_of(*c), in_rule_draws(rule_draws, ri)) : Wdl::Illegal;
       if (c && r.negate) got = negate(got);
       if (got != want) {
         ++rep.mismatches;
@@ -100,7 +97,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
         ++pos;
         auto r = canon.canonical(p);
         uint64_t ri = enc.encode(r.placement);
-        Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), rule_draw(ri));
+        Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), in_rule_draws(rule_draws, ri));
         if (got != Wdl::Illegal && r.negate) got = negate(got);
         if (got != want) {
           ++bad;

@@ -14,7 +14,9 @@
 // word type can grow without rewriting the passes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "table/wdl.hpp"
@@ -33,6 +35,11 @@ enum class Output : uint8_t { None = 0, Win = 1, Draw = 2, Loss = 3 };  // White
 // The value for White of a representative whose cube has output `out` (the same codes: 1 W, 2 D,
 // 3 L): a win or loss becomes a cursed win or blessed loss when the representative is one of the
 // 50-move rule's draws (kept beside the cubes, see store/cover_file.hpp).
+// Is the representative with this index in a cover's list of the rule's draws (ascending)? A
+// binary search; the list is empty for most balances.
+inline bool in_rule_draws(std::span<const uint32_t> draws, uint64_t index) {
+  return !draws.empty() && std::binary_search(draws.begin(), draws.end(), uint32_t(index));
+}
 constexpr Wdl value_of(Output out, bool rule_draw) {
   const Wdl v = Wdl(uint8_t(out));
   if (!rule_draw) return v;

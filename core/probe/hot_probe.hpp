@@ -174,8 +174,7 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
   if (e.rule_draws) [[unlikely]] {
     // The balance has cursed wins or blessed losses: look the representative up in their list.
     const uint32_t rep = uint32_t(uint64_t(rep_stm) << (6 * K) | packed<K>(t));
-    const bool rule_draw = std::binary_search(e.rule_draws, e.rule_draws + e.rule_draw_count, rep);
-    const Wdl white = logic::value_of(out, rule_draw);
+    const Wdl white = logic::value_of(out, logic::in_rule_draws({e.rule_draws, e.rule_draw_count}, rep));
     return negate ? egtmin::negate(white) : white;
   }
   // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without

@@ -53,6 +53,26 @@ uint64_t get_le(const uint8_t* p, int bytes) {
   return v;
 }
 
+void put_leb128(std::vector<uint8_t>& out, uint64_t v) {
+  do {
+    const uint8_t b = uint8_t(v & 0x7f);
+    v >>= 7;
+    out.push_back(uint8_t(b | (v ? 0x80 : 0)));
+  } while (v);
+}
+
+// Reads a LEB128 number at `at`, or nothing when it runs past the end or is longer than 9 bytes.
+std::optional<uint64_t> get_leb128(std::span<const uint8_t> in, size_t& at) {
+  uint64_t v = 0;
+  for (int shift = 0; shift <= 56; shift += 7) {  // up to 9 bytes: 63 bits
+    if (at >= in.size()) return std::nullopt;
+    const uint8_t b = in[at++];
+    v |= uint64_t(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  return std::nullopt;
+}
+
 // Why a cube cannot be in a cover of `inputs` inputs, or nullptr when it can.
 const char* cube_problem(logic::CubeWord c, int inputs) {
   if (logic::output_of(c) == logic::Output::None) return "has no output";
@@ -96,10 +116,7 @@ std::vector<uint8_t> v2_payload(TrieLayout layout, std::span<const uint8_t> orde
                                 std::span<const uint8_t> lzma) {
   std::vector<uint8_t> out{uint8_t(layout), uint8_t(order.size())};
   out.insert(out.end(), order.begin(), order.end());
-  for (uint64_t v = raw_size;; v >>= 7) {
-    out.push_back(uint8_t((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
-    if (v < 0x80) break;
-  }
+  put_leb128(out, raw_size);
   out.insert(out.end(), lzma.begin(), lzma.end());
   return out;
 }
@@ -185,26 +202,6 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
 }
 
 namespace {
-
-void put_leb128(std::vector<uint8_t>& out, uint64_t v) {
-  do {
-    const uint8_t b = uint8_t(v & 0x7f);
-    v >>= 7;
-    out.push_back(uint8_t(b | (v ? 0x80 : 0)));
-  } while (v);
-}
-
-// Reads a LEB128 number at `at`, or nothing when it runs past the end or beyond 64 bits.
-std::optional<uint64_t> get_leb128(std::span<const uint8_t> in, size_t& at) {
-  uint64_t v = 0;
-  for (int shift = 0; shift <= 63; shift += 7) {
-    if (at >= in.size()) return std::nullopt;
-    const uint8_t b = in[at++];
-    v |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) return v;
-  }
-  return std::nullopt;
-}
 
 std::vector<uint8_t> encode_rule_draws(std::span<const uint32_t> draws) {
   std::vector<uint8_t> raw;
@@ -303,14 +300,9 @@ Result<std::vector<logic::CubeWord>> decode_payload(std::span<const uint8_t> pay
   if (size < at) return Error{"payload too short for its field order"};
   const std::span<const uint8_t> order = payload.subspan(2, size_t(m));
   if (!trie_order_valid(order, inputs)) return Error{"payload's field order is not a permutation"};
-  uint64_t raw_size = 0;
-  for (int shift = 0;; shift += 7) {
-    if (at >= size) return Error{"payload too short for its layout length"};
-    if (shift > 56) return Error{"payload's layout length is too long"};
-    const uint8_t b = payload[at++];
-    raw_size |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) break;
-  }
+  const auto layout_length = get_leb128(payload, at);
+  if (!layout_length) return Error{"payload's layout length is truncated or too long"};
+  const uint64_t raw_size = *layout_length;
   // Every cube takes one depth byte and at most one byte per field: check before allocating.
   if (raw_size < count || raw_size > count * uint64_t(m + 1))
     return Error{"payload's layout of " + std::to_string(raw_size) +

@@ -9,7 +9,6 @@
 // one saying to remake them.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -34,11 +33,8 @@ struct CoverFile {
   // blessed loss: their cube says win or loss, and the 50-move rule makes it a draw.
   std::vector<uint32_t> rule_draws;
 
-  // Is the representative with this index a cursed win or blessed loss? (A binary search; the
-  // list is empty for most balances.)
-  bool is_rule_draw(uint64_t index) const {
-    return !rule_draws.empty() && std::binary_search(rule_draws.begin(), rule_draws.end(), uint32_t(index));
-  }
+  // Is the representative with this index a cursed win or blessed loss?
+  bool is_rule_draw(uint64_t index) const { return logic::in_rule_draws(rule_draws, index); }
 };
 
 

@@ -79,8 +79,6 @@ constexpr uint8_t kEscape = 1 << 6;    // a zeroing move that does not lose with
 constexpr uint8_t kInvalid = 0x80;     // illegal, not canonical, or not in the current layer
 constexpr uint8_t kRuleDecided = kRuleWin | kRuleLoss;
 
-constexpr int kRuleLimit = 100;  // plies without a zeroing move before the game is drawn
-constexpr uint8_t kNoDistance = 0xFF;
 
 constexpr uint8_t plain(Wdl v) { return uint8_t(fold(v)); }  // kWin/kDraw/kLoss share Wdl's codes
 
@@ -437,7 +435,7 @@ void Generator::retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t d
   for (const uint32_t* it = begin; it != end; ++it) {
     const Placement p = sym_.from_slot(*it);
     set_distance(*it, distance);
-    if (distance == kRuleLimit) continue;  // what these decide would take more than 100 plies
+    if (distance == kRuleLimitPlies) continue;  // what these decide would take more than 100 plies
     const bool lost = state_[*it] & kRuleLoss;
     for_each_quiet_predecessor(p, [&](uint64_t qs) {
       if (lost) {
@@ -482,7 +480,7 @@ Result<Table> Generator::run() {
   state_.assign(n, kInvalid);
   plain_counter_.assign(n, 0);
   rule_counter_.assign(n, 0);
-  if (distances_) distances_->assign(n, kNoDistance);
+  if (distances_) distances_->assign(n, kNoRuleDistance);
 
   const double layers = max_layer_ + 1;
   std::vector<std::vector<uint32_t>> plain_front(threads_), mated(threads_), zeroed(threads_);
@@ -506,13 +504,13 @@ Result<Table> Generator::run() {
     // Rule rounds: mates are decided at 0 plies, zeroing moves at 1; each round adds one ply.
     // sweep() leaves what a round decides in the lists it was given: the next round.
     auto& round = mated;
-    for (int d = 0; d <= kRuleLimit; ++d) {
+    for (int d = 0; d <= kRuleLimitPlies; ++d) {
       if (d == 1)
         for (int t = 0; t < threads_; ++t) round[t].insert(round[t].end(), zeroed[t].begin(), zeroed[t].end());
       const bool any = !sweep(round, [&](auto b, auto e, auto& out) { retro_rule(b, e, uint8_t(d), out); }).empty();
       if (progress_.cancelled()) return Error{"cancelled"};
       if (!any && d > 0) break;
-      progress_.report(Stage::Generate, done + (0.6 + 0.3 * d / kRuleLimit) / layers, where + ": 50-move rule");
+      progress_.report(Stage::Generate, done + (0.6 + 0.3 * d / kRuleLimitPlies) / layers, where + ": 50-move rule");
     }
     for (auto& l : zeroed) l.clear();
     for (auto& l : round) l.clear();

@@ -18,10 +18,16 @@ using TableLookup = std::function<const Table*(const Balance&)>;
 // The canonical balances that captures and promotions from b lead to (b's direct dependencies).
 std::vector<Balance> successor_balances(const Balance& b);
 
+// Plies without a capture or pawn move after which the 50-move rule draws the game.
+constexpr int kRuleLimitPlies = 100;
+// The distance of a position the rule does not decide (draws, cursed wins, blessed losses).
+constexpr uint8_t kNoRuleDistance = 0xFF;
+
 struct GenerateOptions {
   int threads = 0;  // 0: all hardware threads
   // When set, receives per slot the plies to the zeroing move (or mate) that decides a win or loss
-  // within the 50-move rule, 0xFF for every other slot: the certificate table/self_check.hpp proves.
+  // within the 50-move rule, kNoRuleDistance for every other slot: the certificate
+  // table/self_check.hpp proves.
   std::vector<uint8_t>* distances = nullptr;
   // For TableStore::ensure: prove each new table with the self-check before writing it (about as
   // long again as generating it; what gen, verify and minimize runs do).

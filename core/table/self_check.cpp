@@ -13,8 +13,6 @@ namespace egtmin {
 
 namespace {
 
-constexpr int kRuleLimit = 100;      // plies without a zeroing move before the game is drawn
-constexpr int kNoDistance = 0xFF;    // the generator's mark for positions the rule does not decide
 constexpr int kMaxExamples = 5;
 
 class Checker {
@@ -58,7 +56,7 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   const Wdl white = own_.at_slot(slot);
   const Wdl stored = pos.side_to_move() == White ? white : negate(white);
   const bool exact_rule = !distances_.empty();
-  const int stored_distance = exact_rule ? distances_[slot] : kNoDistance;
+  const int stored_distance = exact_rule ? distances_[slot] : kNoRuleDistance;
 
   const MoveList moves = legal_moves(pos);
   Wdl best = Wdl::Illegal;
@@ -85,7 +83,7 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   }
 
   Wdl expected;
-  int expected_distance = kNoDistance;
+  int expected_distance = kNoRuleDistance;
   if (moves.empty()) {
     const bool mated = pos.in_check(pos.side_to_move());
     expected = mated ? Wdl::Loss : Wdl::Draw;
@@ -93,9 +91,9 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   } else if (exact_rule || !quiet) {
     // Exact: with no quiet move, the rule's values follow from the zeroing moves alone.
     if (!exact_rule) win_in = zeroing_win ? 1 : INT_MAX;
-    if (win_in <= kRuleLimit) {
+    if (win_in <= kRuleLimitPlies) {
       expected = Wdl::Win, expected_distance = win_in;
-    } else if (!escape && loss_in <= kRuleLimit) {
+    } else if (!escape && loss_in <= kRuleLimitPlies) {
       expected = Wdl::Loss, expected_distance = loss_in;
     } else {
       const Wdl plain = fold(best);
@@ -116,7 +114,7 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   std::string why = std::string("stored ") + wdl_name(stored);
   if (exact_rule) why += " in " + std::to_string(stored_distance) + " plies";
   why += std::string(", its moves give ") + wdl_name(expected);
-  if (exact_rule && expected_distance != kNoDistance) why += " in " + std::to_string(expected_distance) + " plies";
+  if (exact_rule && expected_distance != kNoRuleDistance) why += " in " + std::to_string(expected_distance) + " plies";
   return why;
 }
 
@@ -165,7 +163,7 @@ SelfCheckReport self_check(const Table& table, const TableLookup& lookup, std::s
     std::lock_guard lock(mutex);
     total.positions += r.positions;
     total.failures += r.failures;
-    for (size_t i = 0; i < r.counts.by_code.size(); ++i) total.counts.by_code[i] += r.counts.by_code[i];
+    total.counts += r.counts;
     for (auto& ex : r.examples)
       if (int(total.examples.size()) < kMaxExamples) total.examples.push_back(ex);
   };

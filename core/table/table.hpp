@@ -47,6 +47,10 @@ class Table {
     std::array<uint64_t, kWdlCodes> by_code{};  // indexed by Wdl's code; Illegal's entry unused
     uint64_t of(Wdl v) const { return by_code[size_t(v)]; }
     uint64_t legal() const;
+    Counts& operator+=(const Counts& o) {
+      for (size_t i = 0; i < by_code.size(); ++i) by_code[i] += o.by_code[i];
+      return *this;
+    }
   };
   Counts counts() const;
 

@@ -38,6 +38,13 @@ Result<const Table*> TableStore::get(const Balance& b) {
   return static_cast<const Table*>(slot.get());
 }
 
+TableLookup TableStore::lookup() {
+  return [this](const Balance& b) -> const Table* {
+    auto r = get(b);
+    return r ? *r : nullptr;
+  };
+}
+
 Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions& opts, const Progress& progress,
                                         const OnGenerated& on_generated) {
   Balance c = b.canonical();
@@ -64,10 +71,7 @@ Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions&
     }
     if (on_disk(c) && !Table::is_older_format(path_for(c))) return get(c);
   }
-  auto lookup = [&](const Balance& sub) -> const Table* {
-    auto r = get(sub);
-    return r ? *r : nullptr;
-  };
+  const TableLookup lookup = this->lookup();
   auto seconds_since = [](auto start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };

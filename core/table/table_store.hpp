@@ -26,6 +26,8 @@ class TableStore {
 
   // The table of b's canonical form, loaded once and kept.
   Result<const Table*> get(const Balance& b);
+  // get() as the generator and the self-check take it: nullptr for a table that is missing.
+  TableLookup lookup();
 
   // What generating one table took and what its self-check found.
   struct Generated {

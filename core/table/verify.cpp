@@ -56,7 +56,7 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
     total.positions += r.positions;
     total.mismatches += r.mismatches;
     total.unanswered += r.unanswered;
-    for (size_t i = 0; i < r.counts.by_code.size(); ++i) total.counts.by_code[i] += r.counts.by_code[i];
+    total.counts += r.counts;
     for (auto& ex : r.examples)
       if (total.examples.size() < 5) total.examples.push_back(ex);
   };
