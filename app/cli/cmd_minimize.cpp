@@ -4,6 +4,7 @@
 
 #include "common.hpp"
 #include "logic/pass_registry.hpp"
+#include "logic/split.hpp"
 #include "run/minimize_run.hpp"
 
 namespace egtmin::cli {
@@ -27,6 +28,7 @@ Command add_minimize(CLI::App& app) {
     std::string passes{logic::kDefaultPasses};
     std::string canon = "full";
     std::string effort = "normal";
+    std::string split = "auto";
     bool no_save = false;
   };
   auto a = std::make_shared<Args>();
@@ -45,6 +47,11 @@ Command add_minimize(CLI::App& app) {
   sub->add_option("--canon", a->canon, "Scheme the canon pass applies: board or full")->capture_default_str();
   sub->add_option("--effort", a->effort,
                   "How hard expand and irredundant try: normal, or high (fewer cubes, several times the CPU)")
+      ->capture_default_str();
+  sub->add_option("--split", a->split,
+                  "Minimize in parts split on these inputs (0 = side to move, then 6 square bits per piece): "
+                  "auto (split only functions of more than " +
+                      std::to_string(logic::kPartCareMinterms) + " care positions), none, or a list such as 0,16")
       ->capture_default_str();
   sub->add_flag("--no-save", a->no_save, "Do not write cover files (benchmarks)");
   add_common(sub, a->common);
@@ -74,6 +81,12 @@ Command add_minimize(CLI::App& app) {
             request.passes = *passes;
             request.canon = *scheme;
             request.effort = *effort;
+            auto split = logic::parse_split(a->split);
+            if (!split) {
+              fail("--" + split.error().message);
+              return int(kUsage);
+            }
+            request.split = *split;
             request.threads = a->common.threads;
             request.covers = a->no_save ? run::CoverOutput::Discard : run::CoverOutput::Save;
             request.data_dir = a->common.data_dir();
@@ -87,7 +100,13 @@ Command add_minimize(CLI::App& app) {
                             (unsigned long long)r.summary.initial_cubes);
                 for (const auto& p : r.summary.reports)
                   std::printf("  %s %llu (%.2f s)", p.pass.c_str(), (unsigned long long)p.cubes, p.seconds);
-                std::printf("  total %.2f s (cpu %.2f s)\n", r.seconds, r.cpu_seconds);
+                std::printf("  total %.2f s (cpu %.2f s)", r.seconds, r.cpu_seconds);
+                if (!r.summary.split_inputs.empty()) {
+                  std::printf("  in %llu parts (split on inputs", 1ull << r.summary.split_inputs.size());
+                  for (int i : r.summary.split_inputs) std::printf(" %d", i);
+                  std::printf(")");
+                }
+                std::printf("\n");
                 std::fflush(stdout);
               };
             auto run_result = run::run_minimize(request, events, *progress);
@@ -116,6 +135,7 @@ Command add_minimize(CLI::App& app) {
                             {"cubes", o.cubes},
                             {"initial_cubes", o.summary.initial_cubes},
                             {"care_positions", o.summary.care_positions},
+                            {"split_inputs", o.summary.split_inputs},
                             {"canon", std::string(canon_name(o.summary.scheme))},
                             {"effort", a->effort},
                             {"seconds", o.seconds},

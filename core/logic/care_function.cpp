@@ -89,6 +89,19 @@ CareFunction CareFunction::from_values(int n, std::span<const uint8_t> values) {
   return f;
 }
 
+CareFunction CareFunction::from_words(int n, CanonScheme scheme, std::array<std::vector<uint64_t>, kOutputs> words) {
+  CareFunction f;
+  f.n_ = n;
+  f.scheme_ = scheme;
+  for (int s = 0; s < kOutputs; ++s) {
+    f.on_[s] = BitTree(n);
+    f.on_[s].words() = std::move(words[s]);
+    f.on_[s].words().resize(std::max<uint64_t>(1, (uint64_t{1} << n) >> 6), 0);
+  }
+  f.finish();
+  return f;
+}
+
 void CareFunction::finish() {
   for (auto& b : on_) b.finish();
   const auto& w0 = on_[0].words();

@@ -42,6 +42,9 @@ class CareFunction {
   const BitTree& on(Output o) const { return on_[output_slot(o)]; }
   const BitTree& on_slot(int s) const { return on_[s]; }
   uint64_t care_count() const { return care_total_; }
+  // From per-output bitmaps of 2^n bits each (word w = minterms w*64 .. w*64+63).
+  static CareFunction from_words(int n, CanonScheme scheme, std::array<std::vector<uint64_t>, kOutputs> words);
+
   // Bitmap of the care minterms of all outputs (word w = indices w*64 .. w*64+63); the
   // don't-cares are its complement.
   const std::vector<uint64_t>& care_words() const { return care_words_; }

@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -27,11 +28,20 @@ namespace egtmin::logic {
 enum class CompactSource : uint8_t { Auto, Minterms, Bitmap };
 constexpr uint64_t kBitmapCompactMinterms = uint64_t{1} << 26;  // Auto's threshold (care minterms)
 
+// A function with more care minterms than kPartCareMinterms is minimized in parts (see
+// logic/split.hpp and MinimizeOptions::split): the passes' memory grows with the care minterms
+// they see at once, and parts of at most this many keep a 5-piece balance far under 12 GiB.
+constexpr uint64_t kPartCareMinterms = uint64_t{1} << 26;
+constexpr int kMaxSplitInputs = 8;  // at most 256 parts
+
 struct MinimizeOptions {
   CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
   int threads = 1;                        // workers inside passes (outputs run in parallel)
   CompactSource compact_source = CompactSource::Auto;
   Effort effort = Effort::Normal;  // how hard expand and irredundant try
+  // The inputs to split the function on (logic/split.hpp): each value of them is minimized on its
+  // own, the empty parts skipped. Not set: choose_split(f, kPartCareMinterms, kMaxSplitInputs).
+  std::optional<std::vector<int>> split = std::nullopt;
 };
 
 // The care minterms of f as the initial cover.

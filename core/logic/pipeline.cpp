@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/pipeline.hpp"
 
+#include "logic/split.hpp"
+
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +30,13 @@ uint64_t peak_memory_bytes() {
     }
   std::fclose(f);
   return kb * 1024;
+}
+
+bool reset_peak_memory() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
 }
 
 double cpu_now(CpuScope scope) {
@@ -57,14 +68,29 @@ void start(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions
   if (!st.minterms_pending) st.split(minterm_cover(st.f));
 }
 
-Result<Minimized> run(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions& opt,
-                      const Progress& progress, const PassEvents& events, double setup_seconds, double setup_cpu) {
+// Where a run stands in the whole minimization: part `part` of `parts` (1 of 1 when the function
+// is not split). Stage::Pass fractions leave the pipeline as fractions of the whole run.
+struct RunSpan {
+  uint64_t part = 0, parts = 1;
+};
+
+Result<Minimized> run(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions& opt, const Progress& outer,
+                      const PassEvents& events, double setup_seconds, double setup_cpu, RunSpan span = {}) {
   Minimized result;
   result.initial_cubes = st.cubes();
   if (events.started) events.started(result.initial_cubes, st.f.care_count());
+  size_t at = 0;  // the pass running now
+  const std::string part_label =
+      span.parts > 1 ? "part " + std::to_string(span.part + 1) + "/" + std::to_string(span.parts) + ": " : "";
+  const Progress progress(outer, [&](const ProgressEvent& e) {
+    if (e.stage != Stage::Pass) return outer.report(e.stage, e.fraction, e.detail);
+    const double in_part = (double(at) + e.fraction) / double(std::max<size_t>(passes.size(), 1));
+    outer.report(Stage::Pass, (double(span.part) + in_part) / double(span.parts), part_label + std::string(e.detail));
+  });
   const PassContext cx{opt, progress};
   for (size_t i = 0; i < passes.size(); ++i) {
     if (progress.cancelled()) return Error{"cancelled"};
+    at = i;
     const PassInfo& info = passes[i].info();
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_now(cpu_scope(opt));
@@ -94,6 +120,75 @@ Result<Minimized> run(PassState& st, const std::vector<Pass>& passes, const Mini
   result.cover = st.joined();
   return result;
 }
+
+// The split a run uses on f: the option's inputs when set (those f can be split on), else
+// choose_split's.
+Split split_for(const CareFunction& f, const MinimizeOptions& opt) {
+  if (!opt.split) return choose_split(f, kPartCareMinterms, kMaxSplitInputs);
+  Split s;
+  for (int i : *opt.split)
+    if (splittable(f, i)) s.inputs.push_back(i);
+  std::sort(s.inputs.begin(), s.inputs.end());
+  s.inputs.erase(std::unique(s.inputs.begin(), s.inputs.end()), s.inputs.end());
+  return s;
+}
+
+// Adds a part's pass report into the run's: cubes and times add up, the peak is the highest.
+void add_report(PassReport& into, const PassReport& r) {
+  into.pass = r.pass;
+  into.cubes += r.cubes;
+  into.literals += r.literals;
+  into.seconds += r.seconds;
+  into.cpu_seconds += r.cpu_seconds;
+  into.peak_bytes = std::max(into.peak_bytes, r.peak_bytes);
+}
+
+// The run on f in parts (logic/split.hpp): each part is minimized as a function of the inputs
+// not split on, its cubes are lifted back, and cubes of different parts that differ in the split
+// inputs only are then merged (compact), which is exact since a merged cube is the union of two
+// cubes of the cover. Only one part's passes hold memory at a time.
+Result<Minimized> run_parts(const CareFunction& f, const Split& split, const std::vector<Pass>& passes,
+                            const MinimizeOptions& opt, const Progress& progress, const PassEvents& events,
+                            double setup_seconds, double setup_cpu) {
+  Minimized result;
+  result.initial_cubes = f.care_count();
+  if (events.started) events.started(result.initial_cubes, f.care_count());
+  const uint64_t parts = split.parts();
+  std::vector<PassReport> reports(passes.size());
+  std::array<Cover, kOutputs> lifted;
+  for (uint64_t p = 0; p < parts; ++p) {
+    if (progress.cancelled()) return Error{"cancelled"};
+    PassState st;
+    st.f = split_part(f, split, p);
+    if (st.f.care_count() == 0) continue;
+    st.canon_done = true;
+    start(st, passes, opt);
+    auto m = run(st, passes, opt, progress, {}, 0, 0, RunSpan{p, parts});
+    if (!m) return m.error();
+    for (size_t i = 0; i < m->reports.size(); ++i) add_report(reports[i], m->reports[i]);
+    for (CubeWord c : m->cover) lifted[output_slot(output_of(c))].push_back(unsplit(c, split, p, f.inputs()));
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const double c0 = cpu_now(cpu_scope(opt));
+  if (!passes.empty()) per_output(opt.threads, [&](int s) { compact(lifted[s]); });
+  for (const Cover& c : lifted) result.cover.insert(result.cover.end(), c.begin(), c.end());
+  if (!reports.empty()) {  // the merge belongs to the last pass's work
+    reports.front().seconds += setup_seconds;
+    reports.front().cpu_seconds += setup_cpu;
+    reports.back().seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    reports.back().cpu_seconds += cpu_now(cpu_scope(opt)) - c0;
+    reports.back().cubes = result.cover.size();
+    reports.back().literals = literal_count(result.cover);
+    reports.back().peak_bytes = std::max(reports.back().peak_bytes, peak_memory_bytes());
+  }
+  for (const PassReport& r : reports)
+    if (events.pass_done) events.pass_done(r);
+  result.reports = std::move(reports);
+  result.scheme = f.scheme();
+  result.care_positions = f.care_count();
+  result.split_inputs = split.inputs;
+  return result;
+}
 }  // namespace
 
 Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
@@ -106,11 +201,20 @@ Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& pa
   double c0 = cpu_now(cpu_scope(options));
   st.f = CareFunction::from_table(table, st.canon_done ? options.canon : CanonScheme::None, options.threads, progress);
   if (progress.cancelled()) return Error{"cancelled"};
-  start(st, passes, options);
   const bool timed = st.canon_done;
-  double setup = timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : 0;
-  double setup_cpu = timed ? cpu_now(cpu_scope(options)) - c0 : 0;
-  auto m = run(st, passes, options, progress, events, setup, setup_cpu);
+  // Without canon first, the canon pass rebuilds the function from the table: no parts then.
+  const Split split = st.canon_done ? split_for(st.f, options) : Split{};
+  Result<Minimized> m = Error{"not run"};
+  if (!split.inputs.empty()) {
+    double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double setup_cpu = cpu_now(cpu_scope(options)) - c0;
+    m = run_parts(st.f, split, passes, options, progress, events, setup, setup_cpu);
+  } else {
+    start(st, passes, options);
+    double setup = timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : 0;
+    double setup_cpu = timed ? cpu_now(cpu_scope(options)) - c0 : 0;
+    m = run(st, passes, options, progress, events, setup, setup_cpu);
+  }
   if (m) m->rule_draws = rule_draw_indices(table, m->scheme);
   return m;
 }

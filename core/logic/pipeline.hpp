@@ -37,7 +37,8 @@ struct Minimized {
   CanonScheme scheme = CanonScheme::None;
   uint64_t initial_cubes = 0;  // minterms of F before the first pass (under the scheme in force)
   uint64_t care_positions = 0;
-  std::vector<PassReport> reports;
+  std::vector<int> split_inputs;    // minimized in parts split on these inputs (logic/split.hpp)
+  std::vector<PassReport> reports;  // per pass; over parts, the parts' figures summed
 };
 
 // What the pipeline tells as it goes, on the thread that runs it.
@@ -49,6 +50,9 @@ struct PassEvents {
 
 // Process peak resident set size in bytes (VmHWM), 0 when unknown.
 uint64_t peak_memory_bytes();
+// Starts a new peak: VmHWM falls back to the present resident set (Linux: /proc/self/clear_refs),
+// so that one stage of a long process can be measured on its own. False when the kernel refuses.
+bool reset_peak_memory();
 // CPU seconds used so far by the calling thread, or by the whole process.
 enum class CpuScope : uint8_t { Thread, Process };
 double cpu_now(CpuScope scope);

@@ -136,6 +136,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   logic::MinimizeOptions options;
   options.canon = request.canon;
   options.effort = request.effort;
+  options.split = request.split;
   options.threads = result.pass_threads;
   result.balances.resize(balances.size());
   std::atomic<size_t> next{0};
@@ -148,11 +149,9 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       r.error = table.error().message;
       return;
     }
-    std::atomic<size_t> passes_done{0};
-    const double n_passes = double(request.passes.size());
+    // The pipeline's Stage::Pass fractions are of the whole minimization already.
     Progress part(progress, [&](const ProgressEvent& e) {
-      const double pass_part = e.stage == Stage::Pass ? e.fraction : 0;
-      tracker.report(slot, e.stage, (double(passes_done.load()) + pass_part) / n_passes, balance_detail(b, e.detail));
+      tracker.report(slot, e.stage, e.stage == Stage::Pass ? e.fraction : 0, balance_detail(b, e.detail));
     });
     const int inputs = (**table).encoding().bits();
     logic::PassEvents pass_events;
@@ -160,7 +159,6 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       if (events.balance_started) tracker.event([&] { events.balance_started(b, minterms, care, inputs); });
     };
     pass_events.pass_done = [&](const logic::PassReport& report) {
-      ++passes_done;
       if (events.pass_done) tracker.event([&] { events.pass_done(b, report); });
     };
     const auto scope = options.threads > 1 ? logic::CpuScope::Process : logic::CpuScope::Thread;

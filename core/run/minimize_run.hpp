@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct MinimizeRequest {
   std::vector<logic::Pass> passes;  // empty: only make the tables
   CanonScheme canon = CanonScheme::Full;
   logic::Effort effort = logic::Effort::Normal;
-  int threads = 0;  // 0: default_threads()
+  std::optional<std::vector<int>> split;  // logic::MinimizeOptions::split
+  int threads = 0;                        // 0: default_threads()
   CoverOutput covers = CoverOutput::Save;
   std::filesystem::path data_dir;
 };

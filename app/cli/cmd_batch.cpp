@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// egtmin-cli batch: every stage for a whole piece count (or the balances named), resumable.
+#include <cstdio>
+
+#include "common.hpp"
+#include "logic/pass_registry.hpp"
+#include "run/batch_run.hpp"
+
+namespace egtmin::cli {
+
+namespace {
+
+nlohmann::json stage_json(const run::StageFigures& s) {
+  return {{"done", s.done}, {"seconds", s.seconds}, {"peak_bytes", s.peak_bytes}};
+}
+
+nlohmann::json record_json(const run::BatchRecord& r) {
+  nlohmann::json j = {{"balance", r.balance.name()},
+                      {"positions", r.positions},
+                      {"values", value_counts_json(r.counts)},
+                      {"table", stage_json(r.table)},
+                      {"generate_seconds", r.generate_seconds},
+                      {"self_check_seconds", r.self_check_seconds},
+                      {"minimize", stage_json(r.minimize)},
+                      {"minimize_cpu_seconds", r.minimize_cpu_seconds},
+                      {"cubes", r.cubes},
+                      {"rule_draws", r.rule_draws},
+                      {"cover_bytes", r.cover_bytes},
+                      {"split_inputs", r.split_inputs},
+                      {"check", stage_json(r.check)},
+                      {"checked_positions", r.checked_positions},
+                      {"mismatches", r.mismatches}};
+  j["syzygy_wdl_bytes"] = r.syzygy_wdl_bytes ? nlohmann::json(*r.syzygy_wdl_bytes) : nlohmann::json(nullptr);
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
+double gb(uint64_t bytes) { return double(bytes) / 1e9; }
+
+Command add_batch(CLI::App& app) {
+  struct Args {
+    Common common;
+    std::vector<std::string> balances;
+    int pieces = 0;
+    std::string sizes;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub =
+      app.add_subcommand("batch", "Every stage for many balances: generate and self-check, minimize, check; resumable");
+  sub->footer(
+      "Balances go in dependency order. Each finished stage is recorded under DATA/batch, after the file\n"
+      "it made was written whole: kill the run at any moment and start it again, and it goes on from\n"
+      "the stage it was in. A table found on disk without a record is self-checked before use.\n"
+      "Uses the default passes and effort of minimize. The report gives, per balance: positions, the\n"
+      "five values, each stage's time and peak memory, cubes, cover bytes and Syzygy's WDL bytes\n"
+      "(from --syzygy-sizes, a 'bytes<TAB>file' table).\n"
+      "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv");
+  add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
+  sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
+  add_common(sub, a->common);
+  return {sub, [a] {
+            auto requested = balances_or_pieces(a->balances, a->pieces, "batch");
+            if (!requested) return fail(requested.error().message);
+            run::BatchRequest request;
+            request.balances = *requested;
+            request.data_dir = a->common.data_dir();
+            request.passes = *logic::parse_passes(logic::kDefaultPasses);
+            request.threads = a->common.threads;
+            if (!a->sizes.empty()) {
+              auto sizes = run::read_syzygy_sizes(a->sizes);
+              if (!sizes) return fail("--syzygy-sizes: " + sizes.error().message);
+              request.syzygy_sizes = *sizes;
+            }
+            auto progress = make_progress(a->common);
+            run::BatchEvents events;
+            if (!a->common.json)
+              events.stage_done = [&](const run::BatchRecord& r, std::string_view stage, bool skipped) {
+                end_progress(a->common);
+                std::printf("%-8s %-8s ", r.balance.name().c_str(), std::string(stage).c_str());
+                if (!r.error.empty())
+                  std::printf("FAILED: %s", r.error.c_str());
+                else if (skipped)
+                  std::printf("done before");
+                else if (stage == "table")
+                  std::printf("%.1f s generate + %.1f s self-check, peak %.2f GB: %s", r.generate_seconds,
+                              r.self_check_seconds, gb(r.table.peak_bytes), value_counts_text(r.counts).c_str());
+                else if (stage == "minimize")
+                  std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB", (unsigned long long)r.cubes,
+                              (unsigned long long)r.cover_bytes, r.minimize.seconds, gb(r.minimize.peak_bytes));
+                else
+                  std::printf("%llu positions, %llu mismatches in %.1f s, peak %.2f GB",
+                              (unsigned long long)r.checked_positions, (unsigned long long)r.mismatches,
+                              r.check.seconds, gb(r.check.peak_bytes));
+                std::printf("\n");
+                std::fflush(stdout);
+              };
+            auto records = run::run_batch(request, events, *progress);
+            end_progress(a->common);
+            if (!records) return fail(records.error().message);
+            nlohmann::json rows = nlohmann::json::array();
+            int failed = 0;
+            uint64_t cover_bytes = 0, syzygy_bytes = 0;
+            for (const run::BatchRecord& r : *records) {
+              rows.push_back(record_json(r));
+              failed += !r.error.empty();
+              if (r.minimize.done && r.syzygy_wdl_bytes) {
+                cover_bytes += r.cover_bytes;
+                syzygy_bytes += *r.syzygy_wdl_bytes;
+              }
+            }
+            if (a->common.json) {
+              print_json({{"balances", rows},
+                          {"failed", failed},
+                          {"cover_bytes_with_syzygy_size", cover_bytes},
+                          {"syzygy_wdl_bytes", syzygy_bytes},
+                          {"data", request.data_dir.string()}});
+            } else {
+              std::printf("%zu balance(s), %d failed", records->size(), failed);
+              if (syzygy_bytes)
+                std::printf("; covers %llu bytes against Syzygy's %llu (%.3fx)", (unsigned long long)cover_bytes,
+                            (unsigned long long)syzygy_bytes, double(cover_bytes) / double(syzygy_bytes));
+              std::printf("\n");
+            }
+            for (const run::BatchRecord& r : *records)
+              if (!r.error.empty()) fail(r.balance.name() + ": " + r.error);
+            return failed ? int(kFailure) : int(kOk);
+          }};
+}
+
+const CommandRegistration kRegistered(38, add_batch);
+}  // namespace
+
+}  // namespace egtmin::cli

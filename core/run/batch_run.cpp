@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/batch_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "logic/check.hpp"
+#include "run/minimize_run.hpp"
+#include "store/cover_file.hpp"
+#include "table/generator.hpp"
+#include "table/self_check.hpp"
+#include "table/table_store.hpp"
+#include "util/atomic_file.hpp"
+#include "util/defaults.hpp"
+
+namespace egtmin::run {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::filesystem::path record_path(const std::filesystem::path& data_dir, const Balance& b) {
+  return data_dir / "batch" / (b.name() + ".rec");
+}
+
+// The record as "key value..." lines: small, readable, and any key a newer egtmin adds is ignored.
+std::string to_text(const BatchRecord& r) {
+  std::ostringstream o;
+  o.precision(17);
+  auto stage = [&](const char* name, const StageFigures& s) {
+    o << name << ' ' << s.done << ' ' << s.seconds << ' ' << s.peak_bytes << '\n';
+  };
+  o << "balance " << r.balance.name() << '\n';
+  stage("table", r.table);
+  o << "generate_seconds " << r.generate_seconds << "\nself_check_seconds " << r.self_check_seconds << "\npositions "
+    << r.positions << "\ncounts";
+  for (uint64_t c : r.counts.by_code) o << ' ' << c;
+  o << '\n';
+  stage("minimize", r.minimize);
+  o << "minimize_cpu_seconds " << r.minimize_cpu_seconds << "\ncubes " << r.cubes << "\nrule_draws " << r.rule_draws
+    << "\ncover_bytes " << r.cover_bytes << "\nsplit_inputs";
+  for (int i : r.split_inputs) o << ' ' << i;
+  o << '\n';
+  stage("check", r.check);
+  o << "checked_positions " << r.checked_positions << "\nmismatches " << r.mismatches << '\n';
+  return o.str();
+}
+
+std::optional<BatchRecord> from_text(const std::string& text, const Balance& b) {
+  BatchRecord r;
+  r.balance = b;
+  std::istringstream in(text);
+  std::string line;
+  bool named = false;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    std::string key;
+    l >> key;
+    auto stage = [&](StageFigures& s) { l >> s.done >> s.seconds >> s.peak_bytes; };
+    if (key == "balance") {
+      std::string name;
+      l >> name;
+      named = name == b.name();
+    } else if (key == "table") {
+      stage(r.table);
+    } else if (key == "generate_seconds") {
+      l >> r.generate_seconds;
+    } else if (key == "self_check_seconds") {
+      l >> r.self_check_seconds;
+    } else if (key == "positions") {
+      l >> r.positions;
+    } else if (key == "counts") {
+      for (uint64_t& c : r.counts.by_code) l >> c;
+    } else if (key == "minimize") {
+      stage(r.minimize);
+    } else if (key == "minimize_cpu_seconds") {
+      l >> r.minimize_cpu_seconds;
+    } else if (key == "cubes") {
+      l >> r.cubes;
+    } else if (key == "rule_draws") {
+      l >> r.rule_draws;
+    } else if (key == "cover_bytes") {
+      l >> r.cover_bytes;
+    } else if (key == "split_inputs") {
+      for (int i; l >> i;) r.split_inputs.push_back(i);
+    } else if (key == "check") {
+      stage(r.check);
+    } else if (key == "checked_positions") {
+      l >> r.checked_positions;
+    } else if (key == "mismatches") {
+      l >> r.mismatches;
+    }
+    if (l.fail() && !l.eof()) return std::nullopt;
+  }
+  if (!named) return std::nullopt;
+  return r;
+}
+
+Status save_record(const std::filesystem::path& data_dir, const BatchRecord& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(record_path(data_dir, r.balance).parent_path(), ec);
+  const std::string text = to_text(r);
+  return write_file_atomically(record_path(data_dir, r.balance),
+                               std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+// Measures one stage: wall time and the peak resident set from a fresh start.
+template <class Fn>
+StageFigures measured(Fn&& fn) {
+  StageFigures s;
+  logic::reset_peak_memory();
+  const auto t0 = Clock::now();
+  fn();
+  s.seconds = since(t0);
+  s.peak_bytes = logic::peak_memory_bytes();
+  return s;
+}
+
+// Table stage: generate and self-check, or self-check a table made before the record existed.
+void table_stage(TableStore& store, BatchRecord& r, int threads, const Progress& progress) {
+  if (store.on_disk(r.balance) && !Table::is_older_format(store.path_for(r.balance))) {
+    SelfCheckReport report;
+    r.table = measured([&] {
+      auto t = store.get(r.balance);
+      if (!t) {
+        r.error = "table: " + t.error().message;
+        return;
+      }
+      SelfCheckOptions opts;
+      opts.threads = threads;
+      report = self_check(**t, store.lookup(), {}, opts, progress);
+    });
+    if (!r.error.empty() || progress.cancelled()) return;
+    if (!report.ok()) {
+      r.error = "self-check: " + std::to_string(report.failures) + " positions do not follow from their successors" +
+                (report.examples.empty() ? "" : " (first: " + report.examples.front() + ")");
+      return;
+    }
+    r.generate_seconds = 0;
+    r.self_check_seconds = r.table.seconds;
+    r.positions = report.positions;
+    r.counts = report.counts;
+    r.table.done = true;
+    return;
+  }
+  std::optional<TableStore::Generated> made;
+  r.table = measured([&] {
+    GenerateOptions opts;
+    opts.threads = threads;
+    opts.self_check = true;
+    auto t = store.ensure(r.balance, opts, progress, [&](const Balance& b, const TableStore::Generated& g) {
+      if (b == r.balance) made = g;
+    });
+    if (!t && !progress.cancelled()) r.error = "generate: " + t.error().message;
+  });
+  if (!r.error.empty() || progress.cancelled() || !made || !made->self_check) {
+    if (r.error.empty() && !progress.cancelled()) r.error = "generate: the table was not made";
+    return;
+  }
+  r.generate_seconds = made->seconds;
+  r.self_check_seconds = made->self_check_seconds;
+  r.positions = made->self_check->positions;
+  r.counts = made->self_check->counts;
+  r.table.done = true;
+}
+
+void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+  MinimizeRequest m;
+  m.balances = {r.balance};
+  m.passes = req.passes;
+  m.canon = req.canon;
+  m.effort = req.effort;
+  m.threads = req.threads;
+  m.data_dir = req.data_dir;
+  std::optional<BalanceResult> result;
+  r.minimize = measured([&] {
+    auto run = run_minimize(m, {}, progress);
+    if (!run) {
+      if (!progress.cancelled()) r.error = "minimize: " + run.error().message;
+      return;
+    }
+    if (run->balances.empty() || !run->balances.front().ok()) {
+      r.error = "minimize: " + (run->balances.empty() ? std::string("no result") : run->balances.front().error);
+      return;
+    }
+    result = run->balances.front();
+  });
+  if (!result) return;
+  r.minimize_cpu_seconds = result->cpu_seconds;
+  r.cubes = result->cubes;
+  r.rule_draws = result->summary.rule_draws.size();
+  r.split_inputs = result->summary.split_inputs;
+  std::error_code ec;
+  r.cover_bytes = std::filesystem::file_size(result->cover_path, ec);
+  r.minimize.done = true;
+}
+
+void check_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+  logic::CheckReport report;
+  r.check = measured([&] {
+    auto t = store.get(r.balance);
+    if (!t) {
+      r.error = "check: " + t.error().message;
+      return;
+    }
+    auto cover = store::load_cover(store::cover_path(req.data_dir, r.balance), &r.balance);
+    if (!cover) {
+      r.error = "check: " + cover.error().message;
+      return;
+    }
+    report = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, 0, 1, resolve_threads(req.threads),
+                                progress);
+  });
+  if (!r.error.empty() || progress.cancelled()) return;
+  r.checked_positions = report.positions;
+  r.mismatches = report.mismatches;
+  if (report.mismatches > 0) {
+    r.error = "check: " + std::to_string(report.mismatches) + " mismatches (first: " + report.first_mismatch + ")";
+    return;
+  }
+  r.check.done = true;
+}
+
+}  // namespace
+
+std::vector<Balance> dependency_order(const std::vector<Balance>& balances) {
+  std::set<Balance> wanted;
+  for (const Balance& b : balances) wanted.insert(b.canonical());
+  std::vector<Balance> sorted(wanted.begin(), wanted.end());
+  std::sort(sorted.begin(), sorted.end(), [](const Balance& a, const Balance& b) {
+    return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
+  });
+  std::vector<Balance> out;
+  std::set<Balance> placed;
+  // Depth first over the dependencies that are wanted: each balance after those it reaches.
+  std::function<void(const Balance&)> place = [&](const Balance& b) {
+    if (!placed.insert(b).second) return;
+    for (const Balance& d : successor_balances(b))
+      if (wanted.count(d)) place(d);
+    out.push_back(b);
+  };
+  for (const Balance& b : sorted) place(b);
+  return out;
+}
+
+Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem::path& tsv) {
+  std::ifstream in(tsv);
+  if (!in) return Error{"cannot read the Syzygy sizes file " + tsv.string()};
+  std::map<std::string, uint64_t> sizes;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::istringstream l(line);
+    std::string bytes, file;
+    if (!(l >> bytes >> file)) continue;
+    if (n == 1 && bytes == "bytes") continue;  // the header
+    const auto dot = file.find(".rtbw");
+    uint64_t v = 0;
+    try {
+      size_t used = 0;
+      v = std::stoull(bytes, &used);
+      if (used != bytes.size()) throw std::invalid_argument(bytes);
+    } catch (const std::exception&) {
+      return Error{tsv.string() + ":" + std::to_string(n) + ": \"" + bytes + "\" is not a byte count"};
+    }
+    if (dot != std::string::npos) sizes[file.substr(0, dot)] = v;
+  }
+  return sizes;
+}
+
+std::optional<BatchRecord> load_record(const std::filesystem::path& data_dir, const Balance& b) {
+  auto bytes = read_file(record_path(data_dir, b));
+  if (!bytes) return std::nullopt;
+  return from_text(std::string(bytes->begin(), bytes->end()), b);
+}
+
+Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const BatchEvents& events,
+                                           const Progress& progress) {
+  const std::vector<Balance> order = dependency_order(request.balances);
+  for (const Balance& b : order)
+    if (b.pieces() < kMinSupportedPieces || b.pieces() > kMaxSupportedPieces)
+      return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; egtmin handles " +
+                   std::to_string(kMinSupportedPieces) + " to " + std::to_string(kMaxSupportedPieces)};
+  const int threads = resolve_threads(request.threads);
+  TableStore store(request.data_dir);
+  std::vector<BatchRecord> records;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (progress.cancelled()) return Error{"cancelled"};
+    const Balance& b = order[i];
+    BatchRecord r = load_record(request.data_dir, b).value_or(BatchRecord{});
+    r.balance = b;
+    r.error.clear();
+    if (auto it = request.syzygy_sizes.find(b.name()); it != request.syzygy_sizes.end())
+      r.syzygy_wdl_bytes = it->second;
+    // A stage counts as done only while what it made is still there.
+    if (!store.on_disk(b)) r.table.done = r.minimize.done = r.check.done = false;
+    if (!std::filesystem::exists(store::cover_path(request.data_dir, b))) r.minimize.done = r.check.done = false;
+    const std::string where = b.name() + " (" + std::to_string(i + 1) + "/" + std::to_string(order.size()) + ")";
+    Progress stage_progress(progress, [&](const ProgressEvent& e) {
+      progress.report(e.stage, e.fraction, where + ": " + std::string(e.detail));
+    });
+    auto step = [&](std::string_view name, StageFigures& figures, auto&& run) -> bool {
+      const bool skipped = figures.done;
+      if (!skipped) {
+        run();
+        if (progress.cancelled()) return false;
+        if (auto s = save_record(request.data_dir, r); !s) {
+          r.error = "record: " + s.error().message;
+          return false;
+        }
+      }
+      if (events.stage_done) events.stage_done(r, name, skipped);
+      return r.error.empty();
+    };
+    const bool ok = step("table", r.table,
+                         [&] {
+                           r.minimize.done = r.check.done = false;  // a new table needs a new cover
+                           table_stage(store, r, threads, stage_progress);
+                         }) &&
+                    step("minimize", r.minimize,
+                         [&] {
+                           store.unload_all();  // minimize loads what it needs
+                           r.check.done = false;
+                           minimize_stage(request, r, stage_progress);
+                         }) &&
+                    step("check", r.check, [&] { check_stage(store, request, r, stage_progress); });
+    (void)ok;
+    store.unload_all();  // 5-piece tables are hundreds of MB each
+    if (progress.cancelled()) return Error{"cancelled"};
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+}  // namespace egtmin::run

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A whole set of balances (a piece count) through every stage: the table is generated and proven
+// by the self-check (or, made earlier, proven now), minimized into a cover file, and the cover
+// checked against the table over every legal position. Each finished stage leaves a record,
+// DATA/batch/NAME.rec, written atomically after the stage's own file, so a run killed at any
+// moment and started again redoes at most the stage it was in, never a finished one, and the
+// report is rebuilt from the records. Balances go in dependency order (a balance after the
+// tables its captures and promotions reach), each stage timed with its own peak memory.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "logic/pipeline.hpp"
+#include "table/table.hpp"
+#include "util/progress.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::run {
+
+struct StageFigures {
+  bool done = false;
+  double seconds = 0;       // wall
+  uint64_t peak_bytes = 0;  // the process's peak resident set during the stage
+};
+
+struct BatchRecord {
+  Balance balance;
+  // Table: generated and self-checked here (generate.seconds > 0), or found on disk and
+  // self-checked here (generate.seconds == 0, self_check_seconds its proof).
+  StageFigures table;
+  double generate_seconds = 0;
+  double self_check_seconds = 0;
+  uint64_t positions = 0;  // canonical legal positions
+  Table::Counts counts;
+  // Cover.
+  StageFigures minimize;
+  double minimize_cpu_seconds = 0;
+  uint64_t cubes = 0;
+  uint64_t rule_draws = 0;
+  uint64_t cover_bytes = 0;
+  std::vector<int> split_inputs;
+  // Check of the cover over every legal position.
+  StageFigures check;
+  uint64_t checked_positions = 0;
+  uint64_t mismatches = 0;
+  // Syzygy's WDL file for the balance, in bytes, when the sizes are known.
+  std::optional<uint64_t> syzygy_wdl_bytes;
+  std::string error;  // the stage that failed and why; empty when none did
+};
+
+struct BatchRequest {
+  std::vector<Balance> balances;
+  std::filesystem::path data_dir;
+  std::vector<logic::Pass> passes;
+  CanonScheme canon = CanonScheme::Full;
+  logic::Effort effort = logic::Effort::Normal;
+  int threads = 0;  // 0: default_threads()
+  // Syzygy WDL sizes, by balance name (read_syzygy_sizes()).
+  std::map<std::string, uint64_t> syzygy_sizes;
+};
+
+struct BatchEvents {
+  // After each stage of a balance, finished or found done: the record as it stands.
+  std::function<void(const BatchRecord&, std::string_view stage, bool skipped)> stage_done;
+};
+
+// The balances in an order where each comes after those of its captures and promotions that are
+// in the list (then by piece count and name).
+std::vector<Balance> dependency_order(const std::vector<Balance>& balances);
+
+// A "bytes<TAB>file" table such as ../shared/syzygy-wdl-sizes.tsv ("KRPvKR.rtbw" -> KRPvKR).
+Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem::path& tsv);
+
+// The record of b under data_dir, when it has one.
+std::optional<BatchRecord> load_record(const std::filesystem::path& data_dir, const Balance& b);
+
+// Runs every stage not done yet for each balance. A balance whose stage fails keeps its error in
+// its record and the run goes on with the others; cancellation stops it between steps.
+Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const BatchEvents& events = {},
+                                           const Progress& progress = no_progress());
+
+}  // namespace egtmin::run
