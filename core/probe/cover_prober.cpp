@@ -18,7 +18,6 @@ namespace {
 // Sampled queries per balance that steer the index's copy budget (about 2 ms of canonicalization).
 constexpr size_t kIndexSample = 50000;
 
-
 // The material key of a colouring (Position::material_key() of its positions).
 inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
   uint64_t key = 0;
@@ -110,16 +109,23 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     const Placement p = lc->encoding.decode(rng() & mask);
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
-  lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
-  const bool want_regions =
-      RegionIndex::applies_to(lc->encoding) &&
-      (regions == RegionPolicy::Always ||
-       (regions == RegionPolicy::Auto && lc->index.leaf_blocks_per_query(queries) > kRegionLeafBlocks));
-  if (want_regions) {
-    // Front misses go to the regions, so they need not hold what the front line answers. A cover
-    // too diffuse for the directory (built() false) keeps its tree.
+  if (b.pieces() == 5 && regions != RegionPolicy::Never) {
+    // Five pieces: the front line, then regions for everything it misses. The tree of a cover of
+    // millions of cubes took minutes to build and probed several times slower than Fathom.
+    lc->index = CubeIndex::front_line(cover.cubes, cover.inputs, queries);
     lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes());
-    if (lc->region.built()) lc->index.drop_tree();
+  } else {
+    lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
+    const bool want_regions =
+        RegionIndex::applies_to(lc->encoding) &&
+        (regions == RegionPolicy::Always ||
+         (regions == RegionPolicy::Auto && lc->index.leaf_blocks_per_query(queries) > kRegionLeafBlocks));
+    if (want_regions) {
+      // Front misses go to the regions, so they need not hold what the front line answers. A cover
+      // too diffuse for the directory (built() false) keeps its tree.
+      lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes());
+      if (lc->region.built()) lc->index.drop_tree();
+    }
   }
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   lc->file = std::move(cover);
@@ -299,11 +305,11 @@ size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
   if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_)
-    total += c->file.rule_draws.capacity() * sizeof(uint32_t) +
-             (m == Method::Linear
-                 ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
-                 : c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
-                       c->region.hot_words().size_bytes());  // hot words: in arena_
+    total +=
+        c->file.rule_draws.capacity() * sizeof(uint32_t) +
+        (m == Method::Linear ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
+                             : c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
+                                   c->region.hot_words().size_bytes());  // hot words: in arena_
   return total;
 }
 

@@ -32,7 +32,8 @@ namespace egtmin::probe {
 
 enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 
-// Which covers get a RegionIndex for the indexed method's front misses (3 and 4 pieces only):
+// Which 3-4 piece covers get a RegionIndex for the indexed method's front misses (5-piece covers
+// always get one, but with Never, which keeps the tree):
 // Auto those whose tree would scan the most leaf blocks per probe (the diffuse covers, where the
 // region index measured faster and its copies pay), Always every one it applies to (tests), Never
 // none (the tree alone).

@@ -152,6 +152,19 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
   ids_.shrink_to_fit();
 }
 
+CubeIndex CubeIndex::front_line(std::span<const logic::CubeWord> cubes, int inputs, std::span<const uint64_t> queries) {
+  CubeIndex idx;
+  idx.inputs_ = inputs;
+  idx.cubes_.assign(cubes.begin(), cubes.end());
+  idx.set_groups();
+  idx.choose_front(queries);
+  idx.own_ = std::move(idx.front_block_);
+  idx.words_ = idx.own_.data();
+  idx.front_block_ = {};
+  idx.cubes_ = {};  // only the tree's leaves refer to them
+  return idx;
+}
+
 double CubeIndex::leaf_blocks_per_query(std::span<const uint64_t> queries) const {
   if (queries.empty()) return 0;
   double blocks = 0;

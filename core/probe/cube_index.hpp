@@ -78,6 +78,10 @@ class CubeIndex {
   // sampled query reaches stay unsplit; without it, the index space is taken as uniform.
   CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies = 2.0, double split_copies = 2.0,
             std::span<const uint64_t> queries = {});
+  // The front line alone, for covers whose misses another structure answers from the start (5-piece
+  // covers and their RegionIndex): building the tree of a cover of millions of cubes takes minutes
+  // and is thrown away. find() gives 0 after a front miss, as after drop_tree().
+  static CubeIndex front_line(std::span<const logic::CubeWord> cubes, int inputs, std::span<const uint64_t> queries);
 
   // The whole front line.
   std::span<const logic::CubeWord> front_cubes() const { return {front_cubes_.data(), size_t(front_size_)}; }

@@ -155,10 +155,10 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
     if (out == logic::Output::None) [[unlikely]] {
       // With a region index the tree is gone: a front miss goes to the regions. Their block is
       // far away (L3), so it is fetched while the rest of the front line is scanned.
-      if constexpr (K == 3 || K == 4)
+      if constexpr (K >= 3)
         if (e.region.dir) RegionIndex::prefetch<K>(e.region, rep_stm, t);
       out = CubeIndex::find_output_after_front0<K>(e.index, rep_stm, t);
-      if constexpr (K == 3 || K == 4)
+      if constexpr (K >= 3)
         if (out == logic::Output::None && e.region.dir) out = RegionIndex::find_output<K>(e.region, rep_stm, t);
     }
   } else {

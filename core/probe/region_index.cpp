@@ -38,16 +38,16 @@ unsigned stm_mask(logic::CubeWord c) {
   return (pair & 2 ? 1u : 0u) | (pair & 1 ? 2u : 0u);  // bit 0: White to move, bit 1: Black
 }
 
-// Where the pieces sit in the encoding: Black's king, and the free pieces (the others but White's
-// king, which is slot 0), in slot order.
+// Where the pieces sit in the encoding: Black's king, and the others (but White's king, which is
+// slot 0), in slot order: the free pieces of a region of the kings.
 struct Slots {
   int bk = 0, nfree = 0;
-  std::array<int, 2> free{};
+  std::array<int, 3> free{};
   explicit Slots(const Encoding& enc) {
     for (int i = 1; i < enc.pieces(); ++i)
       if (enc.piece(i) == make_piece(Black, King)) bk = i;
     for (int i = 1; i < enc.pieces(); ++i)
-      if (i != bk && nfree < 2) free[size_t(nfree++)] = i;
+      if (i != bk && nfree < 3) free[size_t(nfree++)] = i;
   }
 };
 
@@ -55,7 +55,7 @@ struct Slots {
 
 bool RegionIndex::applies_to(const Encoding& enc) {
   const int k = enc.pieces();
-  if (k < 3 || k > 4 || enc.piece(0) != make_piece(White, King)) return false;
+  if (k < 3 || k > 5 || enc.piece(0) != make_piece(White, King)) return false;
   int black_kings = 0, slot = 0;
   for (int i = 1; i < k; ++i)
     if (enc.piece(i) == make_piece(Black, King)) ++black_kings, slot = i;
@@ -64,23 +64,45 @@ bool RegionIndex::applies_to(const Encoding& enc) {
 
 namespace {
 
-// The slots a region fixes (besides the side to move) and the free ones, in slot order.
-struct Layout {
-  int a = 0, b = 0, nfree = 0;
-  std::array<int, 2> free{};
-  Layout(int k, int fa, int fb) : a(fa), b(fb) {
-    for (int i = 0; i < k; ++i)
-      if (i != a && i != b) free[size_t(nfree++)] = i;
-  }
-  uint32_t region(uint32_t stm, const std::array<uint32_t, 4>& sq) const {
-    return stm << 12 | sq[size_t(a)] << 6 | sq[size_t(b)];
-  }
-};
-
 // Per cube: the side-to-move values and the squares it admits for every slot.
 struct Shape {
   unsigned stm = 0;
-  std::array<uint64_t, 4> sq{};
+  std::array<uint64_t, 5> sq{};
+};
+
+// The slots a region fixes (besides the side to move) and the free ones, in slot order. A region
+// is the side to move, then the fixed slots' squares, 6 bits each.
+struct Layout {
+  std::vector<int> fixed;
+  int nfree = 0;
+  std::array<int, 2> free{};
+  Layout(int k, std::vector<int> f) : fixed(std::move(f)) {
+    for (int i = 0; i < k; ++i)
+      if (std::find(fixed.begin(), fixed.end(), i) == fixed.end() && nfree < 2) free[size_t(nfree++)] = i;
+  }
+  uint32_t region(uint32_t stm, const std::array<uint32_t, 5>& sq) const {
+    uint32_t r = stm;
+    for (int slot : fixed) r = r << 6 | sq[size_t(slot)];
+    return r;
+  }
+  // Calls f(region) for every region whose side to move and fixed squares the cube admits.
+  template <class F>
+  void for_each_region(const Shape& s, F&& f) const {
+    const uint64_t a = s.sq[size_t(fixed[0])], b = s.sq[size_t(fixed[1])];
+    const uint64_t c = fixed.size() > 2 ? s.sq[size_t(fixed[2])] : 1;
+    for (uint32_t stm = 0; stm < 2; ++stm) {
+      if (!(s.stm >> stm & 1)) continue;
+      for (uint64_t x = a; x; x &= x - 1)
+        for (uint64_t y = b; y; y &= y - 1) {
+          const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(x)) << 6 | uint32_t(__builtin_ctzll(y));
+          if (fixed.size() == 2) {
+            f(r);
+            continue;
+          }
+          for (uint64_t z = c; z; z &= z - 1) f(r << 6 | uint32_t(__builtin_ctzll(z)));
+        }
+    }
+  }
 };
 
 // Clears from a region's bitmap (one word with one free piece, else 64 words: bit f of word w for
@@ -98,39 +120,34 @@ struct Plan {
   size_t largest = 0;
 };
 
-// Greedy set cover of each region's target (bitmaps over the free pieces' squares, `words` per
-// region; consumed) by the cubes admitting the region (lazy: a cube's gain only falls). The order
-// picked is also the best first-match order for uniformly drawn positions.
-Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vector<uint64_t>& target,
-                 const std::vector<char>& live, size_t words) {
-  const uint32_t regions = RegionIndex::kRegions;
+// Greedy set cover of each region's target (a bitmap over the free pieces' squares, `words`
+// long, from fill(region, words)) by the cubes admitting the region (lazy: a cube's gain only
+// falls), for the regions `take` keeps. The order picked is also the best first-match order for
+// uniformly drawn positions.
+template <class Take, class Fill>
+Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words, Take&& take,
+                 Fill&& fill) {
   std::vector<std::vector<uint32_t>> in_region(regions);
-  for (uint32_t c = 0; c < shapes.size(); ++c) {
-    const Shape& s = shapes[c];
-    for (unsigned stm = 0; stm < 2; ++stm) {
-      if (!(s.stm >> stm & 1)) continue;
-      for (uint64_t x = s.sq[size_t(lay.a)]; x; x &= x - 1)
-        for (uint64_t y = s.sq[size_t(lay.b)]; y; y &= y - 1) {
-          const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(x)) << 6 | uint32_t(__builtin_ctzll(y));
-          if (live[r]) in_region[r].push_back(c);
-        }
-    }
-  }
+  for (uint32_t c = 0; c < shapes.size(); ++c)
+    lay.for_each_region(shapes[c], [&](uint32_t r) {
+      if (take(r)) in_region[r].push_back(c);
+    });
   const int nfree = lay.nfree;
   const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
   Plan plan;
-  plan.first.assign(regions + 1, 0);
+  plan.first.assign(size_t(regions) + 1, 0);
   std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
+  std::vector<uint64_t> left(words);
   for (uint32_t r = 0; r < regions; ++r) {
     plan.first[r] = uint32_t(plan.ids.size());
-    if (!live[r]) continue;
-    uint64_t* left = target.data() + size_t(r) * words;
+    if (in_region[r].empty()) continue;
+    fill(r, left.data());
     auto gain = [&](uint32_t c) {
       const Shape& s = shapes[c];
       if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & s.sq[f0]));
       uint64_t g = 0;
       for (uint64_t x = s.sq[f0]; x; x &= x - 1)
-        g += uint64_t(__builtin_popcountll(left[__builtin_ctzll(x)] & s.sq[f1]));
+        g += uint64_t(__builtin_popcountll(left[size_t(__builtin_ctzll(x))] & s.sq[f1]));
       return g;
     };
     heap.clear();
@@ -151,7 +168,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vecto
         continue;
       }
       plan.ids.push_back(c);
-      clear_held(left, nfree, shapes[c].sq[f0], shapes[c].sq[f1]);
+      clear_held(left.data(), nfree, shapes[c].sq[f0], shapes[c].sq[f1]);
     }
     plan.largest = std::max(plan.largest, plan.ids.size() - before);
   }
@@ -159,15 +176,35 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, std::vecto
   return plan;
 }
 
+// Every choice of `n` slots out of `k`, ascending.
+std::vector<std::vector<int>> slot_choices(int k, int n) {
+  std::vector<std::vector<int>> out;
+  for (unsigned m = 0; m < (1u << k); ++m) {
+    if (__builtin_popcount(m) != n) continue;
+    std::vector<int> c;
+    for (int i = 0; i < k; ++i)
+      if (m >> i & 1) c.push_back(i);
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
 
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
-                         std::span<const logic::CubeWord> answered, std::optional<std::pair<int, int>> fixed) {
+                         std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
-  const Slots kings(enc);
-  const Layout king_layout(k_, 0, kings.bk);
-  const size_t words = king_layout.nfree == 2 ? 64 : 1;
+  const int nfixed = fixed_count(k_);
+  const uint32_t regions = regions_for(k_);
+  if (fixed) {
+    const std::vector<int>& f = *fixed;
+    if (int(f.size()) != nfixed || f.front() < 0 || f.back() >= k_ || !std::is_sorted(f.begin(), f.end()) ||
+        std::adjacent_find(f.begin(), f.end()) != f.end())
+      return;
+  }
+  const size_t words = k_ == 3 ? 1 : 64;  // words of a region's bitmap
 
   auto shape_of = [&](logic::CubeWord c) {
     Shape s{stm_mask(c), {}};
@@ -177,99 +214,96 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   std::vector<Shape> shapes(cubes.size());
   for (size_t c = 0; c < cubes.size(); ++c) shapes[c] = shape_of(cubes[c]);
 
-  // The positions to answer, by king region (care() works per pair of kings): bitmaps over the
-  // free pieces' squares. What the front line answers never reaches a region.
-  std::vector<uint64_t> by_kings(size_t(kRegions) * words, 0);
-  for (uint32_t r = 0; r < kRegions; ++r) {
-    const std::vector<uint64_t> t = care(enc, canon, r >> 12, int(r >> 6) & 63, int(r & 63));
-    std::copy(t.begin(), t.end(), by_kings.begin() + ptrdiff_t(size_t(r) * words));
-  }
+  // The positions to answer, as a bitmap in index order (bit i: index i; 256 MiB at five
+  // pieces), less what the front line answers: it never reaches a region. A region's positions are
+  // gathered from it, reading whole words where the last slot is free.
+  std::vector<uint64_t> care_bits = care_bitmap(enc, canon);
   for (logic::CubeWord c : answered) {
     const Shape s = shape_of(c);
-    for (unsigned stm = 0; stm < 2; ++stm)
-      if (s.stm >> stm & 1)
-        for (uint64_t w = s.sq[0]; w; w &= w - 1)
-          for (uint64_t b = s.sq[size_t(kings.bk)]; b; b &= b - 1) {
-            const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(w)) << 6 | uint32_t(__builtin_ctzll(b));
-            clear_held(by_kings.data() + size_t(r) * words, king_layout.nfree, s.sq[size_t(king_layout.free[0])],
-                       s.sq[size_t(king_layout.free[1])]);
-          }
+    // Every word of index bits the cube's side to move and first k - 1 squares admit loses the
+    // last slot's squares it admits.
+    auto clear = [&](auto&& self, int slot, uint64_t prefix) -> void {
+      if (slot == k_ - 1) {
+        care_bits[prefix] &= ~s.sq[size_t(slot)];
+        return;
+      }
+      for (uint64_t x = s.sq[size_t(slot)]; x; x &= x - 1)
+        self(self, slot + 1, prefix << 6 | uint64_t(__builtin_ctzll(x)));
+    };
+    for (uint64_t stm = 0; stm < 2; ++stm)
+      if (s.stm >> stm & 1) clear(clear, 0, stm);
   }
-
-  // The same positions grouped by another layout's regions.
-  auto regroup = [&](const Layout& lay, std::vector<uint64_t>& target, std::vector<char>& live) {
-    target.assign(size_t(kRegions) * words, 0);
-    live.assign(kRegions, 0);
-    for (uint32_t r = 0; r < kRegions; ++r)
-      for (size_t w = 0; w < words; ++w)
-        for (uint64_t bits = by_kings[size_t(r) * words + w]; bits; bits &= bits - 1) {
-          std::array<uint32_t, 4> sq{};
-          sq[0] = (r >> 6) & 63;
-          sq[size_t(kings.bk)] = r & 63;
-          const uint32_t f = uint32_t(__builtin_ctzll(bits));
-          if (words == 1)
-            sq[size_t(king_layout.free[0])] = f;
-          else
-            sq[size_t(king_layout.free[0])] = uint32_t(w), sq[size_t(king_layout.free[1])] = f;
-          const uint32_t to = lay.region(r >> 12, sq);
-          live[to] = 1;
-          if (words == 1)
-            target[to] |= uint64_t{1} << sq[size_t(lay.free[0])];
-          else
-            target[size_t(to) * 64 + sq[size_t(lay.free[0])]] |= uint64_t{1} << sq[size_t(lay.free[1])];
-        }
+  auto gather = [&](const Layout& lay, uint32_t r, uint64_t* out) {
+    uint64_t base = uint64_t(r >> (6 * lay.fixed.size())) << (6 * k_);
+    for (size_t i = 0; i < lay.fixed.size(); ++i)
+      base |= uint64_t((r >> (6 * (lay.fixed.size() - 1 - i))) & 63) << (6 * (k_ - 1 - lay.fixed[i]));
+    const unsigned s0 = unsigned(6 * (k_ - 1 - lay.free[0])), s1 = unsigned(6 * (k_ - 1 - lay.free[1]));
+    auto bit = [&](uint64_t index) { return care_bits[index >> 6] >> (index & 63) & 1; };
+    if (lay.nfree == 1) {
+      if (s0 == 0) {
+        out[0] = care_bits[base >> 6];
+        return;
+      }
+      out[0] = 0;
+      for (uint64_t a = 0; a < 64; ++a) out[0] |= bit(base | a << s0) << a;
+      return;
+    }
+    for (uint64_t a = 0; a < 64; ++a) {
+      const uint64_t row = base | a << s0;
+      if (s1 == 0) {
+        out[a] = care_bits[row >> 6];
+        continue;
+      }
+      uint64_t w = 0;
+      for (uint64_t b = 0; b < 64; ++b) w |= bit(row | b << s1) << b;
+      out[a] = w;
+    }
+  };
+  // Regions that hold no position: the fixed squares alone decide most of them (two pieces on one
+  // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
+  // the plan skips regions whose gathered bitmap is empty as it goes.
+  auto plan_for = [&](const Layout& lay, auto&& take) {
+    return greedy_plan(shapes, lay, regions, words, take, [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
   };
 
   // Which pieces to fix: the cubes of a cover tend to pin some pieces and leave others free, and
   // a cube spans every region whose fixed squares it admits, so the layouts differ severalfold in
   // copies (KNvKP: 12.5 per cube with the kings fixed, 2.7 with knight and pawn). Unless told,
-  // every pair is tried on an eighth of its regions (a fixed choice, so the index stays a function
-  // of the cover; the full greedy for every pair took 6 to 10 times as long) and the one with the
-  // fewest cubes kept.
-  std::vector<uint64_t> target;
-  std::vector<char> live;
+  // every choice is tried on a sixteenth of its regions (a fixed choice, so the index stays a
+  // function of the cover) and the one with the fewest cubes kept.
   std::optional<Layout> best_layout;
   if (fixed) {
-    const auto [a, b] = *fixed;
-    if (a < 0 || b >= k_ || a >= b) return;
-    best_layout = Layout(k_, a, b);
+    best_layout = Layout(k_, *fixed);
   } else {
-    double best_cubes = 0;
-    for (int a = 0; a < k_; ++a)
-      for (int b = a + 1; b < k_; ++b) {
-        const Layout lay(k_, a, b);
-        regroup(lay, target, live);
-        size_t all = 0, sampled = 0;
-        for (uint32_t r = 0; r < kRegions; ++r) {
-          if (!live[r]) continue;
-          ++all;
-          if (((r * 0x9E3779B1u) >> 29) == 0)
-            ++sampled;
-          else
-            live[r] = 0;
-        }
-        if (sampled == 0) live.assign(kRegions, 0);  // nothing to estimate from: every pair alike
-        const double cubes_needed =
-            sampled ? double(greedy_plan(shapes, lay, target, live, words).ids.size()) * double(all) / double(sampled)
-                    : 0;
-        if (!best_layout || cubes_needed < best_cubes) best_cubes = cubes_needed, best_layout = lay;
-      }
+    size_t best_cubes = 0;
+    auto sampled = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 28) == 0; };
+    for (const std::vector<int>& choice : slot_choices(k_, nfixed)) {
+      const Layout lay(k_, choice);
+      const size_t cubes_needed = plan_for(lay, sampled).ids.size();
+      if (!best_layout || cubes_needed < best_cubes) best_cubes = cubes_needed, best_layout = lay;
+    }
   }
-  regroup(*best_layout, target, live);
-  Plan best = greedy_plan(shapes, *best_layout, target, live, words);
+  Plan best = plan_for(*best_layout, [](uint32_t) { return true; });
+  care_bits = {};
   const Layout& lay = *best_layout;
-  if (best.largest > kCountMask || best.ids.size() >> (32 - kCountBits)) return;  // too diffuse: the tree stays
-  fixed_ = {lay.a, lay.b};
+  if (k_ < 5 && (best.largest > kCountMask || best.ids.size() >> (32 - kCountBits)))
+    return;  // too diffuse for the directory: the tree stays
+  fixed_ = lay.fixed;
   free_ = lay.free;
+  largest_ = best.largest;
 
   // Each region's cubes, restricted to the free pieces' inputs, with their outputs.
   std::vector<uint32_t> region_cubes(best.ids.size() + kScanPad, 0);
-  std::vector<uint32_t> dir(kRegions, 0);
+  std::vector<uint32_t> dir(k_ == 5 ? size_t(regions) + 1 : size_t(regions), 0);
   auto field = [](logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; };
-  for (uint32_t r = 0; r < kRegions; ++r) {
+  for (uint32_t r = 0; r < regions; ++r) {
     const uint32_t first = best.first[r], n = best.first[r + 1] - first;
-    if (n) dir[r] = first << kCountBits | n;
+    if (k_ == 5)
+      dir[r] = first;
+    else if (n)
+      dir[r] = first << kCountBits | n;
   }
+  if (k_ == 5) dir[regions] = best.first[regions];
   for (size_t j = 0; j < best.ids.size(); ++j) {
     const logic::CubeWord c = cubes[best.ids[j]];
     uint32_t w = field(c, lay.free[0]) << 12 | uint32_t(logic::output_of(c)) << kOutputShift;
@@ -277,9 +311,10 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     region_cubes[j] = w;
   }
   // Directory and cubes in one run of 64-bit words, for the prober's arena.
-  words_.assign(kRegions / 2 + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
+  dir_words_ = (dir.size() * sizeof(uint32_t) + 7) / 8;
+  words_.assign(dir_words_ + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
   std::memcpy(words_.data(), dir.data(), dir.size() * sizeof(uint32_t));
-  std::memcpy(words_.data() + kRegions / 2, region_cubes.data(), region_cubes.size() * sizeof(uint32_t));
+  std::memcpy(words_.data() + dir_words_, region_cubes.data(), region_cubes.size() * sizeof(uint32_t));
   ids_ = std::move(best.ids);
   first_id_ = std::move(best.first);
   ids_.shrink_to_fit();
@@ -291,8 +326,8 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
   if (!applies_to(enc) || wk == bk || (kKingAttacks[size_t(wk)] & bb(Square(bk)))) return {};
   const Slots slots(enc);
   const int bk_slot = slots.bk, nfree = slots.nfree;
-  const std::array<int, 2> fs = slots.free;
-  std::array<Piece, 2> fp{};
+  const std::array<int, 3> fs = slots.free;
+  std::array<Piece, 3> fp{};
   for (int i = 0; i < nfree; ++i) fp[size_t(i)] = enc.piece(fs[size_t(i)]);
 
   const bool by_symmetry = canon.scheme() != CanonScheme::None;
@@ -307,7 +342,9 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
   for (int g = 0; g < group; ++g) at_min += kTransforms[size_t(g)][size_t(wk)] == orbit_min;
   if (by_symmetry && orbit_min != wk) return {};
   const bool per_position = by_symmetry && at_min > 1;
-  const bool ascending = by_symmetry && nfree == 2 && fp[0] == fp[1];  // identical pieces ascend
+  // Identical pieces ascend (they sit in adjacent slots: the same colour and type).
+  std::array<bool, 2> ascending{};
+  for (int i = 0; i + 1 < nfree; ++i) ascending[size_t(i)] = by_symmetry && fp[size_t(i)] == fp[size_t(i + 1)];
 
   // Legal as Encoding::is_legal has it: no shared squares, no pawn on rank 1 or 8, the side not
   // to move not in check.
@@ -318,7 +355,8 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
   auto checks = [&](Piece p, Square s, Bitboard occ) {
     return color_of(p) == mover && attacks_square(type_of(p), mover, s, their_king, occ);
   };
-  std::vector<uint64_t> t(nfree == 2 ? 64 : 1, 0);
+  const size_t words = size_t(1) << (6 * (nfree - 1));
+  std::vector<uint64_t> t(words, 0);
   for (Bitboard as = allowed(fp[0], kings); as;) {
     const Square sa = pop_lsb(as);
     if (nfree == 1) {
@@ -327,9 +365,19 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
     }
     for (Bitboard bs = allowed(fp[1], kings | bb(sa)); bs;) {
       const Square sb = pop_lsb(bs);
-      const Bitboard occ = kings | bb(sa) | bb(sb);
-      if (checks(fp[0], sa, occ) || checks(fp[1], sb, occ) || (ascending && sa > sb)) continue;
-      t[sa] |= bb(sb);
+      if (ascending[0] && sa > sb) continue;
+      if (nfree == 2) {
+        const Bitboard occ = kings | bb(sa) | bb(sb);
+        if (!checks(fp[0], sa, occ) && !checks(fp[1], sb, occ)) t[sa] |= bb(sb);
+        continue;
+      }
+      for (Bitboard cs = allowed(fp[2], kings | bb(sa) | bb(sb)); cs;) {
+        const Square sc = pop_lsb(cs);
+        if (ascending[1] && sb > sc) continue;
+        const Bitboard occ = kings | bb(sa) | bb(sb) | bb(sc);
+        if (!checks(fp[0], sa, occ) && !checks(fp[1], sb, occ) && !checks(fp[2], sc, occ))
+          t[64 * size_t(sa) + size_t(sb)] |= bb(sc);
+      }
     }
   }
   if (per_position)
@@ -340,22 +388,51 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
         p.sq[0] = Square(wk);
         p.sq[size_t(bk_slot)] = Square(bk);
         const unsigned f = unsigned(__builtin_ctzll(bits));
-        if (nfree == 1)
-          p.sq[size_t(fs[0])] = Square(f);
-        else
-          p.sq[size_t(fs[0])] = Square(w), p.sq[size_t(fs[1])] = Square(f);
+        if (nfree >= 2) p.sq[size_t(fs[size_t(nfree - 2)])] = Square(w & 63);
+        if (nfree == 3) p.sq[size_t(fs[0])] = Square(w >> 6);
+        p.sq[size_t(fs[size_t(nfree - 1)])] = Square(f);
         if (!canon.is_representative(p)) t[w] &= ~(uint64_t{1} << f);
       }
   if (std::all_of(t.begin(), t.end(), [](uint64_t w) { return w == 0; })) return {};
   return t;
 }
 
+std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverCanon& canon) {
+  const int k = enc.pieces();
+  std::vector<uint64_t> bits(size_t(1) << (enc.bits() - 6), 0);
+  if (!applies_to(enc)) return bits;
+  const Slots slots(enc);
+  const int nfree = slots.nfree;
+  auto shift = [&](int slot) { return unsigned(6 * (k - 1 - slot)); };
+  for (uint32_t kr = 0; kr < kRegions; ++kr) {
+    const uint32_t stm = kr >> 12, wk = (kr >> 6) & 63, bk = kr & 63;
+    const std::vector<uint64_t> t = care(enc, canon, stm, int(wk), int(bk));
+    const uint64_t base = uint64_t(stm) << (6 * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
+    for (size_t w = 0; w < t.size(); ++w) {
+      if (!t[w]) continue;
+      // care()'s word w: the free pieces but the last on its squares, bits: the last's square.
+      uint64_t row = base;
+      if (nfree >= 2) row |= uint64_t(w & 63) << shift(slots.free[size_t(nfree - 2)]);
+      if (nfree == 3) row |= uint64_t(w >> 6) << shift(slots.free[0]);
+      const unsigned last = shift(slots.free[size_t(nfree - 1)]);
+      if (last == 0) {
+        bits[row >> 6] |= t[w];
+        continue;
+      }
+      for (uint64_t x = t[w]; x; x &= x - 1) {
+        const uint64_t index = row | uint64_t(__builtin_ctzll(x)) << last;
+        bits[index >> 6] |= uint64_t{1} << (index & 63);
+      }
+    }
+  }
+  return bits;
+}
+
 logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWord> cubes) const {
   if (!built()) return 0;
   const int inputs = 1 + 6 * k_;
-  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1;
-  auto square = [&](int slot) { return uint32_t(index >> (6 * (k_ - 1 - slot))) & 63; };
-  const uint32_t r = stm << 12 | square(fixed_.first) << 6 | square(fixed_.second);
+  uint32_t r = uint32_t(index >> (6 * k_)) & 1;
+  for (int slot : fixed_) r = r << 6 | (uint32_t(index >> (6 * (k_ - 1 - slot))) & 63);
   const logic::CubeWord m = logic::minterm(index, inputs);
   for (uint32_t j = first_id_[r]; j < first_id_[r + 1]; ++j)
     if (logic::contains(cubes[ids_[j]], m)) return cubes[ids_[j]];

@@ -54,10 +54,16 @@ namespace egtmin::probe {
 
 class RegionIndex {
  public:
-  // Directory entry: the region's first cube (from the cubes' start) << kCountBits | its cubes.
+  // 3-4 pieces: a directory entry per region, the region's first cube (from the cubes' start)
+  // << kCountBits | its cubes.
   static constexpr int kCountBits = 11;
   static constexpr uint32_t kCountMask = (1u << kCountBits) - 1;  // at most 2,047 cubes a region
   static constexpr uint32_t kRegions = 2 * 64 * 64;
+  // 5 pieces fix three slots (regions of 4,096 placements, as at 4 pieces): 2^19 regions, and
+  // more cubes than 21 bits can place, so the directory holds each region's first cube alone
+  // (kRegions5 + 1 entries; a region ends where the next begins).
+  static constexpr uint32_t kRegions5 = 2u << 18;
+  static constexpr uint32_t regions_for(int pieces) { return pieces == 5 ? kRegions5 : kRegions; }
   // A region's cube: each free piece's square inputs (row bits, then file bits) as PCN pairs, the
   // first piece in bits 12-23, the second (if any) in bits 0-11, and the output in bits 24-25.
   static constexpr int kOutputShift = 24;
@@ -78,33 +84,42 @@ class RegionIndex {
   RegionIndex(RegionIndex&&) noexcept = default;
   RegionIndex& operator=(RegionIndex&&) noexcept = default;
 
-  // Whether `enc` has the shape this index needs: 3 or 4 pieces, White's king first, one black king.
+  // Whether `enc` has the shape this index needs: 3 to 5 pieces, White's king first, one black king.
   static bool applies_to(const Encoding& enc);
+  // The slots a region fixes besides the side to move: two at 3-4 pieces, three at 5 (the rest,
+  // one or two, are free).
+  static int fixed_count(int pieces) { return pieces == 5 ? 3 : 2; }
   // Builds from the cover's cubes; `answered`: cubes whose positions never reach this index (the
-  // front line). `fixed`: the two encoding slots whose squares (with the side to move) make a
-  // region; by default every pair is tried and the smallest index kept. Empty (built() false) when
-  // the encoding does not apply, `fixed` is not two distinct slots in ascending order, or a region
-  // would need more than 2,047 cubes.
+  // front line). `fixed`: the encoding slots (ascending, fixed_count of them) whose squares (with
+  // the side to move) make a region; by default every choice is tried and the smallest index kept.
+  // Empty (built() false) when the encoding does not apply, `fixed` is not fixed_count distinct
+  // slots in ascending order, or (3-4 pieces) a region would need more than 2,047 cubes.
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
-              std::span<const logic::CubeWord> answered = {}, std::optional<std::pair<int, int>> fixed = std::nullopt);
+              std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt);
 
   bool built() const { return hot_size_ != 0; }
   // The slots the regions fix.
-  std::pair<int, int> fixed_slots() const { return fixed_; }
+  const std::vector<int>& fixed_slots() const { return fixed_; }
+  // Cubes over all regions (copies of the cover's cubes), and the most in one region.
+  size_t region_cubes() const { return ids_.size(); }
+  size_t largest_region() const { return largest_; }
 
   // What the hot path reads, by value.
   struct Hot {
-    const uint32_t* dir = nullptr;    // kRegions entries; null: no region index
+    const uint32_t* dir = nullptr;    // the directory; null: no region index
     const uint32_t* cubes = nullptr;  // the regions' cubes, region after region
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit 6 (K - 1 - i)).
-    std::array<uint8_t, 4> shift{};
+    std::array<uint8_t, 5> shift{};
   };
   Hot hot() const {
-    auto at = [&](int slot) { return uint8_t(6 * (k_ - 1 - slot)); };
-    return {reinterpret_cast<const uint32_t*>(words_data()),
-            reinterpret_cast<const uint32_t*>(words_data() + kRegions / 2),
-            {at(fixed_.first), at(fixed_.second), at(free_[0]), at(free_[1])}};
+    Hot h{reinterpret_cast<const uint32_t*>(words_data()),
+          reinterpret_cast<const uint32_t*>(words_data() + dir_words_),
+          {}};
+    size_t i = 0;
+    for (int slot : fixed_) h.shift[i++] = uint8_t(6 * (k_ - 1 - slot));
+    for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(6 * (k_ - 1 - free_[size_t(f)]));
+    return h;
   }
   // Directory and cubes, contiguous; a prober copies them into its huge-page arena and calls
   // use_hot_words with the copy (which must outlive the index or the next call).
@@ -119,10 +134,10 @@ class RegionIndex {
   // representative's squares in encoding order.
   template <int K>
   static logic::Output find_output(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    static_assert(K == 3 || K == 4);
+    static_assert(K >= 3 && K <= 5);
     const Query q = query<K>(h, stm, sq);
-    const uint32_t* c = h.cubes + (q.entry >> kCountBits);
-    const uint32_t n = q.entry & kCountMask;
+    const uint32_t* c = h.cubes + q.first;
+    const uint32_t n = q.count;
     // The first 64 cubes in one step: the branch on their matches waits for the region's first
     // cache lines from L3, and a mispredicted one throws away the work on the probes after this
     // one, so it should rarely go the other way (the first 16 cubes answer 77 % of region probes,
@@ -143,7 +158,7 @@ class RegionIndex {
   // Starts fetching the region's first 64 cubes, which find_output will read.
   template <int K>
   static void prefetch(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    const uint32_t* c = h.cubes + (query<K>(h, stm, sq).entry >> kCountBits);
+    const uint32_t* c = h.cubes + query<K>(h, stm, sq).first;
     __builtin_prefetch(c);
     __builtin_prefetch(c + 16);
     __builtin_prefetch(c + 32);
@@ -155,12 +170,15 @@ class RegionIndex {
   // `cubes`: the cover the index was built from.
   logic::CubeWord find(uint64_t index, std::span<const logic::CubeWord> cubes) const;
 
-  // The positions a region has to answer before the front line takes its share: the legal
-  // representatives with this side to move and kings, as a bitmap over the free pieces' squares
-  // (bit f of word w: first free piece on w, second on f; one word, bit = square, with one free
-  // piece). Empty when the region holds none. Exposed for tests (the brute force is
+  // The positions a region of White's and Black's kings has to answer before the front line takes
+  // its share: the legal representatives with this side to move and kings, as a bitmap over the
+  // other pieces' squares, in slot order: with one, one word (bit = square); with two, bit f of
+  // word w for the first on w and the second on f; with three, bit f of word 64 u + w for them on
+  // u, w and f. Empty when the region holds none. Exposed for tests (the brute force is
   // Encoding::is_legal and CoverCanon::is_representative on every placement).
   static std::vector<uint64_t> care(const Encoding& enc, const CoverCanon& canon, uint32_t stm, int wk, int bk);
+  // The same for every pair of kings, as one bitmap in index order (bit i of word w: index 64 w + i).
+  static std::vector<uint64_t> care_bitmap(const Encoding& enc, const CoverCanon& canon);
 
   size_t memory_bytes() const {
     return (words_.empty() ? hot_size_ : words_.capacity()) * sizeof(uint64_t) + ids_.capacity() * sizeof(uint32_t) +
@@ -169,7 +187,8 @@ class RegionIndex {
 
  private:
   struct Query {
-    uint32_t entry;  // the region's directory entry
+    uint32_t first;  // the region's first cube
+    uint32_t count;  // its cubes
     uint32_t pairs;  // the free pieces' squares as in a region's cube
   };
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
@@ -177,10 +196,17 @@ class RegionIndex {
   static Query query(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     uint32_t packed = 0;
     for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
-    const uint32_t entry = h.dir[stm << 12 | ((packed >> h.shift[0]) & 63) << 6 | ((packed >> h.shift[1]) & 63)];
-    uint32_t pairs = uint32_t(kSquarePairs[(packed >> h.shift[2]) & 63]) << 12;
-    if constexpr (K == 4) pairs |= kSquarePairs[(packed >> h.shift[3]) & 63];
-    return {entry, pairs};
+    auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
+    if constexpr (K == 5) {
+      const uint32_t r = stm << 18 | at(0) << 12 | at(1) << 6 | at(2);
+      const uint32_t first = h.dir[r];
+      return {first, h.dir[r + 1] - first, uint32_t(kSquarePairs[at(3)]) << 12 | kSquarePairs[at(4)]};
+    } else {
+      const uint32_t entry = h.dir[stm << 12 | at(0) << 6 | at(1)];
+      uint32_t pairs = uint32_t(kSquarePairs[at(2)]) << 12;
+      if constexpr (K == 4) pairs |= kSquarePairs[at(3)];
+      return {entry >> kCountBits, entry & kCountMask, pairs};
+    }
   }
   // Bit j set when cube c[j] holds the query (PCN: every pair of the query's is in the cube's).
   static uint32_t match16(const uint32_t* c, uint32_t pairs) {
@@ -203,9 +229,11 @@ class RegionIndex {
   size_t words_size() const { return hot_size_; }
 
   int k_ = 0;
-  std::pair<int, int> fixed_{0, 0};
+  std::vector<int> fixed_;
   std::array<int, 2> free_{};
-  std::vector<uint64_t> words_;  // directory (kRegions / 2 words), then the slabs
+  std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
+  size_t dir_words_ = 0;
+  size_t largest_ = 0;
   const uint64_t* words_at_ = nullptr;
   size_t hot_size_ = 0;             // words in the directory and slabs
   std::vector<uint32_t> ids_;       // each region's cubes, in scan order

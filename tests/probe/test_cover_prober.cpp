@@ -166,6 +166,66 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
   }
 }
 
+// Five pieces: KRPvKR valued by Syzygy on a few parts of the index space (side to move, White's
+// king and rook fixed), probed through the front line and regions (the default at five pieces)
+// and through the tree, both against Syzygy, hot path and full path.
+TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
+  EGTMIN_REQUIRE_SYZYGY();
+  auto syz = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syz.ok()) << syz.error().message;
+  const Balance krpkr = *Balance::parse("KRPvKR");
+  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
+  const Encoding enc(krpkr);
+  const CoverCanon canon(enc, CanonScheme::Full);
+  constexpr int kPrefixBits = 13;
+  const int rest = enc.bits() - kPrefixBits;
+  auto white_value = [&](const Placement& p) {
+    auto v = (*syz)->wdl(enc, p);
+    EXPECT_TRUE(v.has_value());
+    Wdl stm = v ? from_syzygy(*v) : Wdl::Illegal;
+    return p.stm == White ? stm : negate(stm);
+  };
+  std::mt19937_64 rng(5);
+  std::vector<uint64_t> prefixes;
+  while (prefixes.size() < 6) {
+    const Placement p = enc.decode(rng() & (enc.size() - 1));
+    if (enc.is_legal(p)) prefixes.push_back(enc.encode(canon.canonical(p).placement) >> rest);
+  }
+  std::sort(prefixes.begin(), prefixes.end());
+  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+  const auto cover = test::trie_cover(krpkr, CanonScheme::Full, white_value, kPrefixBits, prefixes);
+  CoverProber regions, tree;
+  ASSERT_TRUE(regions.add(cover).ok());
+  ASSERT_TRUE(tree.add(cover, CoverProber::kDefaultCopies, RegionPolicy::Never).ok());
+  ASSERT_EQ(regions.region_covers(), 1u);
+  ASSERT_EQ(tree.region_covers(), 0u);
+  int bad = 0, probed = 0, front_misses = 0;
+  while (probed < 20000 && bad < 10) {
+    // A random legal placement inside a covered part, seen from a random symmetric image.
+    const uint64_t idx = prefixes[rng() % prefixes.size()] << rest | (rng() & ((uint64_t{1} << rest) - 1));
+    Placement p = enc.decode(idx);
+    if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+    if (rng() & 1)
+      for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = Square(p.sq[size_t(i)] ^ 7);  // mirrored
+    const Position pos = enc.position(p);
+    const Wdl want = from_syzygy(*(*syz)->wdl(enc, p));
+    for (const CoverProber* prober : {&regions, &tree}) {
+      auto got = prober->probe(pos, Method::Indexed);
+      const Wdl fast = prober->probe_wdl(pos, Method::Indexed);
+      if (!got.ok() || got->wdl != want || fast != want)
+        if (++bad < 4)
+          ADD_FAILURE() << pos.fen() << (prober == &regions ? " (regions)" : " (tree)") << ": "
+                        << (got.ok() ? wdl_name(got->wdl) : got.error().message) << " / " << wdl_name(fast)
+                        << ", Syzygy " << wdl_name(want);
+    }
+    const uint64_t rep = enc.encode(canon.canonical(p).placement);
+    front_misses += regions.cover(krpkr)->index.find(rep, logic::minterm(rep, enc.bits())) == 0;
+    ++probed;
+  }
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(front_misses, 1000) << "the regions were hardly asked";
+}
+
 TEST(CoverProber, ColourFlippedBalanceUsesCanonicalCover) {
   CoverProber prober;
   ASSERT_TRUE(prober.add(test::trie_cover(table_of("KRvK"), CanonScheme::Full)).ok());
@@ -295,8 +355,8 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
   // Without the list, every planted value is a mismatch: the check sees all five values.
   EXPECT_GT(logic::check_cover(t, m->cover, m->scheme, {}, 0, 1, 2).mismatches, 0u);
 
-  store::CoverFile file{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover,
-                        m->rule_draws};
+  store::CoverFile file{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant",
+                        m->cover,    m->rule_draws};
   auto back = store::parse_cover(store::serialize_cover(file), "KQvKR.egtc");
   ASSERT_TRUE(back.ok()) << back.error().message;
   CoverProber prober;

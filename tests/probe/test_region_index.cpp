@@ -55,11 +55,54 @@ TEST(RegionIndex, CareEqualsLegalRepresentativesByBruteForce) {
   }
 }
 
-TEST(RegionIndex, AppliesToThreeAndFourPiecesOnly) {
+// Five pieces: three free pieces around the kings, identical ones (KRRvKR, KPPvKP) ascending.
+TEST(RegionIndex, FivePieceCareEqualsLegalRepresentativesByBruteForce) {
+  std::mt19937 rng(12);
+  for (const char* name : {"KRRvKR", "KRPvKR", "KPPvKP", "KBNvKQ"}) {
+    const Encoding enc(*Balance::parse(name));
+    ASSERT_TRUE(RegionIndex::applies_to(enc)) << name;
+    int bk_slot = 0;
+    for (int i = 1; i < enc.pieces(); ++i)
+      if (enc.piece(i) == make_piece(Black, King)) bk_slot = i;
+    for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None}) {
+      const CoverCanon canon(enc, scheme);
+      int live = 0;
+      for (int n = 0; n < 12; ++n) {
+        const uint32_t stm = rng() & 1;
+        const int wk = n < 4 ? n * 9 : int(rng() % 64), bk = int(rng() % 64);
+        const std::vector<uint64_t> got = RegionIndex::care(enc, canon, stm, wk, bk);
+        std::vector<uint64_t> want(4096, 0);
+        bool any = false;
+        for (uint32_t f = 0; f < 262144u; ++f) {
+          Placement p;
+          p.stm = Color(stm);
+          p.sq[0] = Square(wk);
+          p.sq[size_t(bk_slot)] = Square(bk);
+          for (int i = 1, j = 0; i < enc.pieces(); ++i)
+            if (i != bk_slot) p.sq[size_t(i)] = Square((f >> (6 * (2 - j++))) & 63);
+          if (enc.is_legal(p) && canon.is_representative(p)) {
+            want[f >> 6] |= uint64_t{1} << (f & 63);
+            any = true;
+          }
+        }
+        if (!any) {
+          EXPECT_TRUE(got.empty()) << name << " region " << stm << "/" << wk << "/" << bk;
+          continue;
+        }
+        ++live;
+        EXPECT_EQ(got, want) << name << " " << canon_name(scheme) << " region " << stm << "/" << wk << "/" << bk;
+      }
+      EXPECT_GT(live, 2) << name << " " << canon_name(scheme);
+    }
+  }
+}
+
+TEST(RegionIndex, AppliesToThreeToFivePieces) {
   EXPECT_FALSE(RegionIndex::applies_to(Encoding(*Balance::parse("KvK"))));
   EXPECT_TRUE(RegionIndex::applies_to(Encoding(*Balance::parse("KQvK"))));
   EXPECT_TRUE(RegionIndex::applies_to(Encoding(*Balance::parse("KQRvK"))));
-  EXPECT_FALSE(RegionIndex::applies_to(Encoding(*Balance::parse("KQvKRN"))));
+  EXPECT_TRUE(RegionIndex::applies_to(Encoding(*Balance::parse("KQvKRN"))));
+  EXPECT_TRUE(RegionIndex::applies_to(Encoding(*Balance::parse("KRPvKR"))));
 }
 
 // The fixed pair must be two distinct slots of the encoding, in ascending order.
@@ -67,10 +110,10 @@ TEST(RegionIndex, RejectsABadFixedPair) {
   const Table& t = **test::shared_store().ensure(*Balance::parse("KRvK"));
   const auto cover = test::trie_cover(t, CanonScheme::Full);
   const CoverCanon canon(t.encoding(), CanonScheme::Full);
-  for (const auto& fixed : {std::pair{1, 1}, std::pair{2, 1}, std::pair{0, 3}, std::pair{-1, 2}})
-    EXPECT_FALSE(RegionIndex(cover.cubes, t.encoding(), canon, {}, fixed).built())
-        << fixed.first << "," << fixed.second;
-  EXPECT_TRUE(RegionIndex(cover.cubes, t.encoding(), canon, {}, std::pair{1, 2}).built());
+  for (const std::vector<int>& fixed : {std::vector{1, 1}, std::vector{2, 1}, std::vector{0, 3}, std::vector{-1, 2},
+                                        std::vector{0, 1, 2}, std::vector{1}})
+    EXPECT_FALSE(RegionIndex(cover.cubes, t.encoding(), canon, {}, fixed).built()) << ::testing::PrintToString(fixed);
+  EXPECT_TRUE(RegionIndex(cover.cubes, t.encoding(), canon, {}, std::vector{1, 2}).built());
 }
 
 // Every legal representative gets a cube of its own value, from find() and from the hot path,
@@ -83,7 +126,7 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
     for (CanonScheme scheme : {CanonScheme::Full, CanonScheme::None}) {
       const auto cover = test::trie_cover(t, scheme);
       const CoverCanon canon(enc, scheme);
-      using Fixed = std::optional<std::pair<int, int>>;
+      using Fixed = std::optional<std::vector<int>>;
       for (const auto& [answered, fixed] :
            {std::pair{size_t{0}, Fixed{}}, std::pair{size_t{5}, Fixed{}}, std::pair{size_t{5}, Fixed{{0, 1}}},
             std::pair{size_t{0}, Fixed{{0, 2}}}, std::pair{size_t{5}, Fixed{{1, 2}}}}) {
@@ -109,8 +152,8 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
           if (in_front) continue;
           const auto want = logic::Output(uint8_t(t.value(p)));
           if (c == 0 || logic::output_of(c) != want)
-            ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " fixed " << idx.fixed_slots().first << ","
-                                 << idx.fixed_slots().second << " index " << i;
+            ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " fixed "
+                                 << ::testing::PrintToString(idx.fixed_slots()) << " index " << i;
         }
         EXPECT_EQ(bad, 0);
       }
