@@ -27,9 +27,28 @@ void add_common(CLI::App* sub, Common& c) {
 }
 
 std::unique_ptr<Progress> make_progress(const Common& c) {
-  if (c.quiet || !isatty(STDERR_FILENO)) return std::make_unique<Progress>();
-  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  if (c.quiet) return std::make_unique<Progress>();
   auto mutex = std::make_shared<std::mutex>();
+  if (!isatty(STDERR_FILENO)) {
+    // A log file (a long batch under nohup, a CI job): one line when the stage changes and at every
+    // tenth of it, so the log says where a run is without filling up with redraws.
+    struct Seen {
+      std::string stage;
+      int tenth = -1;
+    };
+    auto seen = std::make_shared<Seen>();
+    return std::make_unique<Progress>([seen, mutex](const ProgressEvent& e) {
+      const std::string stage = progress_label(e);
+      const int tenth = int(std::clamp(e.fraction, 0.0, 1.0) * 10);
+      std::lock_guard lock(*mutex);
+      if (stage == seen->stage && tenth == seen->tenth) return;
+      seen->stage = stage;
+      seen->tenth = tenth;
+      std::fprintf(stderr, "%s %3d%%\n", stage.c_str(), int(e.fraction * 100 + 0.5));
+      std::fflush(stderr);
+    });
+  }
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
   return std::make_unique<Progress>([last, mutex](const ProgressEvent& e) {
     const double f = e.fraction;
     const std::string stage = progress_label(e);
