@@ -78,7 +78,7 @@ Command add_probe(CLI::App& app) {
               char hex[24];
               std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
               j["cube_hex"] = hex;
-              j["cover_cubes"] = prober.cover(canonical)->file.cubes.size();
+              j["cover_cubes"] = prober.cover(canonical)->cube_count();
             }
 
             TableStore store(a->common.data_dir());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/cover_prober.hpp"
+#include "probe/probe_layout.hpp"
 #include "util/defaults.hpp"
 
 #include <algorithm>
@@ -45,16 +46,28 @@ Result<Method> parse_method(std::string_view name) {
   return Error{"unknown probe method '" + std::string(name) + "' (linear or indexed)"};
 }
 
+const std::vector<logic::CubeWord>& LoadedCover::cubes() const {
+  if (!from_layout()) return file.cubes;
+  std::call_once(lazy_once_, [&] {
+    auto c = store::load_cover(cover_path_, &file.balance);
+    if (c) lazy_cubes_ = std::move(c->cubes);
+  });
+  return lazy_cubes_;
+}
+
 logic::CubeWord LoadedCover::find(const Placement& p, Method m, bool& negate, uint64_t& rep_index) const {
   const auto rep = canon.canonical(p);
   negate = rep.negate;
   const uint64_t idx = rep_index = encoding.encode(rep.placement);
   const logic::CubeWord mt = hot::fast_minterm(idx, file.inputs);
   if (m == Method::Indexed) {
-    if (const logic::CubeWord c = index.find(idx, mt); c || !region.built()) return c;
-    return region.find(idx, file.cubes);  // the front line missed, and there is no tree
+    logic::CubeWord c = index.find(idx, mt);
+    if (!c && region.built()) c = region.find(idx, file.cubes);  // the front line missed, and there is no tree
+    if (c || !from_layout()) return c;
+    // An index read from a layout knows its cubes past the front line by their values only: the
+    // cover names the cube.
   }
-  for (logic::CubeWord c : file.cubes)
+  for (logic::CubeWord c : cubes())
     if (logic::contains(c, mt)) return c;
   return 0;
 }
@@ -148,12 +161,16 @@ void CoverProber::rebuild_material_hash() {
   // at most one leaf, and the balances' own arrays, mostly far below 2 MiB, would each take 4 KiB
   // TLB entries (measured: 10 to 12 % off the indexed probe's mean). Each index starts on a cache
   // line. The old arena lives until every index has moved out of it.
+  // Covers opened from a layout file keep their hot words where the file is mapped: shared
+  // between processes, and nothing to copy on open.
   size_t total = 0;
   for (const auto& c : covers_)
-    total += (c->index.hot_words().size() + 7) / 8 * 8 + (c->region.hot_words().size() + 7) / 8 * 8;
+    if (!c->from_layout())
+      total += (c->index.hot_words().size() + 7) / 8 * 8 + (c->region.hot_words().size() + 7) / 8 * 8;
   HugeArray arena(total);
   size_t at = 0;
   for (const auto& c : covers_) {
+    if (c->from_layout()) continue;
     const auto words = c->index.hot_words();
     std::copy(words.begin(), words.end(), arena.data() + at);
     c->index.use_hot_words(arena.data() + at);
@@ -161,7 +178,7 @@ void CoverProber::rebuild_material_hash() {
   }
   for (const auto& c : covers_) {
     const auto words = c->region.hot_words();
-    if (words.empty()) continue;
+    if (words.empty() || c->from_layout()) continue;
     std::copy(words.begin(), words.end(), arena.data() + at);
     c->region.use_hot_words(arena.data() + at);
     at += (words.size() + 7) / 8 * 8;
@@ -248,7 +265,7 @@ void CoverProber::rebuild_material_hash() {
 }
 
 Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies,
-                                                       RegionPolicy regions, int threads) {
+                                                       RegionPolicy regions, int threads, LayoutPolicy layouts) {
   auto prober = std::make_unique<CoverProber>();
   const fs::path dir = data_dir / "covers";
   std::error_code ec;
@@ -262,19 +279,37 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   std::vector<std::unique_ptr<LoadedCover>> built(files.size());
   std::vector<std::string> errors(files.size());
   std::atomic<size_t> next{0};
+  // Layouts hold the default index only; other settings build in memory.
+  const bool stored = layouts == LayoutPolicy::Use && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
   auto work = [&] {
     for (size_t i; (i = next++) < files.size();) {
       auto b = Balance::parse(files[i].stem().string());
+      auto id = cover_identity(files[i]);
+      if (!id) {
+        errors[i] = id.error().message;
+        continue;
+      }
+      // The layout file when it is this cover's (the usual case: opening maps it); else build
+      // the index from the cover and store its layout for next time (a read-only data directory
+      // just builds every time).
+      if (stored)
+        if (auto from = open_layout(layout_path(files[i]), *id, files[i]);
+            from && (!b || (*from)->file.balance == *b)) {
+          built[i] = std::move(*from);
+          continue;
+        }
       auto c = store::load_cover(files[i], b ? &*b : nullptr);
       if (!c) {
         errors[i] = c.error().message;
         continue;
       }
       auto lc = build(std::move(*c), max_copies, regions);
-      if (lc)
-        built[i] = std::move(*lc);
-      else
+      if (!lc) {
         errors[i] = lc.error().message;
+        continue;
+      }
+      if (stored) (void)save_layout(layout_path(files[i]), **lc, *id);
+      built[i] = std::move(*lc);
     }
   };
   const size_t n = std::min<size_t>(files.size(), size_t(resolve_threads(threads)));
@@ -304,12 +339,18 @@ size_t CoverProber::region_covers() const {
 size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
   if (m == Method::Indexed) total += arena_.memory_bytes();
-  for (const auto& c : covers_)
-    total +=
-        c->file.rule_draws.capacity() * sizeof(uint32_t) +
-        (m == Method::Linear ? c->file.cubes.capacity() * sizeof(logic::CubeWord)
-                             : c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
-                                   c->region.hot_words().size_bytes());  // hot words: in arena_
+  for (const auto& c : covers_) {
+    total += c->file.rule_draws.capacity() * sizeof(uint32_t);
+    if (m == Method::Linear) {
+      total += c->cubes().capacity() * sizeof(logic::CubeWord);
+      continue;
+    }
+    // Hot words are in arena_, or in the mapped layout file (counted whole: a benchmark's random
+    // probes touch every page of it).
+    total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
+             c->region.hot_words().size_bytes();
+    if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
+  }
   return total;
 }
 

@@ -14,6 +14,7 @@
 #include <array>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "chess/balance.hpp"
@@ -26,6 +27,7 @@
 #include "table/encoding.hpp"
 #include "table/table.hpp"
 #include "util/huge_array.hpp"
+#include "util/mapped_file.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::probe {
@@ -45,16 +47,35 @@ Result<Method> parse_method(std::string_view name);
 
 // One balance's cover, ready to probe.
 struct LoadedCover {
-  CubeIndex index;     // the front line, and the tree when there is no region index
-  RegionIndex region;  // the most diffuse 3-4 piece covers: answers what the front line misses
-  store::CoverFile file;
+  CubeIndex index;        // the front line, and the tree when there is no region index
+  RegionIndex region;     // 5-piece covers and the most diffuse 3-4 piece ones: what the front misses
+  store::CoverFile file;  // without its cubes when opened from a layout (cubes() then loads them)
   Encoding encoding;
   CoverCanon canon;
-  double index_build_seconds = 0;
+  double index_build_seconds = 0;  // 0 when opened from a layout
+  MappedFile layout;               // the probe layout file the indexes read, when opened from one
+
+  bool from_layout() const { return layout.size() != 0; }
+  // The cover's cubes (linear probing, find() past the front line of a layout): loaded from the
+  // cover file on first use when the cover was opened from its layout, empty if that fails.
+  // Thread-safe.
+  const std::vector<logic::CubeWord>& cubes() const;
+  size_t cube_count() const { return from_layout() ? lazy_count_ : file.cubes.size(); }
+  // Opened from a layout: where the cubes are, and how many.
+  void set_lazy_cubes(const std::filesystem::path& cover_path, uint64_t count) {
+    cover_path_ = cover_path;
+    lazy_count_ = size_t(count);
+  }
 
   // The cube containing the placement's representative (0 when none), whether White's value must
   // be negated, and the representative's index. `p` must be of this (canonical) balance.
   logic::CubeWord find(const Placement& p, Method m, bool& negate, uint64_t& rep_index) const;
+
+ private:
+  std::filesystem::path cover_path_;
+  size_t lazy_count_ = 0;
+  mutable std::once_flag lazy_once_;
+  mutable std::vector<logic::CubeWord> lazy_cubes_;
 };
 
 struct CoverProbe {
@@ -78,11 +99,18 @@ class CoverProber {
   // benchmark (docs/bench-probe.md): 1.5 (the first four) and 0.1 or 0 (more, up to all) are slower.
   static constexpr double kRegionLeafBlocks = 0.25;
 
-  // Loads every cover under data_dir/covers and builds its index, the covers spread over `threads`
+  // Use: open each cover from its probe layout file (probe/probe_layout.hpp) when that is the
+  // cover's, else build the index and write the layout (default copies and regions only). Rebuild:
+  // build every index from its cover and write nothing (benchmarks of the build, other settings).
+  enum class LayoutPolicy : uint8_t { Use, Rebuild };
+  // Loads every cover under data_dir/covers and its index, the covers spread over `threads`
   // threads (0: one per core). Errors name the bad file (the first in name order).
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir,
                                                    double max_copies = kDefaultCopies,
-                                                   RegionPolicy regions = RegionPolicy::Auto, int threads = 0);
+                                                   RegionPolicy regions = RegionPolicy::Auto, int threads = 0,
+                                                   LayoutPolicy layouts = LayoutPolicy::Use);
+  // A cover with its index built; touches nothing of the prober, so open() builds several at once.
+  static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 
@@ -112,8 +140,6 @@ class CoverProber {
   static int material_key(const Balance& b);
   const LoadedCover* lookup(const Balance& b) const;
 
-  // A cover with its index built; touches nothing of the prober, so open() builds several at once.
-  static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions);
   // Takes a built cover without the rebuild: open() adds every cover, then builds the arena and
   // hash once (rebuilding per cover would copy every index loaded so far again).
   void insert(std::unique_ptr<LoadedCover> lc);

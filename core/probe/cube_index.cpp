@@ -165,6 +165,24 @@ CubeIndex CubeIndex::front_line(std::span<const logic::CubeWord> cubes, int inpu
   return idx;
 }
 
+void CubeIndex::save_state(ByteWriter& w) const {
+  const_cast<CubeIndex*>(this)->visit_state([&](const auto& field) { w.put(field); });
+}
+
+void CubeIndex::load_state(ByteReader& r) {
+  visit_state([&](auto& field) { r.get(field); });
+}
+
+bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
+  if (hot_words.size() != front_words_ + node_words_ + slice_words_ || front_blocks_ < 0 || front_size_ < 0 ||
+      front_size_ > int(kFront) || groups_ > kMaxGroups || front_groups_ > kMaxFrontGroups ||
+      front_rows_ > front_words_)
+    return false;
+  own_ = {};
+  words_ = hot_words.data();
+  return true;
+}
+
 double CubeIndex::leaf_blocks_per_query(std::span<const uint64_t> queries) const {
   if (queries.empty()) return 0;
   double blocks = 0;

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "util/byte_io.hpp"
 
 namespace egtmin::probe {
 
@@ -98,8 +99,18 @@ class CubeIndex {
     (void)minterm;  // the slices read the index itself
     if (const Hit h = front_match(index); h.hits) return front_cubes_[h.block * 64 + size_t(__builtin_ctzll(h.hits))];
     const Match m = match(index);
-    return m.hit.hits ? cubes_[ids_[m.leaf_id + m.hit.block * 64 + uint64_t(__builtin_ctzll(m.hit.hits))]] : 0;
+    if (!m.hit.hits || ids_.empty()) return 0;  // no cube, or an index read back without its cubes
+    return cubes_[ids_[m.leaf_id + m.hit.block * 64 + uint64_t(__builtin_ctzll(m.hit.hits))]];
   }
+
+  // For a probe layout file: everything but the hot words and the cover's cubes (save_state), read
+  // back into an empty index (load_state), which then uses the stored hot words in place
+  // (attach_hot_words: false when they do not fit the state; they must outlive the index). An
+  // index read back finds cubes in the front line only: find() gives 0 past it, and the caller
+  // scans the cover.
+  void save_state(ByteWriter& w) const;
+  void load_state(ByteReader& r);
+  bool attach_hot_words(std::span<const uint64_t> hot_words);
   // The output of that cube (Output::None when none), read from the blocks' output slices: the hot
   // path never touches the cube words.
   logic::Output find_output(uint64_t index) const {
@@ -303,6 +314,14 @@ class CubeIndex {
   // The front line's slab: rows per value of each front group (side to move, squares).
   void append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const;
   void set_groups();
+  // Every field save_state writes, in order (one list for writing and reading).
+  template <class Visit>
+  void visit_state(Visit&& v) {
+    v(root_), v(front_words_), v(node_words_), v(slice_words_), v(groups_), v(front_blocks_), v(front_size_);
+    v(inputs_), v(front_cubes_), v(group_first_), v(group_width_), v(group_shift_), v(group_mask_);
+    v(front_groups_), v(front_rows_), v(front_first_), v(front_width_), v(front_shift_), v(front_mask_);
+    v(front_offset_), v(depth_), v(largest_leaf_);
+  }
 
   // The hot words: the front line's slab, the inner nodes' child references, the leaves (each a
   // header, then its slab). In own_, or in the copy given to use_hot_words.

@@ -163,7 +163,7 @@ inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
     }
   } else {
     const logic::CubeWord mt = fast_minterm(uint64_t(rep_stm) << (6 * K) | packed<K>(t), 1 + 6 * K);
-    for (logic::CubeWord c : covers[e.cover]->file.cubes)
+    for (logic::CubeWord c : covers[e.cover]->cubes())
       if (logic::contains(c, mt)) {
         out = logic::output_of(c);
         break;

@@ -428,8 +428,54 @@ std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverC
   return bits;
 }
 
+void RegionIndex::save_state(ByteWriter& w) const {
+  w.put(int32_t(k_));
+  w.put(fixed_);
+  w.put(free_);
+  w.put(uint64_t(dir_words_));
+  w.put(uint64_t(largest_));
+}
+
+void RegionIndex::load_state(ByteReader& r) {
+  int32_t k = 0;
+  uint64_t dir_words = 0, largest = 0;
+  r.get(k);
+  r.get(fixed_);
+  r.get(free_);
+  r.get(dir_words);
+  r.get(largest);
+  k_ = k;
+  dir_words_ = dir_words;
+  largest_ = largest;
+}
+
+bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
+  if (hot_words.empty()) return fixed_.empty();  // no region index
+  const int k = k_;
+  if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k)) return false;
+  const uint32_t regions = regions_for(k);
+  const size_t want_dir = ((k == 5 ? size_t(regions) + 1 : size_t(regions)) * sizeof(uint32_t) + 7) / 8;
+  if (dir_words_ != want_dir || hot_words.size() < dir_words_ + kScanPad / 2) return false;
+  for (int slot : fixed_)
+    if (slot < 0 || slot >= k) return false;
+  for (int f = 0; f < k - fixed_count(k); ++f)
+    if (free_[size_t(f)] < 0 || free_[size_t(f)] >= k) return false;
+  // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere.
+  const auto* dir = reinterpret_cast<const uint32_t*>(hot_words.data());
+  const size_t cubes = (hot_words.size() - dir_words_) * 2 - kScanPad;
+  for (uint32_t i = 0; i < regions; ++i) {
+    const uint64_t first = k == 5 ? dir[i] : dir[i] >> kCountBits;
+    const uint64_t end = k == 5 ? dir[i + 1] : first + (dir[i] & kCountMask);
+    if (end < first || end > cubes) return false;
+  }
+  words_.clear();
+  hot_size_ = hot_words.size();
+  words_at_ = hot_words.data();
+  return true;
+}
+
 logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWord> cubes) const {
-  if (!built()) return 0;
+  if (!built() || first_id_.empty()) return 0;
   const int inputs = 1 + 6 * k_;
   uint32_t r = uint32_t(index >> (6 * k_)) & 1;
   for (int slot : fixed_) r = r << 6 | (uint32_t(index >> (6 * (k_ - 1 - slot))) & 63);

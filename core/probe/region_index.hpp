@@ -49,6 +49,7 @@
 #include "logic/cube.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
+#include "util/byte_io.hpp"
 
 namespace egtmin::probe {
 
@@ -165,6 +166,14 @@ class RegionIndex {
     __builtin_prefetch(c + 48);
     __builtin_prefetch(c + 63);
   }
+
+  // For a probe layout file, as CubeIndex's: the state without the hot words and the cubes'
+  // places in the cover, read back into an empty index, which then uses the stored hot words in
+  // place (checked: the directory must stay inside the cubes). An index read back has no find():
+  // it gives 0, and the caller scans the cover.
+  void save_state(ByteWriter& w) const;
+  void load_state(ByteReader& r);
+  bool attach_hot_words(std::span<const uint64_t> hot_words);
 
   // The cube (0 when none) the hot path's find_output answers from, for an index of the encoding;
   // `cubes`: the cover the index was built from.

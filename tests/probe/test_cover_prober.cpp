@@ -11,8 +11,10 @@
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_layout.hpp"
 #include "probe/syzygy.hpp"
 #include "support/env.hpp"
+#include "util/atomic_file.hpp"
 
 namespace egtmin::probe {
 namespace {
@@ -316,6 +318,76 @@ TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
     EXPECT_EQ(s->file.cubes, p->file.cubes) << b.name();
     const auto sw = s->region.hot_words(), pw = p->region.hot_words();
     EXPECT_TRUE(std::equal(sw.begin(), sw.end(), pw.begin(), pw.end())) << b.name();
+  }
+  // The first open stored each cover's probe layout; the next one reads it instead of building
+  // (index_build_seconds 0, the hot words in the mapping), and answers the same, cubes included.
+  for (const char* name : {"KQvK", "KRvK", "KPvK"})
+    EXPECT_TRUE(std::filesystem::exists(layout_path(store::cover_path(dir, *Balance::parse(name))))) << name;
+  {
+    auto mapped = CoverProber::open(dir);
+    ASSERT_TRUE(mapped.ok()) << mapped.error().message;
+    for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+      const Table& t = table_of(name);
+      const LoadedCover* lc = (*mapped)->cover(t.balance());
+      ASSERT_TRUE(lc && lc->from_layout()) << name;
+      EXPECT_EQ(lc->index_build_seconds, 0.0);
+      EXPECT_EQ(lc->cube_count(), (*prober)->cover(t.balance())->cube_count());
+      const Encoding& enc = t.encoding();
+      int bad = 0;
+      for (uint64_t i = 0; i < enc.size() && bad < 10; ++i) {
+        Placement p = enc.decode(i);
+        if (enc.is_legal(p)) bad += check_position(**mapped, t, p, i % 16 == 0);
+      }
+      EXPECT_EQ(bad, 0) << name;
+      auto probe = (*mapped)->probe(enc.position(enc.decode(enc.size() / 2 + 100)), Method::Indexed);
+      if (probe.ok()) EXPECT_NE(probe->cube, 0u) << name << ": the cube that answered";
+    }
+  }
+  // A layout that is not its cover's (another cover's, damaged, truncated, another version) is
+  // not used: the cover is indexed again, the layout rewritten.
+  {
+    const auto krk = layout_path(store::cover_path(dir, *Balance::parse("KRvK")));
+    const auto kqk = layout_path(store::cover_path(dir, *Balance::parse("KQvK")));
+    const auto kpk = layout_path(store::cover_path(dir, *Balance::parse("KPvK")));
+    auto krk_bytes = read_file(krk), kpk_bytes = read_file(kpk);
+    ASSERT_TRUE(krk_bytes.ok() && kpk_bytes.ok());
+    std::vector<uint8_t> flipped = *krk_bytes, truncated = *kpk_bytes, version = *kpk_bytes;
+    flipped[flipped.size() - 9] ^= 0x10;
+    truncated.resize(truncated.size() - 100);
+    version[8] = 99;
+    std::filesystem::copy_file(krk, kqk, std::filesystem::copy_options::overwrite_existing);  // KRvK's for KQvK
+    ASSERT_TRUE(write_file_atomically(krk, flipped).ok());
+    ASSERT_TRUE(write_file_atomically(kpk, truncated).ok());
+    for (const auto& [path, why] : {std::pair{kqk, "made from another cover file"}, std::pair{krk, "checksum mismatch"},
+                                    std::pair{kpk, "truncated"}}) {
+      auto id = cover_identity(path.parent_path() / (path.stem().string() + ".egtc"));
+      ASSERT_TRUE(id.ok());
+      auto opened = open_layout(path, *id, {});
+      ASSERT_FALSE(opened.ok()) << path;
+      EXPECT_NE(opened.error().message.find(why), std::string::npos) << opened.error().message;
+    }
+    ASSERT_TRUE(write_file_atomically(kpk, version).ok());
+    auto id = cover_identity(store::cover_path(dir, *Balance::parse("KPvK")));
+    auto opened = open_layout(kpk, *id, {});
+    ASSERT_FALSE(opened.ok());
+    EXPECT_NE(opened.error().message.find("layout version 99"), std::string::npos) << opened.error().message;
+
+    auto rebuilt = CoverProber::open(dir);
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.error().message;
+    for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+      const Table& t = table_of(name);
+      EXPECT_FALSE((*rebuilt)->cover(t.balance())->from_layout()) << name;
+      int bad = 0;
+      for (uint64_t i = 0; i < t.encoding().size() && bad < 10; i += 7) {
+        Placement p = t.encoding().decode(i);
+        if (t.encoding().is_legal(p)) bad += check_position(**rebuilt, t, p, false);
+      }
+      EXPECT_EQ(bad, 0) << name;
+    }
+    auto again = CoverProber::open(dir);  // the rewritten layouts are used
+    ASSERT_TRUE(again.ok());
+    for (const char* name : {"KQvK", "KRvK", "KPvK"})
+      EXPECT_TRUE((*again)->cover(*Balance::parse(name))->from_layout()) << name;
   }
   // A bad file fails the whole load, named, whichever worker read it.
   {

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Probe layout files (DATA/covers/NAME.egtl): what the indexed probe of one cover reads, built
+// once from the cover file and stored beside it, so that opening a cover for probing maps a file
+// instead of decoding millions of cubes and rebuilding their index (KRPvKR's took minutes).
+//
+// Read-only and memory-mapped: the hot words (front line, tree or region directory and cubes) are
+// used where they lie in the mapping, so opening costs two checksums and no copy, pages no probe
+// touches cost no memory, and processes probing the same covers share the pages. The file names
+// the cover it was built from (its size and CRC-64): a layout of another or older cover is not
+// used, and the prober builds and writes a new one. Format (little-endian, x86-64 layout of the
+// fields): docs/file-format.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+
+#include "probe/cover_prober.hpp"
+#include "util/result.hpp"
+
+namespace egtmin::probe {
+
+inline constexpr uint32_t kLayoutVersion = 1;
+
+// NAME.egtc -> NAME.egtl, in the same directory.
+std::filesystem::path layout_path(const std::filesystem::path& cover_path);
+
+// Which cover file a layout belongs to.
+struct CoverIdentity {
+  uint64_t bytes = 0;
+  uint64_t crc64 = 0;  // of the whole file (lzma_crc64)
+  bool operator==(const CoverIdentity&) const = default;
+};
+Result<CoverIdentity> cover_identity(const std::filesystem::path& cover_path);
+
+// The layout's bytes for a cover built in memory (CoverProber::build), and the file written
+// atomically.
+std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id);
+Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id);
+
+// Builds the default index of the cover file at `cover_path` and writes its layout beside it
+// (what minimize does after saving a cover).
+Status make_layout(const std::filesystem::path& cover_path);
+
+// The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the
+// cover file until something asks for them (LoadedCover::cubes). Errors say why the layout cannot
+// be used (missing, another cover's, another version, truncated, corrupted); none of them is fatal
+// to a prober, which then builds from the cover.
+Result<std::unique_ptr<LoadedCover>> open_layout(const std::filesystem::path& path, const CoverIdentity& id,
+                                                 const std::filesystem::path& cover_path);
+
+}  // namespace egtmin::probe
