@@ -42,7 +42,10 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     out << "\n";
     for (size_t i = 0; i < r.samples.size(); ++i) {
       out << i << "," << bench::to_position(r.samples[i]).fen();
-      for (const auto& m : r.methods) out << "," << m.times_ns[i];
+      for (const auto& m : r.methods) {  // empty where a method was timed on a subsample
+        out << ",";
+        if (i < m.times_ns.size()) out << m.times_ns[i];
+      }
       out << "\n";
     }
     if (!out) return fail("cannot write " + csv);
@@ -65,10 +68,15 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"rounds", opts.rounds},
                    {"covers", (*prober)->balances().size()}};
   for (const auto& m : r.methods)
-    j["methods"][m.name] = {{"mean_ns", m.per_probe.mean_ns},     {"sd_ns", m.per_probe.sd_ns},
-                            {"median_ns", m.per_probe.median_ns}, {"p99_ns", m.per_probe.p99_ns},
-                            {"total_s", m.per_probe.total_s},     {"batch_mean_ns", m.batch_mean_ns},
-                            {"memory_bytes", m.memory_bytes},     {"round_batch_mean_ns", m.round_batch_mean_ns}};
+    j["methods"][m.name] = {{"positions", m.positions},
+                            {"mean_ns", m.per_probe.mean_ns},
+                            {"sd_ns", m.per_probe.sd_ns},
+                            {"median_ns", m.per_probe.median_ns},
+                            {"p99_ns", m.per_probe.p99_ns},
+                            {"total_s", m.per_probe.total_s},
+                            {"batch_mean_ns", m.batch_mean_ns},
+                            {"memory_bytes", m.memory_bytes},
+                            {"round_batch_mean_ns", m.round_batch_mean_ns}};
   // Each round's ratio of the default method to the anchor (batch means), so the spread between
   // rounds shows how far the machine drifted.
   auto timing = [&r](std::string_view name) -> const bench::MethodTiming* {
@@ -92,12 +100,12 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
         (unsigned long long)r.discarded_illegal, (unsigned long long)r.discarded_unavailable);
     std::printf("mismatches against Fathom: %llu\n", (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());
-    std::printf("%-8s %10s %10s %10s %10s %10s %12s %14s\n", "method", "mean ns", "sd ns", "median ns", "p99 ns",
-                "total s", "batch mean", "memory bytes");
+    std::printf("%-8s %10s %10s %10s %10s %10s %10s %12s %14s\n", "method", "positions", "mean ns", "sd ns",
+                "median ns", "p99 ns", "total s", "batch mean", "memory bytes");
     for (const auto& m : r.methods)
-      std::printf("%-8s %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n", m.name.c_str(), m.per_probe.mean_ns,
-                  m.per_probe.sd_ns, m.per_probe.median_ns, m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns,
-                  m.memory_bytes);
+      std::printf("%-8s %10llu %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n", m.name.c_str(),
+                  (unsigned long long)m.positions, m.per_probe.mean_ns, m.per_probe.sd_ns, m.per_probe.median_ns,
+                  m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
     std::printf(
         "per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
         "loading: %.2f s (index build %.2f s of CPU time over %zu covers); %d round(s), indexed / fathom (batch\n"
@@ -177,6 +185,9 @@ Command add_bench(CLI::App& app) {
   p->add_option("--rounds", a->opts.rounds,
                 "Timing rounds: each times every method once, the methods in turn (default 3)")
       ->check(CLI::Range(1, 100));
+  p->add_option("--scan-positions", a->opts.scan_positions,
+                "Check and time the linear scan on the first N positions only (default: all up to 4 pieces, "
+                "2,000 at 5, where a scan of millions of cubes takes a millisecond)");
   p->add_option("--index-copies", a->index_copies,
                 "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
       ->check(CLI::Range(1.0, 1024.0));
@@ -198,6 +209,8 @@ Command add_bench(CLI::App& app) {
   return {sub, [a, p, s] {
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
+              if (p->count("--scan-positions") == 0)
+                a->opts.scan_positions = bench::ProbeBenchOptions::default_scan_positions(a->opts.pieces);
               return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,
                                      a->index_regions);
             }

@@ -60,13 +60,18 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   const std::span<const probe::ProbeMethodInfo> methods = probe::probe_methods();
   const probe::ProbeMethodInfo& anchor = probe::anchor_method();
 
-  // 2. Correctness: every method against the anchor on every position.
+  // How many positions each method is checked and timed on (the first ones).
+  auto positions_for = [&](const probe::ProbeMethodInfo& m) {
+    return m.scans_cover && opts.scan_positions > 0 ? std::min<size_t>(samples.size(), opts.scan_positions)
+                                                    : samples.size();
+  };
+  // 2. Correctness: every method against the anchor on every position (its subsample).
   for (size_t i = 0; i < samples.size(); ++i) {
     if ((i & 0xfff) == 0 && progress.cancelled()) return Error{"cancelled"};
     const Position pos = to_position(samples[i]);
     const std::optional<Wdl> want = anchor.probe_checked(targets, pos);
     for (const probe::ProbeMethodInfo& m : methods) {
-      if (&m == &anchor) continue;
+      if (&m == &anchor || i >= positions_for(m)) continue;
       const std::optional<Wdl> got = m.probe_checked(targets, pos);
       if (!want || !got || *got != *want) {
         ++r.mismatches;
@@ -101,6 +106,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   auto time_method = [&](Timed& t, const probe::ProbeMethodInfo& m, size_t round, size_t run) {
     uint64_t sink = 0;
     double batch_ns = 0;
+    const size_t n_samples = positions_for(m);
     uint32_t* times = t.times.data() + round * n_samples;
     // Positions are rebuilt outside the timed regions, a chunk at a time.
     for (size_t base = 0; base < n_samples; base += chunk.size()) {
@@ -127,15 +133,16 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   for (size_t i = 0; i < methods.size(); ++i) {
     timed[i].mt.name = std::string(methods[i].name);
     timed[i].mt.memory_bytes = methods[i].memory_bytes(targets, sampled);
-    timed[i].times.resize(n_samples * rounds);
+    timed[i].mt.positions = positions_for(methods[i]);
+    timed[i].times.resize(timed[i].mt.positions * rounds);
   }
   for (size_t round = 0, run = 0; round < rounds; ++round)
     for (size_t i = 0; i < methods.size(); ++i, ++run)
       if (!time_method(timed[i], methods[i], round, run)) return Error{"cancelled"};
   for (Timed& t : timed) {
-    t.mt.batch_mean_ns = t.batch_ns / double(n_samples * rounds);
+    t.mt.batch_mean_ns = t.batch_ns / double(t.mt.positions * rounds);
     t.mt.per_probe = summarize(t.times);
-    if (opts.keep_times) t.mt.times_ns.assign(t.times.end() - ptrdiff_t(n_samples), t.times.end());
+    if (opts.keep_times) t.mt.times_ns.assign(t.times.end() - ptrdiff_t(t.mt.positions), t.times.end());
     r.methods.push_back(std::move(t.mt));
   }
   if (opts.keep_times) r.samples = std::move(samples);

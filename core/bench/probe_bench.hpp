@@ -27,10 +27,16 @@ struct ProbeBenchOptions {
   // one method only; with several rounds it falls on all of them alike, and the statistics pool
   // every round.
   int rounds = 1;
+  // Methods that scan whole covers (ProbeMethodInfo::scans_cover) are checked and timed on the
+  // first this many positions only (0: all of them): a KRPvKR cover takes a millisecond a probe.
+  uint64_t scan_positions = 0;
+  // The default of scan_positions for a piece count: all positions up to 4 pieces, 2,000 at 5.
+  static uint64_t default_scan_positions(int pieces) { return pieces >= 5 ? 2000 : 0; }
 };
 
 struct MethodTiming {
   std::string name;                         // "linear", "indexed", "fathom"
+  uint64_t positions = 0;                   // timed (fewer than all for a method on a subsample)
   TimeStats per_probe;                      // steady_clock around each probe (includes timer_overhead_ns)
   double batch_mean_ns = 0;                 // clock pairs around chunks of 4096 probes, over all rounds, per probe
   std::vector<double> round_batch_mean_ns;  // the same for each round alone

@@ -62,12 +62,12 @@ size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
 }
 
 constexpr ProbeMethodInfo kMethods[] = {
-    {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover,
+    {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover, false,
      cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
-    {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover,
+    {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover, true,
      cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
-    {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, fathom_batch,
-     fathom_checked, fathom_memory},
+    {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, false,
+     fathom_batch, fathom_checked, fathom_memory},
 };
 
 }  // namespace

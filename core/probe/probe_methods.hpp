@@ -37,6 +37,9 @@ struct ProbeMethodInfo {
   std::string_view label;        // "cover, indexed": for people (chart legends)
   std::string_view description;  // one line
   MethodRole role;
+  // Its time grows with the cover (a scan of every cube): at five pieces, milliseconds a probe, so
+  // the benchmark checks and times it on a subsample (ProbeBenchOptions::scan_positions).
+  bool scans_cover;
   // Probes positions[0..n) as fast as the method can (the timed loop; the probe inlines into it)
   // and returns a checksum of the values, so that the calls cannot be optimized away.
   uint64_t (*probe_batch)(const ProbeTargets&, const Position* positions, size_t n);

@@ -103,6 +103,14 @@ TEST_F(CliProbeBench, BenchProbeRoundsAreChosenAndChecked) {
   auto j = nlohmann::json::parse(one.out);
   EXPECT_EQ(j["rounds"], 1);
   EXPECT_EQ(j["methods"]["indexed"]["round_batch_mean_ns"].size(), 1u);
+  EXPECT_EQ(j["methods"]["linear"]["positions"], 500);  // all of them, up to 4 pieces
+  // The scanning method on a subsample; the others on every position.
+  CliRun sub = run_cli("bench probe --rounds 1 --scan-positions 120" + common);
+  ASSERT_EQ(sub.rc, 0) << sub.out;
+  j = nlohmann::json::parse(sub.out);
+  EXPECT_EQ(j["methods"]["linear"]["positions"], 120);
+  EXPECT_EQ(j["methods"]["indexed"]["positions"], 500);
+  EXPECT_EQ(j["methods"]["fathom"]["positions"], 500);
   CliRun zero = run_cli("bench probe --rounds 0" + common);
   EXPECT_EQ(zero.rc, 2);  // a usage error, before any work
 }
