@@ -55,21 +55,28 @@ const std::vector<logic::CubeWord>& LoadedCover::cubes() const {
   return lazy_cubes_;
 }
 
-logic::CubeWord LoadedCover::find(const Placement& p, Method m, bool& negate, uint64_t& rep_index) const {
+LoadedCover::Found LoadedCover::find(const Placement& p, Method m, bool& negate, uint64_t& rep_index,
+                                     bool name_cube) const {
   const auto rep = canon.canonical(p);
   negate = rep.negate;
   const uint64_t idx = rep_index = encoding.encode(rep.placement);
   const logic::CubeWord mt = hot::fast_minterm(idx, file.inputs);
-  if (m == Method::Indexed) {
-    logic::CubeWord c = index.find(idx, mt);
-    if (!c && region.built()) c = region.find(idx, file.cubes);  // the front line missed, and there is no tree
-    if (c || !from_layout()) return c;
-    // An index read from a layout knows its cubes past the front line by their values only: the
-    // cover names the cube.
+  auto scan = [&]() -> logic::CubeWord {
+    for (logic::CubeWord c : cubes())
+      if (logic::contains(c, mt)) return c;
+    return 0;
+  };
+  if (m == Method::Linear) {
+    const logic::CubeWord c = scan();
+    return {c ? logic::output_of(c) : logic::Output::None, c};
   }
-  for (logic::CubeWord c : cubes())
-    if (logic::contains(c, mt)) return c;
-  return 0;
+  Found f;
+  f.out = index.find_output(idx);
+  if (f.out == logic::Output::None && region.built()) f.out = region.output(idx);  // the front line missed
+  f.cube = index.find(idx, mt);
+  if (!f.cube && region.built()) f.cube = region.find(idx, file.cubes);
+  if (!f.cube && f.out != logic::Output::None && name_cube) f.cube = scan();
+  return f;
 }
 
 int CoverProber::material_key(const std::array<uint8_t, kPieces>& counts) {
@@ -354,7 +361,7 @@ size_t CoverProber::memory_bytes(Method m) const {
   return total;
 }
 
-Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
+Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_cube) const {
   std::array<uint8_t, kPieces> counts{};
   for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(popcount(pos.pieces(Piece(pc))));
   // Covers exist for canonical balances only, so the colouring whose key is found is the one to
@@ -391,14 +398,14 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
 
   bool negate_white = false;
   uint64_t rep_index = 0;
-  const logic::CubeWord cube = lc.find(p, m, negate_white, rep_index);
-  if (cube == 0)
+  const LoadedCover::Found found = lc.find(p, m, negate_white, rep_index, name_cube);
+  if (found.out == logic::Output::None)
     return Error{"no cube of the " + lc.file.balance.name() + " cover contains this position (is it legal?)"};
-  Wdl white = logic::value_of(logic::output_of(cube), lc.file.is_rule_draw(rep_index));
+  Wdl white = logic::value_of(found.out, lc.file.is_rule_draw(rep_index));
   if (negate_white) white = negate(white);
   CoverProbe out;
   out.wdl = p.stm == White ? white : negate(white);
-  out.cube = cube;
+  out.cube = found.cube;
   out.balance = lc.file.balance;
   out.inputs = lc.file.inputs;
 
@@ -406,7 +413,7 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m) const {
     // Covers have no en-passant rights: the capture is one more option for the side to move.
     for (const Move& mv : legal_moves(pos)) {
       if (!mv.en_passant) continue;
-      auto v = probe(pos.after(mv), m);
+      auto v = probe(pos.after(mv), m, false);
       if (!v) return v.error();
       out.wdl = better(out.wdl, negate(v->wdl));
     }

@@ -67,9 +67,16 @@ struct LoadedCover {
     lazy_count_ = size_t(count);
   }
 
-  // The cube containing the placement's representative (0 when none), whether White's value must
-  // be negated, and the representative's index. `p` must be of this (canonical) balance.
-  logic::CubeWord find(const Placement& p, Method m, bool& negate, uint64_t& rep_index) const;
+  // The output (White's value without the 50-move rule) of the placement's representative and the
+  // cube that holds it, whether White's value must be negated, and the representative's index.
+  // `p` must be of this (canonical) balance. The index may answer without naming a cube (a 5-piece
+  // region's fallback value, an index read from a layout past its front line): with `name_cube`
+  // the cover is then scanned for it (a millisecond at five pieces), else `cube` stays 0.
+  struct Found {
+    logic::Output out = logic::Output::None;
+    logic::CubeWord cube = 0;
+  };
+  Found find(const Placement& p, Method m, bool& negate, uint64_t& rep_index, bool name_cube = true) const;
 
  private:
   std::filesystem::path cover_path_;
@@ -80,7 +87,8 @@ struct LoadedCover {
 
 struct CoverProbe {
   Wdl wdl = Wdl::Illegal;    // for the side to move
-  logic::CubeWord cube = 0;  // the cube that answered (for the position itself, not an ep capture)
+  logic::CubeWord cube = 0;  // the cube that answered (for the position itself, not an ep capture); 0:
+                             // not named (LoadedCover::find)
   Balance balance;           // canonical balance of the cover that answered
   int inputs = 0;
 };
@@ -125,7 +133,8 @@ class CoverProber {
 
   // The value of a legal position for the side to move. The position is trusted to be legal (the
   // hot path checks nothing but the cover's existence); probe_checked() validates first.
-  Result<CoverProbe> probe(const Position& pos, Method m) const;
+  // `name_cube`: see LoadedCover::find (a benchmark's check needs the value only).
+  Result<CoverProbe> probe(const Position& pos, Method m, bool name_cube = true) const;
   Result<CoverProbe> probe_checked(const Position& pos, Method m) const;
   // The hot path: the same value as probe(pos, m)->wdl for a legal position, Wdl::Illegal where
   // probe() gives an error. No strings, no Balance: a material hash picks the cover, a per-square

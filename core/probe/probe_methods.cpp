@@ -19,7 +19,7 @@ uint64_t cover_batch(const ProbeTargets& t, const Position* positions, size_t n)
 
 template <Method M>
 std::optional<Wdl> cover_checked(const ProbeTargets& t, const Position& pos) {
-  auto full = t.covers.probe(pos, M);
+  auto full = t.covers.probe(pos, M, false);  // the value; naming the cube may scan the cover
   const Wdl fast = t.covers.probe_wdl(pos, M);
   if (!full || full->wdl != fast) return std::nullopt;
   return fast;

@@ -67,6 +67,7 @@ namespace {
 // Per cube: the side-to-move values and the squares it admits for every slot.
 struct Shape {
   unsigned stm = 0;
+  unsigned out = 0;  // logic::Output
   std::array<uint64_t, 5> sq{};
 };
 
@@ -117,6 +118,7 @@ void clear_held(uint64_t* t, int nfree, uint64_t first, uint64_t second) {
 // One layout's regions: each region's cubes in the greedy cover's order.
 struct Plan {
   std::vector<uint32_t> ids, first;  // first[r] .. first[r + 1]: region r's cubes in ids
+  std::vector<uint8_t> fallback;     // with_fallback: each region's value when no cube matches
   size_t largest = 0;
 };
 
@@ -124,9 +126,12 @@ struct Plan {
 // long, from fill(region, words)) by the cubes admitting the region (lazy: a cube's gain only
 // falls), for the regions `take` keeps. The order picked is also the best first-match order for
 // uniformly drawn positions.
+// With a fallback (5 pieces), each region's most common value among its positions is the answer
+// when no cube matches, and only the positions of other values need cubes: cubes of different
+// outputs never share a care position, so a position of the fallback value matches none of them.
 template <class Take, class Fill>
-Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words, Take&& take,
-                 Fill&& fill) {
+Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words,
+                 bool with_fallback, Take&& take, Fill&& fill) {
   std::vector<std::vector<uint32_t>> in_region(regions);
   for (uint32_t c = 0; c < shapes.size(); ++c)
     lay.for_each_region(shapes[c], [&](uint32_t r) {
@@ -136,12 +141,36 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
   const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
   Plan plan;
   plan.first.assign(size_t(regions) + 1, 0);
+  if (with_fallback) plan.fallback.assign(regions, 0);
   std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
   std::vector<uint64_t> left(words);
+  std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
+  for (auto& v : of_value) v.assign(words, 0);
   for (uint32_t r = 0; r < regions; ++r) {
     plan.first[r] = uint32_t(plan.ids.size());
     if (in_region[r].empty()) continue;
     fill(r, left.data());
+    unsigned fallback = 0;
+    if (with_fallback) {
+      for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
+      for (uint32_t c : in_region[r]) {
+        const Shape& s = shapes[c];
+        uint64_t* v = of_value[s.out].data();
+        if (nfree == 1)
+          v[0] |= s.sq[f0];
+        else
+          for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(__builtin_ctzll(x))] |= s.sq[f1];
+      }
+      uint64_t most = 0;
+      for (unsigned o = 1; o < 4; ++o) {
+        uint64_t n = 0;
+        for (size_t w = 0; w < words; ++w) n += uint64_t(__builtin_popcountll(left[w] & of_value[o][w]));
+        if (n > most) most = n, fallback = o;
+      }
+      plan.fallback[r] = uint8_t(fallback);
+      if (fallback)
+        for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
+    }
     auto gain = [&](uint32_t c) {
       const Shape& s = shapes[c];
       if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & s.sq[f0]));
@@ -152,7 +181,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
     };
     heap.clear();
     for (uint32_t c : in_region[r])
-      if (const uint64_t g = gain(c)) heap.push_back({g, c});
+      if (shapes[c].out != fallback)
+        if (const uint64_t g = gain(c)) heap.push_back({g, c});
     in_region[r] = {};
     std::make_heap(heap.begin(), heap.end());
     const size_t before = plan.ids.size();
@@ -205,9 +235,16 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       return;
   }
   const size_t words = k_ == 3 ? 1 : 64;  // words of a region's bitmap
+  const uint8_t kings_mode = canon.scheme() == CanonScheme::None ? 0 : enc.balance().has_pawns() ? 1 : 2;
+  // What a layout's directory costs: 5-piece layouts that fix White's king number its canonical
+  // squares only.
+  auto directory_bytes = [&](const Layout& lay) -> size_t {
+    if (k_ < 5) return size_t(regions) * 4;
+    return (2 * size_t(kKingSquares.count[lay.fixed[0] == 0 ? kings_mode : 0]) * 4096 + 1) * 4;
+  };
 
   auto shape_of = [&](logic::CubeWord c) {
-    Shape s{stm_mask(c), {}};
+    Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}};
     for (int i = 0; i < k_; ++i) s.sq[size_t(i)] = square_mask(c, i);
     return s;
   };
@@ -263,7 +300,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
   // the plan skips regions whose gathered bitmap is empty as it goes.
   auto plan_for = [&](const Layout& lay, auto&& take) {
-    return greedy_plan(shapes, lay, regions, words, take, [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
+    return greedy_plan(shapes, lay, regions, words, k_ == 5, take,
+                       [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
   };
 
   // Which pieces to fix: the cubes of a cover tend to pin some pieces and leave others free, and
@@ -275,12 +313,13 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   if (fixed) {
     best_layout = Layout(k_, *fixed);
   } else {
-    size_t best_cubes = 0;
+    // Bytes: the directory, and the cubes a sixteenth of the regions need, sixteen times.
+    size_t best_bytes = 0;
     auto sampled = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 28) == 0; };
     for (const std::vector<int>& choice : slot_choices(k_, nfixed)) {
       const Layout lay(k_, choice);
-      const size_t cubes_needed = plan_for(lay, sampled).ids.size();
-      if (!best_layout || cubes_needed < best_cubes) best_cubes = cubes_needed, best_layout = lay;
+      const size_t bytes = 16 * 4 * plan_for(lay, sampled).ids.size() + directory_bytes(lay);
+      if (!best_layout || bytes < best_bytes) best_bytes = bytes, best_layout = lay;
     }
   }
   Plan best = plan_for(*best_layout, [](uint32_t) { return true; });
@@ -292,18 +331,32 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   free_ = lay.free;
   largest_ = best.largest;
 
-  // Each region's cubes, restricted to the free pieces' inputs, with their outputs.
+  // Each region's cubes, restricted to the free pieces' inputs, with their outputs. At five
+  // pieces with White's king fixed, the directory numbers its canonical squares only (regions of
+  // other squares hold nothing): in square order, so the regions' cubes stay in directory order.
+  kings_ = k_ == 5 && lay.fixed[0] == 0 ? kings_mode : 0;
   std::vector<uint32_t> region_cubes(best.ids.size() + kScanPad, 0);
-  std::vector<uint32_t> dir(k_ == 5 ? size_t(regions) + 1 : size_t(regions), 0);
   auto field = [](logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; };
-  for (uint32_t r = 0; r < regions; ++r) {
-    const uint32_t first = best.first[r], n = best.first[r + 1] - first;
-    if (k_ == 5)
-      dir[r] = first;
-    else if (n)
-      dir[r] = first << kCountBits | n;
+  std::vector<uint32_t> dir;
+  if (k_ == 5) {
+    const uint32_t squares = kKingSquares.count[kings_];
+    dir.assign(2 * size_t(squares) * 4096 + 1, 0);
+    for (uint32_t r = 0; r < regions; ++r) {
+      const uint32_t sq0 = (r >> 12) & 63, stm = r >> 18;
+      if (kings_ && kKingSquares.id[kings_][sq0] == 0 && sq0 != 0) {         // square 0 (a8) is canonical: id 0
+        if (best.first[r + 1] != best.first[r] || best.fallback[r]) return;  // a non-canonical king holds positions
+        continue;
+      }
+      const uint32_t d = (stm * squares + kKingSquares.id[kings_][sq0]) << 12 | (r & 4095);
+      dir[d] = best.first[r] | uint32_t(best.fallback[r]) << kFallbackShift;
+    }
+    dir.back() = best.first[regions];
+    if (best.ids.size() >> kFallbackShift) return;  // more cubes than the directory can place
+  } else {
+    dir.assign(regions, 0);
+    for (uint32_t r = 0; r < regions; ++r)
+      if (const uint32_t n = best.first[r + 1] - best.first[r]) dir[r] = best.first[r] << kCountBits | n;
   }
-  if (k_ == 5) dir[regions] = best.first[regions];
   for (size_t j = 0; j < best.ids.size(); ++j) {
     const logic::CubeWord c = cubes[best.ids[j]];
     uint32_t w = field(c, lay.free[0]) << 12 | uint32_t(logic::output_of(c)) << kOutputShift;
@@ -434,6 +487,7 @@ void RegionIndex::save_state(ByteWriter& w) const {
   w.put(free_);
   w.put(uint64_t(dir_words_));
   w.put(uint64_t(largest_));
+  w.put(kings_);
 }
 
 void RegionIndex::load_state(ByteReader& r) {
@@ -444,6 +498,7 @@ void RegionIndex::load_state(ByteReader& r) {
   r.get(free_);
   r.get(dir_words);
   r.get(largest);
+  r.get(kings_);
   k_ = k;
   dir_words_ = dir_words;
   largest_ = largest;
@@ -452,8 +507,8 @@ void RegionIndex::load_state(ByteReader& r) {
 bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   if (hot_words.empty()) return fixed_.empty();  // no region index
   const int k = k_;
-  if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k)) return false;
-  const uint32_t regions = regions_for(k);
+  if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
+  const uint32_t regions = k == 5 ? 2 * kKingSquares.count[kings_] * 4096 : regions_for(k);
   const size_t want_dir = ((k == 5 ? size_t(regions) + 1 : size_t(regions)) * sizeof(uint32_t) + 7) / 8;
   if (dir_words_ != want_dir || hot_words.size() < dir_words_ + kScanPad / 2) return false;
   for (int slot : fixed_)
@@ -464,14 +519,30 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   const auto* dir = reinterpret_cast<const uint32_t*>(hot_words.data());
   const size_t cubes = (hot_words.size() - dir_words_) * 2 - kScanPad;
   for (uint32_t i = 0; i < regions; ++i) {
-    const uint64_t first = k == 5 ? dir[i] : dir[i] >> kCountBits;
-    const uint64_t end = k == 5 ? dir[i + 1] : first + (dir[i] & kCountMask);
+    const uint64_t first = k == 5 ? dir[i] & kFirstMask : dir[i] >> kCountBits;
+    const uint64_t end = k == 5 ? dir[i + 1] & kFirstMask : first + (dir[i] & kCountMask);
     if (end < first || end > cubes) return false;
   }
   words_.clear();
   hot_size_ = hot_words.size();
   words_at_ = hot_words.data();
   return true;
+}
+
+logic::Output RegionIndex::output(uint64_t index) const {
+  if (!built()) return logic::Output::None;
+  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1;
+  auto squares = [&]<int K>() {
+    std::array<uint32_t, K> sq{};
+    for (int i = 0; i < K; ++i) sq[size_t(i)] = uint32_t(index >> (6 * (K - 1 - i))) & 63;
+    return find_output<K>(hot(), stm, sq);
+  };
+  switch (k_) {
+    case 3: return squares.operator()<3>();
+    case 4: return squares.operator()<4>();
+    case 5: return squares.operator()<5>();
+    default: return logic::Output::None;
+  }
 }
 
 logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWord> cubes) const {

@@ -49,9 +49,32 @@
 #include "logic/cube.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
+#include "table/symmetry.hpp"
 #include "util/byte_io.hpp"
 
 namespace egtmin::probe {
+
+// When White's king is a fixed slot, its square is first in the region number, and only its
+// canonical squares hold positions (10 of 64 without pawns, 32 with): the directory numbers
+// those squares alone, cutting it from 2 MiB to 320 KiB or 1 MiB. Kings: 0 every square (no
+// symmetry, or the king is free), 1 the squares of the left-right mirror's canonical half, 2
+// those of the eight board symmetries'.
+struct KingSquares {
+  std::array<std::array<uint8_t, 64>, 3> id{};  // the square's number among the canonical ones
+  std::array<uint32_t, 3> count{};
+};
+inline constexpr KingSquares kKingSquares = [] {
+  KingSquares k;
+  for (int mode = 0; mode < 3; ++mode) {
+    const int group = mode == 0 ? 1 : mode == 1 ? 2 : 8;
+    for (int s = 0; s < 64; ++s) {
+      bool canonical = true;
+      for (int g = 0; g < group; ++g) canonical = canonical && kTransforms[size_t(g)][size_t(s)] >= s;
+      k.id[size_t(mode)][size_t(s)] = uint8_t(canonical ? k.count[size_t(mode)]++ : 0);
+    }
+  }
+  return k;
+}();
 
 class RegionIndex {
  public:
@@ -61,9 +84,14 @@ class RegionIndex {
   static constexpr uint32_t kCountMask = (1u << kCountBits) - 1;  // at most 2,047 cubes a region
   static constexpr uint32_t kRegions = 2 * 64 * 64;
   // 5 pieces fix three slots (regions of 4,096 placements, as at 4 pieces): 2^19 regions, and
-  // more cubes than 21 bits can place, so the directory holds each region's first cube alone
-  // (kRegions5 + 1 entries; a region ends where the next begins).
+  // more cubes than 21 bits can place, so the directory holds each region's first cube (kRegions5
+  // + 1 entries; a region ends where the next begins) and, in the top two bits, its fallback: the
+  // region's most common value, the answer when no cube matches. Only the region's positions of
+  // other values need cubes (cubes of different outputs never share a position), which at five
+  // pieces leaves most regions with few cubes or none.
   static constexpr uint32_t kRegions5 = 2u << 18;
+  static constexpr int kFallbackShift = 30;
+  static constexpr uint32_t kFirstMask = (1u << kFallbackShift) - 1;
   static constexpr uint32_t regions_for(int pieces) { return pieces == 5 ? kRegions5 : kRegions; }
   // A region's cube: each free piece's square inputs (row bits, then file bits) as PCN pairs, the
   // first piece in bits 12-23, the second (if any) in bits 0-11, and the output in bits 24-25.
@@ -112,6 +140,7 @@ class RegionIndex {
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit 6 (K - 1 - i)).
     std::array<uint8_t, 5> shift{};
+    uint8_t kings = 0;  // 5 pieces: which squares of White's king the directory numbers (KingSquares)
   };
   Hot hot() const {
     Hot h{reinterpret_cast<const uint32_t*>(words_data()),
@@ -120,6 +149,7 @@ class RegionIndex {
     size_t i = 0;
     for (int slot : fixed_) h.shift[i++] = uint8_t(6 * (k_ - 1 - slot));
     for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(6 * (k_ - 1 - free_[size_t(f)]));
+    h.kings = kings_;
     return h;
   }
   // Directory and cubes, contiguous; a prober copies them into its huge-page arena and calls
@@ -139,6 +169,7 @@ class RegionIndex {
     const Query q = query<K>(h, stm, sq);
     const uint32_t* c = h.cubes + q.first;
     const uint32_t n = q.count;
+    const auto none = logic::Output(q.fallback);  // Output::None but at five pieces
     // The first 64 cubes in one step: the branch on their matches waits for the region's first
     // cache lines from L3, and a mispredicted one throws away the work on the probes after this
     // one, so it should rarely go the other way (the first 16 cubes answer 77 % of region probes,
@@ -153,7 +184,7 @@ class RegionIndex {
       if (n - j < 16) more &= (1u << (n - j)) - 1;
       if (more) return logic::Output((c[j + uint32_t(__builtin_ctz(more))] >> kOutputShift) & 3);
     }
-    return logic::Output::None;
+    return none;
   }
 
   // Starts fetching the region's first 64 cubes, which find_output will read.
@@ -175,8 +206,12 @@ class RegionIndex {
   void load_state(ByteReader& r);
   bool attach_hot_words(std::span<const uint64_t> hot_words);
 
-  // The cube (0 when none) the hot path's find_output answers from, for an index of the encoding;
-  // `cubes`: the cover the index was built from.
+  // The hot path's answer for an index of the encoding (find_output with the layout known only at
+  // run time).
+  logic::Output output(uint64_t index) const;
+  // The cube (0 when none: no position, the region's fallback answered, or an index read back) the
+  // hot path's find_output answers from, for an index of the encoding; `cubes`: the cover the index
+  // was built from.
   logic::CubeWord find(uint64_t index, std::span<const logic::CubeWord> cubes) const;
 
   // The positions a region of White's and Black's kings has to answer before the front line takes
@@ -196,9 +231,10 @@ class RegionIndex {
 
  private:
   struct Query {
-    uint32_t first;  // the region's first cube
-    uint32_t count;  // its cubes
-    uint32_t pairs;  // the free pieces' squares as in a region's cube
+    uint32_t first;     // the region's first cube
+    uint32_t count;     // its cubes
+    uint32_t pairs;     // the free pieces' squares as in a region's cube
+    uint32_t fallback;  // the value when no cube matches (0: none)
   };
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
   template <int K>
@@ -207,14 +243,16 @@ class RegionIndex {
     for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
     auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
     if constexpr (K == 5) {
-      const uint32_t r = stm << 18 | at(0) << 12 | at(1) << 6 | at(2);
-      const uint32_t first = h.dir[r];
-      return {first, h.dir[r + 1] - first, uint32_t(kSquarePairs[at(3)]) << 12 | kSquarePairs[at(4)]};
+      const uint32_t r =
+          (stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)]) << 12 | at(1) << 6 | at(2);
+      const uint32_t entry = h.dir[r], first = entry & kFirstMask;
+      return {first, (h.dir[r + 1] & kFirstMask) - first, uint32_t(kSquarePairs[at(3)]) << 12 | kSquarePairs[at(4)],
+              entry >> kFallbackShift};
     } else {
       const uint32_t entry = h.dir[stm << 12 | at(0) << 6 | at(1)];
       uint32_t pairs = uint32_t(kSquarePairs[at(2)]) << 12;
       if constexpr (K == 4) pairs |= kSquarePairs[at(3)];
-      return {entry >> kCountBits, entry & kCountMask, pairs};
+      return {entry >> kCountBits, entry & kCountMask, pairs, 0};
     }
   }
   // Bit j set when cube c[j] holds the query (PCN: every pair of the query's is in the cube's).
@@ -240,6 +278,7 @@ class RegionIndex {
   int k_ = 0;
   std::vector<int> fixed_;
   std::array<int, 2> free_{};
+  uint8_t kings_ = 0;            // 5 pieces: Hot::kings
   std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
   size_t dir_words_ = 0;
   size_t largest_ = 0;
