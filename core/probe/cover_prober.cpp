@@ -271,6 +271,35 @@ void CoverProber::rebuild_material_hash() {
       }
 }
 
+Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_path, double max_copies,
+                                                       RegionPolicy regions, LayoutPolicy layouts) {
+  auto b = Balance::parse(cover_path.stem().string());
+  auto id = cover_identity(cover_path);
+  if (!id) return id.error();
+  // Layouts hold the default index only; other settings build in memory.
+  const bool stored = layouts == LayoutPolicy::Use && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
+  // The layout file when it is this cover's (the usual case: opening maps it); else build the
+  // index from the cover and store its layout for next time (a read-only data directory just
+  // builds every time).
+  if (stored)
+    if (auto from = open_layout(layout_path(cover_path), *id, cover_path); from && (!b || (*from)->file.balance == *b))
+      return from;
+  auto c = store::load_cover(cover_path, b ? &*b : nullptr);
+  if (!c) return c.error();
+  auto lc = build(std::move(*c), max_copies, regions);
+  if (!lc) return lc.error();
+  if (stored) (void)save_layout(layout_path(cover_path), **lc, *id);
+  return lc;
+}
+
+Status CoverProber::add_file(const fs::path& cover_path) {
+  auto lc = load(cover_path, kDefaultCopies, RegionPolicy::Auto, LayoutPolicy::Use);
+  if (!lc) return Error{cover_path.string() + ": " + lc.error().message};
+  insert(std::move(*lc));
+  rebuild_material_hash();
+  return ok_status();
+}
+
 Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies,
                                                        RegionPolicy regions, int threads, LayoutPolicy layouts) {
   auto prober = std::make_unique<CoverProber>();
@@ -286,37 +315,13 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   std::vector<std::unique_ptr<LoadedCover>> built(files.size());
   std::vector<std::string> errors(files.size());
   std::atomic<size_t> next{0};
-  // Layouts hold the default index only; other settings build in memory.
-  const bool stored = layouts == LayoutPolicy::Use && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
   auto work = [&] {
     for (size_t i; (i = next++) < files.size();) {
-      auto b = Balance::parse(files[i].stem().string());
-      auto id = cover_identity(files[i]);
-      if (!id) {
-        errors[i] = id.error().message;
-        continue;
-      }
-      // The layout file when it is this cover's (the usual case: opening maps it); else build
-      // the index from the cover and store its layout for next time (a read-only data directory
-      // just builds every time).
-      if (stored)
-        if (auto from = open_layout(layout_path(files[i]), *id, files[i]);
-            from && (!b || (*from)->file.balance == *b)) {
-          built[i] = std::move(*from);
-          continue;
-        }
-      auto c = store::load_cover(files[i], b ? &*b : nullptr);
-      if (!c) {
-        errors[i] = c.error().message;
-        continue;
-      }
-      auto lc = build(std::move(*c), max_copies, regions);
-      if (!lc) {
+      auto lc = load(files[i], max_copies, regions, layouts);
+      if (lc)
+        built[i] = std::move(*lc);
+      else
         errors[i] = lc.error().message;
-        continue;
-      }
-      if (stored) (void)save_layout(layout_path(files[i]), **lc, *id);
-      built[i] = std::move(*lc);
     }
   };
   const size_t n = std::min<size_t>(files.size(), size_t(resolve_threads(threads)));

@@ -119,6 +119,11 @@ class CoverProber {
                                                    LayoutPolicy layouts = LayoutPolicy::Use);
   // A cover with its index built; touches nothing of the prober, so open() builds several at once.
   static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions);
+  // One cover file, from its layout or indexed (then its layout written), as open() loads each.
+  static Result<std::unique_ptr<LoadedCover>> load(const std::filesystem::path& cover_path, double max_copies,
+                                                   RegionPolicy regions, LayoutPolicy layouts);
+  // Adds one cover file as open() would (check --probe opens the one it checks).
+  Status add_file(const std::filesystem::path& cover_path);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 

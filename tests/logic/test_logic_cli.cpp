@@ -79,11 +79,15 @@ TEST(LogicCli, MinimizeCheckAndJson) {
     EXPECT_EQ(b["passes"][3]["cubes"], b["cubes"]);
     for (const char* k : {"literals", "seconds", "peak_bytes"}) EXPECT_TRUE(b["passes"][0].contains(k)) << k;
   }
-  auto c = cli("check KRvK KQvK --json" + d);
+  auto c = cli("check KRvK KQvK --json --probe" + d);
   ASSERT_EQ(c.code, 0) << c.out;
   auto cj = nlohmann::json::parse(c.out);
   EXPECT_EQ(cj["mismatches"], 0);
   EXPECT_EQ(cj["positions"], 399112 + 368452);  // every legal position of both balances
+  for (const auto& b : cj["balances"]) {        // and each probed through the index of its layout file
+    EXPECT_EQ(b["probe"]["positions"], b["positions"]);
+    EXPECT_EQ(b["probe"]["mismatches"], 0);
+  }
 }
 
 TEST(LogicCli, HighEffortSavesACheckedCover) {

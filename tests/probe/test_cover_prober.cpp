@@ -11,6 +11,7 @@
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_check.hpp"
 #include "probe/probe_layout.hpp"
 #include "probe/syzygy.hpp"
 #include "support/env.hpp"
@@ -226,6 +227,31 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   }
   EXPECT_EQ(bad, 0);
   EXPECT_GT(front_misses, 1000) << "the regions were hardly asked";
+}
+
+// check_probe proves what answers: exact covers pass on every legal position, a cover with one
+// cube's value changed fails, and the first mismatch is named.
+TEST(CoverProber, CheckProbeProvesTheIndexAndCatchesAWrongCube) {
+  for (const char* name : {"KRvK", "KPvK"}) {
+    const Table& t = table_of(name);
+    auto cover = test::trie_cover(t, CanonScheme::Full);
+    for (RegionPolicy regions : {RegionPolicy::Never, RegionPolicy::Always}) {
+      CoverProber prober;
+      ASSERT_TRUE(prober.add(cover, CoverProber::kDefaultCopies, regions).ok());
+      const logic::CheckReport ok = check_probe(t, prober, 2);
+      EXPECT_GT(ok.positions, 10000u) << name;
+      EXPECT_EQ(ok.mismatches, 0u) << name << ": " << ok.first_mismatch;
+    }
+    auto broken = cover;
+    const logic::CubeWord c = broken.cubes[broken.cubes.size() / 2];
+    broken.cubes[broken.cubes.size() / 2] =
+        logic::with_output(c, logic::output_of(c) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
+    CoverProber prober;
+    ASSERT_TRUE(prober.add(broken).ok());
+    const logic::CheckReport bad = check_probe(t, prober, 2);
+    EXPECT_GT(bad.mismatches, 0u) << name;
+    EXPECT_NE(bad.first_mismatch.find("table"), std::string::npos) << bad.first_mismatch;
+  }
 }
 
 TEST(CoverProber, ColourFlippedBalanceUsesCanonicalCover) {
