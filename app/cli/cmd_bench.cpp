@@ -14,20 +14,26 @@ namespace egtmin::cli {
 namespace {
 
 int run_probe_bench(const Common& common, const std::string& syzygy_dir, const bench::ProbeBenchOptions& opts,
-                    const std::string& csv, double index_copies, const std::string& regions_name) {
+                    const std::string& csv, double index_copies, const std::string& regions_name, bool rebuild) {
   auto regions = probe::parse_region_policy(regions_name);
   if (!regions) return fail("--index-regions: " + regions.error().message);
   auto syz = Syzygy::open(syzygy_dir);
   if (!syz) return fail(syz.error().message);
   const auto load_start = std::chrono::steady_clock::now();
-  auto prober = probe::CoverProber::open(common.data_dir(), index_copies, *regions, common.threads);
+  auto prober = probe::CoverProber::open(
+      common.data_dir(), index_copies, *regions, common.threads,
+      rebuild ? probe::CoverProber::LayoutPolicy::Rebuild : probe::CoverProber::LayoutPolicy::Use);
   if (!prober) return fail(prober.error().message);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   if ((*prober)->balances().empty())
     return fail("no cover files under " + (common.data_dir() / "covers").string() + " (egtmin-cli minimize --pieces " +
                 std::to_string(opts.pieces) + ")");
   double build_s = 0;
-  for (const Balance& b : (*prober)->balances()) build_s += (*prober)->cover(b)->index_build_seconds;
+  size_t from_layouts = 0;
+  for (const Balance& b : (*prober)->balances()) {
+    build_s += (*prober)->cover(b)->index_build_seconds;
+    from_layouts += (*prober)->cover(b)->from_layout();
+  }
   auto progress = make_progress(common);
   auto res = bench::run_probe_bench(**prober, **syz, opts, *progress);
   end_progress(common);
@@ -62,6 +68,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"timer_overhead_ns", r.timer_overhead_ns},
                    {"index_build_seconds", build_s},
                    {"load_seconds", load_s},
+                   {"covers_from_layouts", from_layouts},
                    {"index_copies", index_copies},
                    {"index_regions", probe::region_policy_name(*regions)},
                    {"region_covers", (*prober)->region_covers()},
@@ -108,9 +115,9 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                   m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
     std::printf(
         "per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
-        "loading: %.2f s (index build %.2f s of CPU time over %zu covers); %d round(s), indexed / fathom (batch\n"
-        "means) per round:",
-        r.timer_overhead_ns, load_s, build_s, (*prober)->balances().size(), opts.rounds);
+        "loading: %.2f s (%zu of %zu covers from their layout files, index build %.2f s of CPU time); %d\n"
+        "round(s), indexed / fathom (batch means) per round:",
+        r.timer_overhead_ns, load_s, from_layouts, (*prober)->balances().size(), build_s, opts.rounds);
     for (double ratio : round_ratios) std::printf(" %.4f", ratio);
     std::printf("\n");
   }
@@ -170,6 +177,7 @@ Command add_bench(CLI::App& app) {
     int size_pieces = 4;
     double index_copies = probe::CoverProber::kDefaultCopies;
     std::string index_regions = "auto";
+    bool rebuild_index = false;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("bench", "Benchmarks against Syzygy/Fathom: probe times and file sizes");
@@ -191,6 +199,8 @@ Command add_bench(CLI::App& app) {
   p->add_option("--index-copies", a->index_copies,
                 "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
       ->check(CLI::Range(1.0, 1024.0));
+  p->add_flag("--rebuild-index", a->rebuild_index,
+              "Build every index from its cover in memory instead of mapping the stored layout files");
   p->add_option("--index-regions", a->index_regions,
                 "Region indexes for the indexed method's front misses: auto (the diffuse covers), always or "
                 "never (default auto)");
@@ -212,7 +222,7 @@ Command add_bench(CLI::App& app) {
               if (p->count("--scan-positions") == 0)
                 a->opts.scan_positions = bench::ProbeBenchOptions::default_scan_positions(a->opts.pieces);
               return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,
-                                     a->index_regions);
+                                     a->index_regions, a->rebuild_index);
             }
             if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces);
             return int(kUsage);
