@@ -13,6 +13,7 @@
 #include "app_context.hpp"
 #include "board/board_editor.hpp"
 #include "logic/pipeline.hpp"
+#include "probe/cover_builder.hpp"
 #include "probe/move_list_model.hpp"
 #include "probe/probe_engine.hpp"
 #include "probe/probe_panel.hpp"
@@ -38,10 +39,10 @@ class TestProbe : public QObject {
 
  private Q_SLOTS:
   void initTestCase() {
-    for (const char* b : {"KQvK", "KRvK", "KRvKR"}) QVERIFY2(test::ensureTable(b), b);
-    ctx_ = new AppContext(test::dataDir(), test::syzygyDir(), this);
+    for (const char* b : {"KQvK", "KRvK", "KRvKR"}) QVERIFY2(ui::test::ensureTable(b), b);
+    ctx_ = new AppContext(ui::test::dataDir(), ui::test::syzygyDir(), this);
     syzygy_ = ctx_->syzygy() != nullptr;
-    if (!syzygy_) qWarning("%s", test::syzygyMissing());
+    if (!syzygy_) qWarning("%s", ui::test::syzygyMissing());
     editor_ = new BoardEditor(this);
     panel_ = new ProbePanel(ctx_, editor_);
     new QAbstractItemModelTester(panel_->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
@@ -63,7 +64,7 @@ class TestProbe : public QObject {
     // Sorted: groups never go back up the list.
     for (size_t i = 1; i < r.moves.size(); ++i) QVERIFY(r.moves[i - 1].group <= r.moves[i].group);
     QVERIFY(panel_->oursLabel()->text().contains("win"));
-    if (!syzygy_) QSKIP(test::syzygyMissing());
+    if (!syzygy_) QSKIP(ui::test::syzygyMissing());
     QCOMPARE(*r.syzygy, SyzygyWdl::Win);
     QVERIFY(r.dtz && *r.dtz > 0);
     QCOMPARE(r.agree, Agreement::Agree);
@@ -82,7 +83,7 @@ class TestProbe : public QObject {
     QVERIFY(draws * 2 > int(r.moves.size()));
     // The model shows the same rows.
     QCOMPARE(panel_->model()->rowCount(), int(r.moves.size()));
-    if (!syzygy_) QSKIP(test::syzygyMissing());
+    if (!syzygy_) QSKIP(ui::test::syzygyMissing());
     QCOMPARE(r.agree, Agreement::Agree);
     for (const ProbeMove& m : r.moves) QVERIFY2(m.agree == Agreement::Agree, qPrintable(m.text));
   }
@@ -95,7 +96,7 @@ class TestProbe : public QObject {
     QCOMPARE(QString::fromStdString(r.balance.canonical().name()), QString("KRvK"));
     QVERIFY2(r.ours.has_value(), qPrintable(r.oursMessage));
     QCOMPARE(*r.ours, Wdl::Loss);
-    if (!syzygy_) QSKIP(test::syzygyMissing());
+    if (!syzygy_) QSKIP(ui::test::syzygyMissing());
     QCOMPARE(*r.syzygy, SyzygyWdl::Loss);
     QVERIFY(*r.dtz < 0);
     QCOMPARE(r.agree, Agreement::Agree);
@@ -209,7 +210,7 @@ class TestProbe : public QObject {
     // Covers made from the test tables, in a data directory of their own.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    TableStore store(test::dataDir().toStdString());
+    TableStore store(ui::test::dataDir().toStdString());
     for (const char* name : {"KQvK", "KRvK"}) {
       auto t = store.get(*Balance::parse(name));
       QVERIFY(t.ok());
@@ -223,12 +224,12 @@ class TestProbe : public QObject {
       cf.cubes = m->cover;
       QVERIFY(store::save_cover(store::cover_path(dir.path().toStdString(), cf.balance), cf).ok());
     }
-    AppContext covers(dir.path(), test::syzygyDir());
+    AppContext covers(dir.path(), ui::test::syzygyDir());
     covers.setSource(AppContext::Source::Covers);
     BoardEditor editor;
     ProbePanel panel(&covers, &editor);
     QCOMPARE(panel.sourceBox()->currentIndex(), 1);
-    TableValueSource tables(test::dataDir().toStdString());
+    TableValueSource tables(ui::test::dataDir().toStdString());
     // Positions where no move captures (every successor is in the same balance's cover), one
     // colour-flipped.
     for (const char* fen : {"8/8/8/3k4/8/8/8/1Q2K3 w - - 0 1", "8/8/8/3k4/8/8/8/1Q2K3 b - - 0 1",
@@ -258,6 +259,57 @@ class TestProbe : public QObject {
     QSignalSpy spy(&panel, &ProbePanel::generateRequested);
     panel.generateButton()->click();
     QCOMPARE(spy.at(0).at(1).toBool(), true);
+  }
+
+  // A 5-piece position probed from our cover beside Syzygy's file: KRPvKR, valued by Syzygy on
+  // the parts of the index space (side to move, White's king and rook) the probed positions fall
+  // in, indexed as every 5-piece cover is (front line and regions).
+  void krpkrFromACoverBesideSyzygy() {
+    if (!syzygy_) QSKIP(ui::test::syzygyMissing());
+    const Balance krpkr = *Balance::parse("KRPvKR");
+    if (!ctx_->syzygy()->has_wdl(krpkr)) QSKIP("no KRPvKR.rtbw in the Syzygy directory");
+    const Encoding enc(krpkr);
+    const CoverCanon canon(enc, CanonScheme::Full);
+    constexpr int kPrefixBits = 13;
+    const int rest = enc.bits() - kPrefixBits;
+    const char* fens[] = {"4k3/7r/8/8/8/8/4P3/R3K3 w - - 0 1", "8/8/3k4/8/3P4/8/5r2/1R2K3 b - - 0 1",
+                          "1k6/8/1P6/8/8/8/r7/1K5R w - - 0 1"};
+    std::vector<uint64_t> prefixes;
+    for (const char* fen : fens) {
+      auto pos = Position::from_fen(fen);
+      QVERIFY2(pos.ok(), fen);
+      prefixes.push_back(enc.encode(canon.canonical(*enc.placement(*pos)).placement) >> rest);
+    }
+    std::sort(prefixes.begin(), prefixes.end());
+    prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+    const Syzygy& syz = *ctx_->syzygy();
+    auto white_value = [&](const Placement& p) {
+      const auto v = syz.wdl(enc, p);
+      const Wdl stm = !v                                                     ? Wdl::Illegal
+                      : (*v == SyzygyWdl::Win || *v == SyzygyWdl::CursedWin) ? Wdl::Win
+                      : *v == SyzygyWdl::Draw                                ? Wdl::Draw
+                                                                             : Wdl::Loss;
+      return p.stm == White ? stm : negate(stm);
+    };
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto cover = egtmin::test::trie_cover(krpkr, CanonScheme::Full, white_value, kPrefixBits, prefixes);
+    QVERIFY(store::save_cover(store::cover_path(dir.path().toStdString(), krpkr), cover).ok());
+    AppContext covers(dir.path(), ui::test::syzygyDir());
+    covers.setSource(AppContext::Source::Covers);
+    BoardEditor editor;
+    ProbePanel panel(&covers, &editor);
+    for (const char* fen : fens) {
+      QString err;
+      QVERIFY2(editor.setFen(fen, &err), qPrintable(err));
+      QVERIFY(panel.waitIdle(120000));  // the first probe indexes the cover
+      const ProbeResult& r = panel.result();
+      QCOMPARE(r.sourceName, QString("cover"));
+      QVERIFY2(r.ours.has_value(), qPrintable(r.oursMessage));
+      QVERIFY(r.syzygy.has_value());
+      QCOMPARE(r.agree, Agreement::Agree);
+      QVERIFY(!r.oursDetail.isEmpty());  // the cube that answered, named
+    }
   }
 
   void rapidChangesEndOnTheLast() {
