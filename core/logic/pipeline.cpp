@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include <sys/resource.h>
 
@@ -68,24 +72,16 @@ void start(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions
   if (!st.minterms_pending) st.split(minterm_cover(st.f));
 }
 
-// Where a run stands in the whole minimization: part `part` of `parts` (1 of 1 when the function
-// is not split). Stage::Pass fractions leave the pipeline as fractions of the whole run.
-struct RunSpan {
-  uint64_t part = 0, parts = 1;
-};
-
 Result<Minimized> run(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions& opt, const Progress& outer,
-                      const PassEvents& events, double setup_seconds, double setup_cpu, RunSpan span = {}) {
+                      const PassEvents& events, double setup_seconds, double setup_cpu) {
   Minimized result;
   result.initial_cubes = st.cubes();
   if (events.started) events.started(result.initial_cubes, st.f.care_count());
   size_t at = 0;  // the pass running now
-  const std::string part_label =
-      span.parts > 1 ? "part " + std::to_string(span.part + 1) + "/" + std::to_string(span.parts) + ": " : "";
+  // Stage::Pass fractions leave the pipeline as fractions of the whole run, not of the pass.
   const Progress progress(outer, [&](const ProgressEvent& e) {
     if (e.stage != Stage::Pass) return outer.report(e.stage, e.fraction, e.detail);
-    const double in_part = (double(at) + e.fraction) / double(std::max<size_t>(passes.size(), 1));
-    outer.report(Stage::Pass, (double(span.part) + in_part) / double(span.parts), part_label + std::string(e.detail));
+    outer.report(Stage::Pass, (double(at) + e.fraction) / double(std::max<size_t>(passes.size(), 1)), e.detail);
   });
   const PassContext cx{opt, progress};
   for (size_t i = 0; i < passes.size(); ++i) {
@@ -156,17 +152,53 @@ Result<Minimized> run_parts(const CareFunction& f, const Split& split, const std
   const uint64_t parts = split.parts();
   std::vector<PassReport> reports(passes.size());
   std::array<Cover, kOutputs> lifted;
+  // Parts are independent: with several threads, as many parts run at once (each with its share
+  // of the threads), since a part's irredundant spends most of its time in one thread's set cover.
+  // Each part's memory is bounded (kPartCareMinterms), so two at once stay far below the unsplit
+  // peak. Results are lifted in part order, so the cover does not depend on the scheduling.
+  const int workers = int(std::min<uint64_t>(uint64_t(std::max(opt.threads, 1)), parts));
+  MinimizeOptions part_opt = opt;
+  part_opt.threads = std::max(1, opt.threads / workers);
+  std::vector<std::optional<Result<Minimized>>> done(parts);
+  std::vector<double> fraction(parts, 0.0);  // each part's progress, for the whole run's
+  std::mutex report_mutex;
+  std::atomic<uint64_t> next{0};
+  auto work = [&] {
+    for (uint64_t p; (p = next++) < parts;) {
+      if (progress.cancelled()) return;
+      PassState st;
+      st.f = split_part(f, split, p);
+      if (st.f.care_count() == 0) {
+        std::lock_guard lock(report_mutex);
+        fraction[p] = 1.0;
+        continue;
+      }
+      st.canon_done = true;
+      start(st, passes, part_opt);
+      const std::string label = "part " + std::to_string(p + 1) + "/" + std::to_string(parts) + ": ";
+      const Progress part_progress(progress, [&, p](const ProgressEvent& e) {
+        if (e.stage != Stage::Pass) return progress.report(e.stage, e.fraction, e.detail);
+        std::lock_guard lock(report_mutex);
+        fraction[p] = std::max(fraction[p], e.fraction);
+        double sum = 0;
+        for (double x : fraction) sum += x;
+        progress.report(Stage::Pass, sum / double(parts), label + std::string(e.detail));
+      });
+      done[p] = run(st, passes, part_opt, part_progress, {}, 0, 0);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (progress.cancelled()) return Error{"cancelled"};
   for (uint64_t p = 0; p < parts; ++p) {
-    if (progress.cancelled()) return Error{"cancelled"};
-    PassState st;
-    st.f = split_part(f, split, p);
-    if (st.f.care_count() == 0) continue;
-    st.canon_done = true;
-    start(st, passes, opt);
-    auto m = run(st, passes, opt, progress, {}, 0, 0, RunSpan{p, parts});
-    if (!m) return m.error();
-    for (size_t i = 0; i < m->reports.size(); ++i) add_report(reports[i], m->reports[i]);
-    for (CubeWord c : m->cover) lifted[output_slot(output_of(c))].push_back(unsplit(c, split, p, f.inputs()));
+    if (!done[p]) continue;  // no care positions
+    if (!*done[p]) return done[p]->error();
+    const Minimized& m = **done[p];
+    for (size_t i = 0; i < m.reports.size(); ++i) add_report(reports[i], m.reports[i]);
+    for (CubeWord c : m.cover) lifted[output_slot(output_of(c))].push_back(unsplit(c, split, p, f.inputs()));
+    done[p].reset();
   }
   const auto t0 = std::chrono::steady_clock::now();
   const double c0 = cpu_now(cpu_scope(opt));

@@ -93,6 +93,12 @@ TEST(LogicSplit, SplitRunIsExact) {
   EXPECT_EQ(c.mismatches, 0u) << c.first_mismatch;
   ASSERT_EQ(r->reports.size(), passes.size());
   EXPECT_EQ(r->reports.back().cubes, r->cover.size());
+  // Two threads ran two parts at a time; one thread runs them in turn, to the same cover.
+  MinimizeOptions serial_opts{CanonScheme::Full, 1};
+  serial_opts.split = split_opts.split;
+  auto serial = minimize_table(**t, passes, serial_opts);
+  ASSERT_TRUE(serial) << serial.error().message;
+  EXPECT_EQ(serial->cover, r->cover);
   // Small enough for one part: auto does not split it.
   auto whole = minimize_table(**t, passes, MinimizeOptions{CanonScheme::Full, 2});
   ASSERT_TRUE(whole);
