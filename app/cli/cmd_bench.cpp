@@ -178,6 +178,7 @@ Command add_bench(CLI::App& app) {
     double index_copies = probe::CoverProber::kDefaultCopies;
     std::string index_regions = "auto";
     bool rebuild_index = false;
+    std::vector<std::string> balance_names;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("bench", "Benchmarks against Syzygy/Fathom: probe times and file sizes");
@@ -193,6 +194,8 @@ Command add_bench(CLI::App& app) {
   p->add_option("--rounds", a->opts.rounds,
                 "Timing rounds: each times every method once, the methods in turn (default 3)")
       ->check(CLI::Range(1, 100));
+  p->add_option("--balance", a->balance_names,
+                "Only positions of this balance (repeat for several): per-balance figures");
   p->add_option("--scan-positions", a->opts.scan_positions,
                 "Check and time the linear scan on the first N positions only (default: all up to 4 pieces, "
                 "2,000 at 5, where a scan of millions of cubes takes a millisecond)");
@@ -219,6 +222,19 @@ Command add_bench(CLI::App& app) {
   return {sub, [a, p, s] {
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
+              for (const std::string& name : a->balance_names) {
+                auto b = Balance::parse(name);
+                if (!b) {
+                  fail("--balance: " + b.error().message);
+                  return int(kUsage);
+                }
+                if (b->pieces() != a->opts.pieces) {
+                  fail("--balance " + name + " has " + std::to_string(b->pieces()) + " pieces; --pieces is " +
+                       std::to_string(a->opts.pieces));
+                  return int(kUsage);
+                }
+                a->opts.balances.push_back(b->canonical());
+              }
               if (p->count("--scan-positions") == 0)
                 a->opts.scan_positions = bench::ProbeBenchOptions::default_scan_positions(a->opts.pieces);
               return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,

@@ -27,6 +27,12 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   if (opts.positions == 0) return Error{"--positions must be positive"};
   ProbeBenchResult r;
 
+  for (const Balance& b : opts.balances) {
+    if (b.pieces() != opts.pieces)
+      return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces, not " + std::to_string(opts.pieces)};
+    if (!prober.has(b)) return Error{"no cover for " + b.name() + " (egtmin-cli minimize " + b.name() + ")"};
+    if (!syzygy.has_wdl(b)) return Error{"no Syzygy WDL file for " + b.name()};
+  }
   // 1. Sample.
   PaperSampler sampler(opts.pieces, opts.seed);
   std::vector<Sample> samples;
@@ -41,6 +47,10 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
       continue;
     }
     const Balance b = Balance::of(to_position(s)).canonical();
+    if (!opts.balances.empty() && std::find(opts.balances.begin(), opts.balances.end(), b) == opts.balances.end()) {
+      ++r.discarded_unavailable;
+      continue;
+    }
     if (!prober.has(b) || !syzygy.has_wdl(b)) {
       ++r.discarded_unavailable;
       if (r.candidates > 1000 && r.discarded_unavailable * 100 > r.candidates * 99 && samples.empty())

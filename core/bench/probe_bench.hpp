@@ -10,6 +10,7 @@
 
 #include "bench/sampler.hpp"
 #include "bench/stats.hpp"
+#include "chess/balance.hpp"
 #include "probe/probe.hpp"
 #include "probe/syzygy.hpp"
 #include "util/progress.hpp"
@@ -30,6 +31,9 @@ struct ProbeBenchOptions {
   // Methods that scan whole covers (ProbeMethodInfo::scans_cover) are checked and timed on the
   // first this many positions only (0: all of them): a KRPvKR cover takes a millisecond a probe.
   uint64_t scan_positions = 0;
+  // Only positions of these balances (canonical names; empty: every balance with a cover and a
+  // Syzygy file), for per-balance figures.
+  std::vector<Balance> balances;
   // The default of scan_positions for a piece count: all positions up to 4 pieces, 2,000 at 5.
   static uint64_t default_scan_positions(int pieces) { return pieces >= 5 ? 2000 : 0; }
 };

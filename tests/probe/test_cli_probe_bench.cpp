@@ -111,6 +111,11 @@ TEST_F(CliProbeBench, BenchProbeRoundsAreChosenAndChecked) {
   EXPECT_EQ(j["methods"]["linear"]["positions"], 120);
   EXPECT_EQ(j["methods"]["indexed"]["positions"], 500);
   EXPECT_EQ(j["methods"]["fathom"]["positions"], 500);
+  // One balance only: every kept position is of it; a balance of another piece count is refused.
+  CliRun one_balance = run_cli("bench probe --rounds 1 --balance KRvK" + common);
+  ASSERT_EQ(one_balance.rc, 0) << one_balance.out;
+  EXPECT_EQ(nlohmann::json::parse(one_balance.out)["positions"], 500);
+  EXPECT_EQ(run_cli("bench probe --rounds 1 --balance KRvKR" + common).rc, 2);
   CliRun zero = run_cli("bench probe --rounds 0" + common);
   EXPECT_EQ(zero.rc, 2);  // a usage error, before any work
 }
