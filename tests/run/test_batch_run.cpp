@@ -10,21 +10,14 @@
 #include "logic/pass_registry.hpp"
 #include "run/batch_run.hpp"
 #include "store/cover_file.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 using namespace egtmin;
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("egtmin-batch-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 run::BatchRequest request(const fs::path& dir, std::vector<std::string> names) {
   run::BatchRequest r;
@@ -60,7 +53,7 @@ TEST(BatchRun, DependenciesComeFirst) {
 }
 
 TEST(BatchRun, EveryStageOnceThenNothingToDo) {
-  TempDir dir("once");
+  TempDir dir("batch-once");
   Result<std::vector<run::BatchRecord>> first = Error{""};
   auto log = run_logged(request(dir.path, {"KPvK", "KRvK"}), no_progress(), &first);
   ASSERT_TRUE(first) << first.error().message;
@@ -97,7 +90,7 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
 // finished and recorded, the second's table is recorded, no cover of it exists, and the next run
 // goes on from the minimize stage.
 TEST(BatchRun, StoppedRunResumesAtTheStageItWasIn) {
-  TempDir dir("resume");
+  TempDir dir("batch-resume");
   Progress progress([&](const ProgressEvent& e) {
     if (e.stage == Stage::Pass && e.detail.find("KPvK") != std::string_view::npos) {
       progress.cancel();
@@ -124,7 +117,7 @@ TEST(BatchRun, StoppedRunResumesAtTheStageItWasIn) {
 }
 
 TEST(BatchRun, SizesFileErrorsNameTheLine) {
-  TempDir dir("sizes");
+  TempDir dir("batch-sizes");
   const fs::path tsv = dir.path / "sizes.tsv";
   std::ofstream(tsv) << "bytes\tfile\n7824\tKPvK.rtbw\nabc\tKRvK.rtbw\n";
   auto bad = run::read_syzygy_sizes(tsv);

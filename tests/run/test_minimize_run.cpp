@@ -12,6 +12,7 @@
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
 #include "support/env.hpp"
+#include "support/temp_dir.hpp"
 #include "table/table_store.hpp"
 
 namespace {
@@ -19,15 +20,7 @@ namespace {
 using namespace egtmin;
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("egtmin-run-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 run::MinimizeRequest request(const fs::path& dir, std::vector<std::string> names, int threads) {
   run::MinimizeRequest r;
@@ -39,7 +32,7 @@ run::MinimizeRequest request(const fs::path& dir, std::vector<std::string> names
 }
 
 TEST(MinimizeRun, GeneratesThenMinimizesInParallelWithEveryPassReported) {
-  TempDir dir("parallel");
+  TempDir dir("run-parallel");
   auto req = request(dir.path, {"KRvK", "KQvK", "kvkq"}, 2);  // kvkq: KQvK again, colours swapped
   std::mutex m;
   std::vector<std::string> generated;
@@ -107,7 +100,7 @@ TEST(MinimizeRun, FivePiecesRunOneBalanceAtATimeWithAllThreads) {
 }
 
 TEST(MinimizeRun, RefusesUnsupportedPieceCountsBeforeAnyWork) {
-  TempDir dir("refuse");
+  TempDir dir("run-refuse");
   auto r = run::run_minimize(request(dir.path, {"KRvK", "KQRBNvK"}, 1));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("KQRBNvK has 6 pieces"), std::string::npos) << r.error().message;
@@ -115,7 +108,7 @@ TEST(MinimizeRun, RefusesUnsupportedPieceCountsBeforeAnyWork) {
 }
 
 TEST(MinimizeRun, CancelStopsTheRunAndSavesNothingHalfWritten) {
-  TempDir dir("cancel");
+  TempDir dir("run-cancel");
   Progress progress;
   progress.cancel();
   auto r = run::run_minimize(request(dir.path, {"KRvK"}, 1), {}, progress);
@@ -125,7 +118,7 @@ TEST(MinimizeRun, CancelStopsTheRunAndSavesNothingHalfWritten) {
 }
 
 TEST(MinimizeRun, TablesOnlyWhenNoPasses) {
-  TempDir dir("tables");
+  TempDir dir("run-tables");
   auto req = request(dir.path, {"KNvK"}, 1);
   req.passes.clear();
   auto r = run::run_minimize(req);
