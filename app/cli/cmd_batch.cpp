@@ -19,9 +19,11 @@ nlohmann::json record_json(const run::BatchRecord& r) {
                       {"positions", r.positions},
                       {"values", value_counts_json(r.counts)},
                       {"table", stage_json(r.table)},
+                      {"table_expected_peak_bytes", r.table_expected_peak},
                       {"generate_seconds", r.generate_seconds},
                       {"self_check_seconds", r.self_check_seconds},
                       {"minimize", stage_json(r.minimize)},
+                      {"minimize_expected_peak_bytes", r.minimize_expected_peak},
                       {"minimize_cpu_seconds", r.minimize_cpu_seconds},
                       {"cubes", r.cubes},
                       {"rule_draws", r.rule_draws},
@@ -43,6 +45,7 @@ Command add_batch(CLI::App& app) {
     std::vector<std::string> balances;
     int pieces = 0;
     std::string sizes;
+    std::string memory_limit = "auto";
   };
   auto a = std::make_shared<Args>();
   auto* sub =
@@ -57,6 +60,7 @@ Command add_batch(CLI::App& app) {
       "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv");
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
+  add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
             auto requested = balances_or_pieces(a->balances, a->pieces, "batch");
@@ -66,6 +70,9 @@ Command add_batch(CLI::App& app) {
             request.data_dir = a->common.data_dir();
             request.passes = *logic::parse_passes(logic::kDefaultPasses);
             request.threads = a->common.threads;
+            auto limit = memory_limit(a->memory_limit);
+            if (!limit) return fail(limit.error().message);
+            request.memory_limit = *limit;
             if (!a->sizes.empty()) {
               auto sizes = run::read_syzygy_sizes(a->sizes);
               if (!sizes) return fail("--syzygy-sizes: " + sizes.error().message);

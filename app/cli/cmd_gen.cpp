@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "common.hpp"
+#include "run/minimize_run.hpp"
 #include "table/table_store.hpp"
 #include "util/defaults.hpp"
 
@@ -14,6 +15,7 @@ Command add_gen(CLI::App& app) {
     std::vector<std::string> balances;
     int pieces = 0;
     bool no_self_check = false;
+    std::string memory_limit = "auto";
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand(
@@ -25,23 +27,31 @@ Command add_gen(CLI::App& app) {
       "Examples:\n  egtmin-cli gen KQvKR\n  egtmin-cli gen --pieces 4\n  egtmin-cli gen KQRvKR --json");
   add_balance_selection(sub, a->balances, a->pieces, "Tables to generate");
   sub->add_flag("--no-self-check", a->no_self_check, "Write tables without proving them first (faster)");
+  add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
             auto requested = balances_or_pieces(a->balances, a->pieces, "gen");
             if (!requested) return fail(requested.error().message);
             std::vector<Balance> todo = *requested;
-            for (const Balance& b : todo)
-              if (b.pieces() > kMaxSupportedPieces)
-                return fail(b.name() + " has " + std::to_string(b.pieces()) + " pieces; gen handles up to " +
-                            std::to_string(kMaxSupportedPieces));
-            TableStore store(a->common.data_dir());
+            auto limit = memory_limit(a->memory_limit);
+            if (!limit) return fail(limit.error().message);
+            run::MinimizeRequest request;  // no passes: the tables only
+            request.balances = todo;
+            request.threads = a->common.threads;
+            request.data_dir = a->common.data_dir();
+            request.memory_limit = *limit;
+            request.self_check = !a->no_self_check;
+            TableStore store(request.data_dir);
             auto progress = make_progress(a->common);
             nlohmann::json generated = nlohmann::json::array();
             double total = 0;
-            auto on_generated = [&](const Balance& b, const TableStore::Generated& g) {
+            run::MinimizeEvents events;
+            events.planned = [&](const run::RunPlan& plan) { print_plan(a->common, plan, *limit); };
+            events.table_generated = [&](const Balance& b, const TableStore::Generated& g) {
               total += g.seconds + g.self_check_seconds;
               auto t = store.get(b);
-              const Table::Counts c = (*t)->counts();
+              const Table::Counts c = t ? (*t)->counts() : Table::Counts{};
+              store.unload_all();
               nlohmann::json row = value_counts_json(c);
               row["balance"] = b.name();
               row["seconds"] = g.seconds;
@@ -60,16 +70,10 @@ Command add_gen(CLI::App& app) {
                 std::fflush(stdout);
               }
             };
-            GenerateOptions opts;
-            opts.threads = a->common.threads;
-            opts.self_check = !a->no_self_check;
-            for (const Balance& b : todo) {
-              auto r = store.ensure(b, opts, *progress, on_generated);
-              if (!r) {
-                end_progress(a->common);
-                return fail(r.error().message);
-              }
-              if (a->pieces == 0 || b.pieces() == 5) store.unload_all();
+            auto run_result = run::run_minimize(request, events, *progress);
+            if (!run_result) {
+              end_progress(a->common);
+              return fail(run_result.error().message);
             }
             end_progress(a->common);
             // Requested balances this run did not have to generate (on disk, or made by another process).

@@ -6,6 +6,7 @@
 #include "logic/pass_registry.hpp"
 #include "logic/split.hpp"
 #include "run/minimize_run.hpp"
+#include "util/memory.hpp"
 
 namespace egtmin::cli {
 
@@ -30,6 +31,7 @@ Command add_minimize(CLI::App& app) {
     std::string effort = "normal";
     std::string split = "auto";
     bool no_save = false;
+    std::string memory_limit = "auto";
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("minimize", "Minimize tables into ON-covers by two-level logic minimization");
@@ -54,6 +56,7 @@ Command add_minimize(CLI::App& app) {
                       std::to_string(logic::kPartCareMinterms) + " care positions), none, or a list such as 0,16")
       ->capture_default_str();
   sub->add_flag("--no-save", a->no_save, "Do not write cover files (benchmarks)");
+  add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
             auto passes = logic::parse_passes(a->passes);
@@ -90,8 +93,15 @@ Command add_minimize(CLI::App& app) {
             request.threads = a->common.threads;
             request.covers = a->no_save ? run::CoverOutput::Discard : run::CoverOutput::Save;
             request.data_dir = a->common.data_dir();
+            auto limit = memory_limit(a->memory_limit);
+            if (!limit) {
+              fail(limit.error().message);
+              return int(kUsage);
+            }
+            request.memory_limit = *limit;
             auto progress = make_progress(a->common);
             run::MinimizeEvents events;
+            events.planned = [&](const run::RunPlan& plan) { print_plan(a->common, plan, *limit); };
             if (!a->common.json)
               events.balance_done = [&](const run::BalanceResult& r) {
                 if (!r.ok()) return;  // errors are printed at the end
@@ -146,11 +156,11 @@ Command add_minimize(CLI::App& app) {
               print_json({{"balances", jb},
                           {"seconds", total},
                           {"cpu_seconds", logic::cpu_now(logic::CpuScope::Process)},
-                          {"peak_bytes", logic::peak_memory_bytes()},
+                          {"peak_bytes", peak_memory_bytes()},
                           {"passes", a->passes}});
             else
               std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total,
-                          logic::cpu_now(logic::CpuScope::Process), double(logic::peak_memory_bytes()) / 1048576.0);
+                          logic::cpu_now(logic::CpuScope::Process), double(peak_memory_bytes()) / 1048576.0);
             return code;
           }};
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include "util/defaults.hpp"
+#include "util/memory.hpp"
 
 #include <unistd.h>
 
@@ -26,24 +27,63 @@ void add_common(CLI::App* sub, Common& c) {
   sub->add_option("-j,--threads", c.threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 1024));
 }
 
+void add_memory_limit(CLI::App* sub, std::string& text) {
+  sub->add_option("--memory-limit", text,
+                  "Refuse a run expected to need more memory at its peak than this: a size (12G), auto (the memory "
+                  "available at the start) or none")
+      ->capture_default_str();
+}
+
+Result<uint64_t> memory_limit(const std::string& text) {
+  if (text == "none") return uint64_t{0};
+  if (text == "auto") {
+    const uint64_t available = available_memory_bytes();
+    return available;  // 0 when the kernel does not say: no check
+  }
+  auto bytes = parse_byte_size(text);
+  if (!bytes) return Error{"--memory-limit: " + bytes.error().message + ", auto or none"};
+  if (*bytes == 0) return Error{"--memory-limit: 0 bytes leaves no room for any run; use none to turn the check off"};
+  return *bytes;
+}
+
+void print_plan(const Common& c, const run::RunPlan& plan, uint64_t limit) {
+  if (c.json || plan.steps.empty()) return;
+  const size_t tables = plan.tables();
+  const size_t minimize = plan.steps.size() - tables;
+  std::printf("plan: %zu table(s) to make", tables);
+  if (minimize) std::printf(", %zu balance(s) to minimize", minimize);
+  const run::PlanStep* peak = plan.peak_step();
+  std::printf("; expected peak %s (%s %s)", run::format_bytes(peak->peak_bytes).c_str(),
+              peak->kind == run::PlanStep::Kind::Table ? "making the table of" : "minimizing",
+              peak->balance.name().c_str());
+  if (limit) std::printf(", limit %s", run::format_bytes(limit).c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
 std::unique_ptr<Progress> make_progress(const Common& c) {
   if (c.quiet) return std::make_unique<Progress>();
   auto mutex = std::make_shared<std::mutex>();
   if (!isatty(STDERR_FILENO)) {
-    // A log file (a long batch under nohup, a CI job): one line when the stage changes and at every
-    // tenth of it, so the log says where a run is without filling up with redraws.
+    // A log file (a long batch under nohup, a CI job): a line at every tenth of the run, and when
+    // the stage changes but at most one every few seconds (parts minimized side by side take turns
+    // at reporting), so the log says where a run is without filling up.
     struct Seen {
       std::string stage;
       int tenth = -1;
+      std::chrono::steady_clock::time_point at;
     };
     auto seen = std::make_shared<Seen>();
     return std::make_unique<Progress>([seen, mutex](const ProgressEvent& e) {
       const std::string stage = progress_label(e);
       const int tenth = int(std::clamp(e.fraction, 0.0, 1.0) * 10);
+      const auto now = std::chrono::steady_clock::now();
       std::lock_guard lock(*mutex);
-      if (stage == seen->stage && tenth == seen->tenth) return;
+      const bool new_tenth = tenth != seen->tenth;
+      if (!new_tenth && (stage == seen->stage || now - seen->at < std::chrono::seconds(5))) return;
       seen->stage = stage;
       seen->tenth = tenth;
+      seen->at = now;
       std::fprintf(stderr, "%s %3d%%\n", stage.c_str(), int(e.fraction * 100 + 0.5));
       std::fflush(stderr);
     });

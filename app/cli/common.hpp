@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+
 #include <string>
 #include <vector>
+#include "run/run_plan.hpp"
 
 #include "chess/balance.hpp"
 #include "table/table.hpp"
@@ -32,6 +34,16 @@ struct Common {
 };
 
 void add_common(CLI::App* sub, Common& c);
+
+// --memory-limit SIZE|auto|none, for the commands that make tables or covers: "auto" (the
+// default) is the memory available when the run starts, "none" turns the check off. Read back
+// with memory_limit(): the bytes for run::MinimizeRequest::memory_limit (0: no check).
+void add_memory_limit(CLI::App* sub, std::string& text);
+Result<uint64_t> memory_limit(const std::string& text);
+
+// "plan: 3 tables to make, then 1 to minimize; expected peak 6.84 GB (making the table of KRPvKR)
+// of 22.1 GB available" on stdout, unless the output is JSON.
+void print_plan(const Common& c, const run::RunPlan& plan, uint64_t limit);
 
 // A one-line progress bar on stderr, drawn only when stderr is a terminal and not --quiet.
 std::unique_ptr<Progress> make_progress(const Common& c);

@@ -2,6 +2,7 @@
 #include "logic/pipeline.hpp"
 
 #include "logic/split.hpp"
+#include "util/memory.hpp"
 
 #include <algorithm>
 #include <array>
@@ -21,27 +22,6 @@ namespace egtmin::logic {
 // its scheme, and compact as the first pass on them may read the care bitmaps instead of a list.
 constexpr std::string_view kCanonPass = "canon";
 constexpr std::string_view kCompactPass = "compact";
-
-uint64_t peak_memory_bytes() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return 0;
-  char line[256];
-  uint64_t kb = 0;
-  while (std::fgets(line, sizeof line, f))
-    if (std::strncmp(line, "VmHWM:", 6) == 0) {
-      kb = std::strtoull(line + 6, nullptr, 10);
-      break;
-    }
-  std::fclose(f);
-  return kb * 1024;
-}
-
-bool reset_peak_memory() {
-  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
-  if (!f) return false;
-  const bool ok = std::fputs("5", f) >= 0;
-  return std::fclose(f) == 0 && ok;
-}
 
 double cpu_now(CpuScope scope) {
   rusage u{};

@@ -32,7 +32,7 @@ struct PassReport {
 };
 
 struct Minimized {
-  Cover cover;  // final ON-cover, outputs W/D/L for White (without the 50-move rule)
+  Cover cover;                       // final ON-cover, outputs W/D/L for White (without the 50-move rule)
   std::vector<uint32_t> rule_draws;  // rule_draw_indices() under `scheme`: the rest of the five values
   CanonScheme scheme = CanonScheme::None;
   uint64_t initial_cubes = 0;  // minterms of F before the first pass (under the scheme in force)
@@ -48,11 +48,6 @@ struct PassEvents {
   std::function<void(const PassReport&)> pass_done;
 };
 
-// Process peak resident set size in bytes (VmHWM), 0 when unknown.
-uint64_t peak_memory_bytes();
-// Starts a new peak: VmHWM falls back to the present resident set (Linux: /proc/self/clear_refs),
-// so that one stage of a long process can be measured on its own. False when the kernel refuses.
-bool reset_peak_memory();
 // CPU seconds used so far by the calling thread, or by the whole process.
 enum class CpuScope : uint8_t { Thread, Process };
 double cpu_now(CpuScope scope);

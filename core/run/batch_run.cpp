@@ -15,6 +15,7 @@
 #include "table/table_store.hpp"
 #include "util/atomic_file.hpp"
 #include "util/defaults.hpp"
+#include "util/memory.hpp"
 
 namespace egtmin::run {
 
@@ -36,11 +37,13 @@ std::string to_text(const BatchRecord& r) {
   };
   o << "balance " << r.balance.name() << '\n';
   stage("table", r.table);
+  o << "table_expected_peak " << r.table_expected_peak << '\n';
   o << "generate_seconds " << r.generate_seconds << "\nself_check_seconds " << r.self_check_seconds << "\npositions "
     << r.positions << "\ncounts";
   for (uint64_t c : r.counts.by_code) o << ' ' << c;
   o << '\n';
   stage("minimize", r.minimize);
+  o << "minimize_expected_peak " << r.minimize_expected_peak << '\n';
   o << "minimize_cpu_seconds " << r.minimize_cpu_seconds << "\ncubes " << r.cubes << "\nrule_draws " << r.rule_draws
     << "\ncover_bytes " << r.cover_bytes << "\nsplit_inputs";
   for (int i : r.split_inputs) o << ' ' << i;
@@ -67,6 +70,10 @@ std::optional<BatchRecord> from_text(const std::string& text, const Balance& b) 
       named = name == b.name();
     } else if (key == "table") {
       stage(r.table);
+    } else if (key == "table_expected_peak") {
+      l >> r.table_expected_peak;
+    } else if (key == "minimize_expected_peak") {
+      l >> r.minimize_expected_peak;
     } else if (key == "generate_seconds") {
       l >> r.generate_seconds;
     } else if (key == "self_check_seconds") {
@@ -112,16 +119,24 @@ Status save_record(const std::filesystem::path& data_dir, const BatchRecord& r) 
 template <class Fn>
 StageFigures measured(Fn&& fn) {
   StageFigures s;
-  logic::reset_peak_memory();
+  reset_peak_memory();
   const auto t0 = Clock::now();
   fn();
   s.seconds = since(t0);
-  s.peak_bytes = logic::peak_memory_bytes();
+  s.peak_bytes = peak_memory_bytes();
   return s;
 }
 
 // Table stage: generate and self-check, or self-check a table made before the record existed.
-void table_stage(TableStore& store, BatchRecord& r, int threads, const Progress& progress) {
+void table_stage(TableStore& store, BatchRecord& r, int threads, std::optional<uint64_t> memory_limit,
+                 const Progress& progress) {
+  // The tables a missing dependency chain needs are made here too: the plan covers them all.
+  const RunPlan plan = plan_run(store.data_dir(), {r.balance}, false, threads);
+  r.table_expected_peak = std::max(plan.peak_bytes(), table_peak_bytes(r.balance));
+  if (auto s = check_memory(plan, memory_limit ? *memory_limit : available_memory_bytes()); !s) {
+    r.error = "table: " + s.error().message;
+    return;
+  }
   if (store.on_disk(r.balance) && !Table::is_older_format(store.path_for(r.balance))) {
     SelfCheckReport report;
     r.table = measured([&] {
@@ -176,6 +191,8 @@ void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& pro
   m.effort = req.effort;
   m.threads = req.threads;
   m.data_dir = req.data_dir;
+  m.memory_limit = req.memory_limit;
+  r.minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads));
   std::optional<BalanceResult> result;
   r.minimize = measured([&] {
     auto run = run_minimize(m, {}, progress);
@@ -226,26 +243,6 @@ void check_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, con
 }
 
 }  // namespace
-
-std::vector<Balance> dependency_order(const std::vector<Balance>& balances) {
-  std::set<Balance> wanted;
-  for (const Balance& b : balances) wanted.insert(b.canonical());
-  std::vector<Balance> sorted(wanted.begin(), wanted.end());
-  std::sort(sorted.begin(), sorted.end(), [](const Balance& a, const Balance& b) {
-    return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
-  });
-  std::vector<Balance> out;
-  std::set<Balance> placed;
-  // Depth first over the dependencies that are wanted: each balance after those it reaches.
-  std::function<void(const Balance&)> place = [&](const Balance& b) {
-    if (!placed.insert(b).second) return;
-    for (const Balance& d : successor_balances(b))
-      if (wanted.count(d)) place(d);
-    out.push_back(b);
-  };
-  for (const Balance& b : sorted) place(b);
-  return out;
-}
 
 Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem::path& tsv) {
   std::ifstream in(tsv);
@@ -318,7 +315,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
     const bool ok = step("table", r.table,
                          [&] {
                            r.minimize.done = r.check.done = false;  // a new table needs a new cover
-                           table_stage(store, r, threads, stage_progress);
+                           table_stage(store, r, threads, request.memory_limit, stage_progress);
                          }) &&
                     step("minimize", r.minimize,
                          [&] {

@@ -18,6 +18,7 @@
 
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
+#include "run/run_plan.hpp"
 #include "table/table.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
@@ -35,12 +36,14 @@ struct BatchRecord {
   // Table: generated and self-checked here (generate.seconds > 0), or found on disk and
   // self-checked here (generate.seconds == 0, self_check_seconds its proof).
   StageFigures table;
+  uint64_t table_expected_peak = 0;  // the run plan's estimate (run/run_plan.hpp), beside the measured
   double generate_seconds = 0;
   double self_check_seconds = 0;
   uint64_t positions = 0;  // canonical legal positions
   Table::Counts counts;
   // Cover.
   StageFigures minimize;
+  uint64_t minimize_expected_peak = 0;
   double minimize_cpu_seconds = 0;
   uint64_t cubes = 0;
   uint64_t rule_draws = 0;
@@ -62,6 +65,9 @@ struct BatchRequest {
   CanonScheme canon = CanonScheme::Full;
   logic::Effort effort = logic::Effort::Normal;
   int threads = 0;  // 0: default_threads()
+  // As run::MinimizeRequest::memory_limit: a stage expected to need more is refused (the balance's
+  // record says why) and the run goes on with the others.
+  std::optional<uint64_t> memory_limit;
   // Syzygy WDL sizes, by balance name (read_syzygy_sizes()).
   std::map<std::string, uint64_t> syzygy_sizes;
 };
@@ -70,10 +76,6 @@ struct BatchEvents {
   // After each stage of a balance, finished or found done: the record as it stands.
   std::function<void(const BatchRecord&, std::string_view stage, bool skipped)> stage_done;
 };
-
-// The balances in an order where each comes after those of its captures and promotions that are
-// in the list (then by piece count and name).
-std::vector<Balance> dependency_order(const std::vector<Balance>& balances);
 
 // A "bytes<TAB>file" table such as ../shared/syzygy-wdl-sizes.tsv ("KRPvKR.rtbw" -> KRPvKR).
 Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem::path& tsv);

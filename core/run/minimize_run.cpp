@@ -13,6 +13,7 @@
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
 #include "util/defaults.hpp"
+#include "util/memory.hpp"
 
 namespace egtmin::run {
 
@@ -22,23 +23,24 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// The run's one bar: a unit per table to make and per balance to minimize; each worker slot
-// adds the fraction of the unit it is on. Also serializes the caller's events.
+// The run's one bar: each step of the plan weighs its share of the work (a 5-piece table counts
+// two hundred 4-piece ones); each worker slot adds the fraction of the step it is on. Also
+// serializes the caller's events.
 class Tracker {
  public:
-  Tracker(const Progress& out, size_t units, int slots)
-      : out_(out), units_(double(std::max<size_t>(units, 1))), active_(size_t(slots)) {}
+  Tracker(const Progress& out, double total_work, int slots)
+      : out_(out), total_(std::max(total_work, 1e-9)), active_(size_t(slots)) {}
 
-  void report(int slot, Stage stage, double unit_fraction, std::string_view detail) {
+  void report(int slot, double step_work, double step_fraction, Stage stage, std::string_view detail) {
     std::lock_guard lock(mutex_);
-    active_[size_t(slot)] = std::clamp(unit_fraction, 0.0, 1.0);
+    active_[size_t(slot)] = step_work * std::clamp(step_fraction, 0.0, 1.0);
     double sum = done_;
     for (double a : active_) sum += a;
-    out_.report(stage, std::min(1.0, sum / units_), detail);
+    out_.report(stage, std::min(1.0, sum / total_), detail);
   }
-  void unit_done(int slot) {
+  void step_done(int slot, double step_work) {
     std::lock_guard lock(mutex_);
-    done_ += 1;
+    done_ += step_work;
     active_[size_t(slot)] = 0;
   }
   // Runs an event callback with the others held off.
@@ -50,11 +52,16 @@ class Tracker {
 
  private:
   const Progress& out_;
-  const double units_;
+  const double total_;
   double done_ = 0;
   std::vector<double> active_;
   std::mutex mutex_;
 };
+
+// "table 2 of 5, KRRvKR: self-check"
+std::string step_detail(std::string_view kind, size_t i, size_t n, std::string_view detail) {
+  return std::string(kind) + " " + std::to_string(i + 1) + " of " + std::to_string(n) + ", " + std::string(detail);
+}
 
 std::string balance_detail(const Balance& b, std::string_view detail) {
   return detail.empty() ? b.name() : b.name() + ": " + std::string(detail);
@@ -72,24 +79,6 @@ int balance_workers(const std::vector<Balance>& balances, int threads) {
   return std::min(threads, int(balances.size()));
 }
 
-std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const std::vector<Balance>& balances) {
-  TableStore store(data_dir);
-  std::set<Balance> seen;
-  std::vector<Balance> todo, missing;
-  for (const Balance& b : balances) todo.push_back(b.canonical());
-  while (!todo.empty()) {
-    Balance b = todo.back();
-    todo.pop_back();
-    if (!seen.insert(b).second || store.on_disk(b)) continue;
-    missing.push_back(b);
-    for (const Balance& d : successor_balances(b)) todo.push_back(d);
-  }
-  std::sort(missing.begin(), missing.end(), [](const Balance& a, const Balance& b) {
-    return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
-  });
-  return missing;
-}
-
 Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const MinimizeEvents& events,
                                        const Progress& progress) {
   // Checked before any work: making the tables would otherwise first generate every smaller one.
@@ -105,28 +94,46 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
 
   const auto t_run = Clock::now();
   const int threads = resolve_threads(request.threads);
-  MinimizeRunResult result;
-  result.generated = missing_tables(request.data_dir, balances);
   const bool minimizing = !request.passes.empty();
+  MinimizeRunResult result;
   result.balance_workers = minimizing ? balance_workers(balances, threads) : 1;
   result.pass_threads = result.balance_workers > 1 ? 1 : threads;
-  Tracker tracker(progress, result.generated.size() + (minimizing ? balances.size() : 0), result.balance_workers);
+  result.plan = plan_run(request.data_dir, balances, minimizing, result.pass_threads);
+  const uint64_t limit = request.memory_limit ? *request.memory_limit : available_memory_bytes();
+  if (auto s = check_memory(result.plan, limit); !s) return s.error();
+  if (events.planned) events.planned(result.plan);
+  for (const PlanStep& step : result.plan.steps)
+    if (step.kind == PlanStep::Kind::Table) result.generated.push_back(step.balance);
+  Tracker tracker(progress, result.plan.total_work(), result.balance_workers);
 
-  // 1. Tables, one at a time, each with every thread.
+  // 1. Tables in dependency order, one at a time, each with every thread. Each step loads only
+  // the tables its captures and promotions reach: the store is emptied between steps, so a chain
+  // of 5-piece tables does not pile up in memory.
   TableStore store(request.data_dir);
-  {
-    Progress gen(progress, [&](const ProgressEvent& e) { tracker.report(0, e.stage, e.fraction, e.detail); });
-    for (const Balance& b : balances) {
-      GenerateOptions opts;
-      opts.threads = threads;
-      opts.self_check = true;
-      auto t = store.ensure(b, opts, gen, [&](const Balance& made, const TableStore::Generated& g) {
-        tracker.unit_done(0);
-        if (events.table_generated) tracker.event([&] { events.table_generated(made, g.seconds); });
-      });
-      if (progress.cancelled()) return Error{"cancelled"};
-      if (!t) return t.error();
-    }
+  GenerateOptions gen_opts;
+  gen_opts.threads = threads;
+  gen_opts.self_check = request.self_check;
+  const size_t tables = result.plan.tables();
+  for (size_t i = 0; i < tables; ++i) {
+    const PlanStep& step = result.plan.steps[i];
+    Progress gen(progress, [&](const ProgressEvent& e) {
+      tracker.report(0, step.work, e.fraction, e.stage, step_detail("table", i, tables, e.detail));
+    });
+    auto t = store.ensure(step.balance, gen_opts, gen, [&](const Balance& made, const TableStore::Generated& g) {
+      if (events.table_generated) tracker.event([&] { events.table_generated(made, g); });
+    });
+    if (progress.cancelled()) return Error{"cancelled"};
+    if (!t) return t.error();
+    tracker.step_done(0, step.work);
+    store.unload_all();
+  }
+  // The balances themselves: on disk now, unless a table file is of an older format (remade here).
+  for (const Balance& b : balances) {
+    auto t = store.ensure(b, gen_opts, no_progress(), [&](const Balance& made, const TableStore::Generated& g) {
+      if (events.table_generated) tracker.event([&] { events.table_generated(made, g); });
+    });
+    if (progress.cancelled()) return Error{"cancelled"};
+    if (!t) return t.error();
   }
   store.unload_all();  // the minimizing workers load what they need
   if (!minimizing) {
@@ -144,6 +151,8 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   std::atomic<size_t> next{0};
   auto minimize_one = [&](int slot, size_t i) {
     const Balance& b = balances[i];
+    const double work = result.plan.steps[tables + i].work;
+    auto detail = [&](std::string_view d) { return step_detail("minimize", i, balances.size(), balance_detail(b, d)); };
     BalanceResult& r = result.balances[i];
     r.balance = b;
     auto table = store.get(b);
@@ -153,7 +162,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     }
     // The pipeline's Stage::Pass fractions are of the whole minimization already.
     Progress part(progress, [&](const ProgressEvent& e) {
-      tracker.report(slot, e.stage, e.stage == Stage::Pass ? e.fraction : 0, balance_detail(b, e.detail));
+      tracker.report(slot, work, e.stage == Stage::Pass ? e.fraction : 0, e.stage, detail(e.detail));
     });
     const int inputs = (**table).encoding().bits();
     logic::PassEvents pass_events;
@@ -175,7 +184,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     }
     r.cubes = m->cover.size();
     if (request.covers == CoverOutput::Save) {
-      tracker.report(slot, Stage::Save, 1.0, b.name());
+      tracker.report(slot, work, 1.0, Stage::Save, detail(""));
       store::CoverFile file;
       file.balance = b;
       file.inputs = inputs;
@@ -191,7 +200,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       r.cover_path = path;
       // The probe's index, built once here rather than on every open (minutes at 5 pieces). A
       // cover without it still probes: the prober builds it then.
-      tracker.report(slot, Stage::Save, 1.0, b.name() + ": probe layout");
+      tracker.report(slot, work, 1.0, Stage::Save, detail("probe layout"));
       if (auto s = probe::make_layout(path); !s) r.error = b.name() + ": probe layout: " + s.error().message;
     }
     m->cover = logic::Cover();  // keep memory flat over many balances
@@ -202,7 +211,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       if (progress.cancelled()) return;
       minimize_one(slot, i);
       if (progress.cancelled()) return;
-      tracker.unit_done(slot);
+      tracker.step_done(slot, result.plan.steps[tables + i].work);
       if (events.balance_done) tracker.event([&] { events.balance_done(result.balances[i]); });
       // A lone worker drops each balance's tables when done with it (5-piece memory).
       if (result.balance_workers == 1) store.unload_all();

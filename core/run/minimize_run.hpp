@@ -13,6 +13,8 @@
 
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
+#include "run/run_plan.hpp"
+#include "table/table_store.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -30,6 +32,11 @@ struct MinimizeRequest {
   int threads = 0;                        // 0: default_threads()
   CoverOutput covers = CoverOutput::Save;
   std::filesystem::path data_dir;
+  // Bytes the run may use at its peak: a run whose plan (run/run_plan.hpp) is expected to need
+  // more is refused before it starts. Unset: the memory available when it starts; 0: no check.
+  std::optional<uint64_t> memory_limit;
+  // Prove each new table by the self-check before it is written (gen --no-self-check turns it off).
+  bool self_check = true;
 };
 
 struct BalanceResult {
@@ -45,6 +52,7 @@ struct BalanceResult {
 
 struct MinimizeRunResult {
   std::vector<BalanceResult> balances;  // in request order (only when the run reached them)
+  RunPlan plan;                         // what the run set out to do, with its expected peak
   std::vector<Balance> generated;       // tables the run had to make first
   int balance_workers = 1;              // balances minimized at once
   int pass_threads = 1;                 // threads inside each balance's passes
@@ -54,7 +62,10 @@ struct MinimizeRunResult {
 
 // Called from worker threads, one call at a time (the run serializes them).
 struct MinimizeEvents {
-  std::function<void(const Balance&, double seconds)> table_generated;
+  // Before any work: what the run will do and its expected peak (it has passed the memory check).
+  std::function<void(const RunPlan&)> planned;
+  // After each new table is written, with its generation and self-check report.
+  std::function<void(const Balance&, const TableStore::Generated&)> table_generated;
   // Before a balance's first pass: the care minterms it starts from.
   std::function<void(const Balance&, uint64_t minterms, uint64_t care_positions, int inputs)> balance_started;
   std::function<void(const Balance&, const logic::PassReport&)> pass_done;
@@ -64,10 +75,6 @@ struct MinimizeEvents {
 // How many balances a run minimizes at once for `threads` threads: several small balances share
 // the threads (one each); a 5-piece balance runs alone with all of them, for memory.
 int balance_workers(const std::vector<Balance>& balances, int threads);
-
-// The tables `balances` need that are not on disk yet (the balances and their missing
-// dependencies).
-std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const std::vector<Balance>& balances);
 
 // Validates the request first (piece counts), then runs it. `progress` sees every stage with the
 // fraction of the whole run and a detail naming the balance; cancelling it stops the run at the

@@ -40,7 +40,7 @@ TEST(MinimizeRun, GeneratesThenMinimizesInParallelWithEveryPassReported) {
   std::vector<double> fractions;
   bool saw_generate = false, saw_pass = false;
   run::MinimizeEvents ev;
-  ev.table_generated = [&](const Balance& b, double) { generated.push_back(b.name()); };
+  ev.table_generated = [&](const Balance& b, const TableStore::Generated&) { generated.push_back(b.name()); };
   ev.balance_started = [&](const Balance& b, uint64_t minterms, uint64_t care, int inputs) {
     EXPECT_GT(minterms, 0u);
     EXPECT_GE(care, minterms);

@@ -168,8 +168,12 @@ RunJob::Outcome RunJob::work() {
              .arg(resolve_threads(req->threads)));
   auto name = [](const Balance& b) { return QString::fromStdString(b.name()); };
   run::MinimizeEvents events;
-  events.table_generated = [&](const Balance& b, double secs) {
-    post(tr("table %1: generated in %2 s").arg(name(b)).arg(secs, 0, 'f', 2));
+  events.table_generated = [&](const Balance& b, const TableStore::Generated& g) {
+    post(g.self_check ? tr("table %1: generated in %2 s, self-check passed in %3 s")
+                            .arg(name(b))
+                            .arg(g.seconds, 0, 'f', 2)
+                            .arg(g.self_check_seconds, 0, 'f', 2)
+                      : tr("table %1: generated in %2 s").arg(name(b)).arg(g.seconds, 0, 'f', 2));
   };
   events.balance_started = [&](const Balance& b, uint64_t minterms, uint64_t care, int inputs) {
     post(tr("%1 start: %2 minterms over %3 care positions").arg(name(b)).arg(minterms).arg(care));

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/run_plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <set>
+
+#include "logic/pass_state.hpp"
+#include "table/encoding.hpp"
+#include "table/generator.hpp"
+#include "table/symmetry.hpp"
+#include "table/table_store.hpp"
+
+namespace egtmin::run {
+
+namespace {
+
+// Making a table, per slot: the generator's state and two move counters (3 bytes), the table's
+// four bits, the self-check's distance byte and, with room to spare, the frontier lists. Measured
+// peaks (generation and self-check together): KQRvKR 2.10 GB over 335,544,320 slots, KRPvKR
+// 6.28 GB over 1,073,741,824 slots with four 5-piece tables loaded for its promotions.
+constexpr double kTableBytesPerSlot = 5.5;
+constexpr double kLoadedTableBytesPerSlot = 0.5;  // a finished table in memory: four bits a slot
+// The process itself, its code and the small tables.
+constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
+// Minimizing: canonical legal positions are under half the slots (KQRvKR 0.40, KRPvKR 0.45), and
+// the passes hold up to 80 bytes per care minterm of the parts in flight (KQRvKR: 5.48 GB with one
+// part of at most logic::kPartCareMinterms at a time).
+constexpr double kCareShareOfSlots = 0.46;
+constexpr double kMinimizeBytesPerCare = 80;
+// Relative cost of minimizing a table against making it (KRPvKR: 2,240 s against 1,309 s).
+constexpr double kMinimizeWorkPerSlot = 1.5;
+
+}  // namespace
+
+size_t RunPlan::tables() const {
+  return size_t(
+      std::count_if(steps.begin(), steps.end(), [](const PlanStep& s) { return s.kind == PlanStep::Kind::Table; }));
+}
+
+const PlanStep* RunPlan::peak_step() const {
+  auto it = std::max_element(steps.begin(), steps.end(),
+                             [](const PlanStep& a, const PlanStep& b) { return a.peak_bytes < b.peak_bytes; });
+  return it == steps.end() ? nullptr : &*it;
+}
+
+uint64_t RunPlan::peak_bytes() const {
+  const PlanStep* s = peak_step();
+  return s ? s->peak_bytes : 0;
+}
+
+double RunPlan::total_work() const {
+  double w = 0;
+  for (const PlanStep& s : steps) w += s.work;
+  return w;
+}
+
+std::vector<Balance> dependency_order(const std::vector<Balance>& balances) {
+  std::set<Balance> wanted;
+  for (const Balance& b : balances) wanted.insert(b.canonical());
+  std::vector<Balance> sorted(wanted.begin(), wanted.end());
+  std::sort(sorted.begin(), sorted.end(), [](const Balance& a, const Balance& b) {
+    return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
+  });
+  std::vector<Balance> out;
+  std::set<Balance> placed;
+  // Depth first over the dependencies that are wanted: each balance after those it reaches.
+  std::function<void(const Balance&)> place = [&](const Balance& b) {
+    if (!placed.insert(b).second) return;
+    for (const Balance& d : successor_balances(b))
+      if (wanted.count(d)) place(d);
+    out.push_back(b);
+  };
+  for (const Balance& b : sorted) place(b);
+  return out;
+}
+
+std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const std::vector<Balance>& balances) {
+  TableStore store(data_dir);
+  std::set<Balance> seen;
+  std::vector<Balance> todo, missing;
+  for (const Balance& b : balances) todo.push_back(b.canonical());
+  while (!todo.empty()) {
+    Balance b = todo.back();
+    todo.pop_back();
+    if (!seen.insert(b).second || store.on_disk(b)) continue;
+    missing.push_back(b);
+    for (const Balance& d : successor_balances(b)) todo.push_back(d);
+  }
+  return dependency_order(missing);
+}
+
+uint64_t table_slots(const Balance& b) { return Symmetry(Encoding(b.canonical())).domain_size(); }
+
+uint64_t table_peak_bytes(const Balance& b) {
+  double bytes = kTableBytesPerSlot * double(table_slots(b));
+  for (const Balance& d : successor_balances(b.canonical())) bytes += kLoadedTableBytesPerSlot * double(table_slots(d));
+  return kBaseBytes + uint64_t(bytes);
+}
+
+uint64_t minimize_peak_bytes(const Balance& b, int threads) {
+  const uint64_t slots = table_slots(b);
+  const double care = kCareShareOfSlots * double(slots);
+  const double part = double(logic::kPartCareMinterms);
+  // A function over the part limit is split; up to one part per thread is minimized at once.
+  const double in_flight = care > part ? std::min(care, part * double(std::max(threads, 1))) : care;
+  return kBaseBytes + uint64_t(kLoadedTableBytesPerSlot * double(slots) + kMinimizeBytesPerCare * in_flight);
+}
+
+RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
+                 int threads) {
+  RunPlan plan;
+  for (const Balance& b : missing_tables(data_dir, balances)) {
+    const uint64_t slots = table_slots(b);
+    plan.steps.push_back({PlanStep::Kind::Table, b, slots, double(slots), table_peak_bytes(b)});
+  }
+  if (minimizing) {
+    std::set<Balance> seen;
+    for (const Balance& given : balances) {
+      const Balance b = given.canonical();
+      if (!seen.insert(b).second) continue;
+      const uint64_t slots = table_slots(b);
+      plan.steps.push_back(
+          {PlanStep::Kind::Minimize, b, slots, kMinimizeWorkPerSlot * double(slots), minimize_peak_bytes(b, threads)});
+    }
+  }
+  return plan;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= 1'000'000'000)
+    std::snprintf(buf, sizeof buf, "%.2f GB", double(bytes) / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f MB", double(bytes) / 1e6);
+  return buf;
+}
+
+Status check_memory(const RunPlan& plan, uint64_t limit_bytes) {
+  const PlanStep* s = plan.peak_step();
+  if (!s || limit_bytes == 0 || s->peak_bytes <= limit_bytes) return ok_status();
+  const char* what = s->kind == PlanStep::Kind::Table ? "making the table of " : "minimizing ";
+  return Error{what + s->balance.name() + " is expected to need " + format_bytes(s->peak_bytes) +
+               " of memory at its peak, more than the " + format_bytes(limit_bytes) +
+               " the run may use (the memory available, or the limit given); free memory, or run it on a larger "
+               "machine"};
+}
+
+}  // namespace egtmin::run
