@@ -4,11 +4,8 @@
 #include <thread>
 
 #include "common.hpp"
-#include "logic/check.hpp"
-#include "probe/probe_check.hpp"
+#include "run/proof_run.hpp"
 #include "store/cover_file.hpp"
-#include "table/table_store.hpp"
-#include "util/defaults.hpp"
 
 namespace egtmin::cli {
 
@@ -43,40 +40,41 @@ Command add_check(CLI::App& app) {
               fail(requested.error().message);
               return int(kUsage);
             }
-            TableStore store(a->common.data_dir());
-            auto progress = make_progress(a->common);
-            int threads = resolve_threads(a->common.threads);
+            run::ProofRequest request;
+            request.balances = *requested;
+            request.data_dir = a->common.data_dir();
+            request.threads = a->common.threads;
+            request.self_check = false;
+            request.check_cover = true;
+            request.cover_sample = a->sample;
+            request.cover_seed = a->seed;
+            request.check_probe = a->probe;
+            // A missing cover is a usage error found before any table is made.
+            for (const Balance& b : request.balances)
+              if (auto c = store::cover_path(request.data_dir, b); !std::filesystem::exists(c))
+                return fail("no cover file " + c.string() + " (run: egtmin-cli minimize " + b.name() + ")");
             nlohmann::json jb = nlohmann::json::array();
             uint64_t all_positions = 0, all_mismatches = 0;
-            for (const Balance& b : *requested) {
-              auto cover = store::load_cover(store::cover_path(store.data_dir(), b), &b);
-              if (!cover) {
-                end_progress(a->common);
-                return fail(cover.error().message + " (run: egtmin-cli minimize " + b.name() + ")");
-              }
-              auto t = store.ensure(b, GenerateOptions{}, *progress);
-              if (!t) {
-                end_progress(a->common);
-                return fail(t.error().message);
-              }
-              const uint64_t sample = a->sample;
-              auto r = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, sample, a->seed, threads,
-                                          *progress);
-              std::optional<logic::CheckReport> pr;
-              if (a->probe) {
-                probe::CoverProber prober;
-                if (auto s = prober.add_file(store::cover_path(store.data_dir(), b)); !s) {
-                  end_progress(a->common);
-                  return fail(s.error().message);
-                }
-                pr = probe::check_probe(**t, prober, threads, *progress);
-              }
+            int errors = 0;
+            run::ProofEvents events;
+            events.balance_done = [&](const run::BalanceProof& p) {
               end_progress(a->common);
+              const std::string name = p.balance.name();
+              if (!p.error.empty() || !p.cover) {
+                ++errors;
+                fail(p.balance.name() + ": " + (p.error.empty() ? std::string("not checked") : p.error));
+                jb.push_back({{"balance", p.balance.name()}, {"error", p.error}});
+                return;
+              }
+              const logic::CheckReport& r = *p.cover;
+              const auto& pr = p.probe;
               all_positions += r.positions;
               all_mismatches += r.mismatches + (pr ? pr->mismatches : 0);
-              nlohmann::json j = {{"balance", b.name()},          {"positions", r.positions},
-                                  {"mismatches", r.mismatches},   {"exhaustive", r.exhaustive},
-                                  {"cubes", cover->cubes.size()}, {"canon", std::string(canon_name(cover->canon))}};
+              nlohmann::json j = {{"balance", p.balance.name()},
+                                  {"positions", r.positions},
+                                  {"mismatches", r.mismatches},
+                                  {"exhaustive", r.exhaustive},
+                                  {"cubes", p.cover_cubes}};
               if (!r.first_mismatch.empty()) j["first_mismatch"] = r.first_mismatch;
               if (pr) {
                 j["probe"] = {{"positions", pr->positions}, {"mismatches", pr->mismatches}};
@@ -84,22 +82,25 @@ Command add_check(CLI::App& app) {
               }
               jb.push_back(j);
               if (!a->common.json) {
-                std::printf("%-8s %s %llu positions (%s), %llu mismatches%s%s\n", b.name().c_str(),
+                std::printf("%-8s %s %llu positions (%s), %llu mismatches%s%s\n", name.c_str(),
                             r.mismatches ? "FAIL" : "ok  ", (unsigned long long)r.positions,
                             r.exhaustive ? "all" : "sample", (unsigned long long)r.mismatches,
                             r.first_mismatch.empty() ? "" : "; first: ", r.first_mismatch.c_str());
                 if (pr)
-                  std::printf("%-8s %s %llu positions probed (indexed), %llu mismatches%s%s\n", b.name().c_str(),
+                  std::printf("%-8s %s %llu positions probed (indexed), %llu mismatches%s%s\n", name.c_str(),
                               pr->mismatches ? "FAIL" : "ok  ", (unsigned long long)pr->positions,
                               (unsigned long long)pr->mismatches,
                               pr->first_mismatch.empty() ? "" : "; first: ", pr->first_mismatch.c_str());
                 std::fflush(stdout);
               }
-              if (b.pieces() >= 5) store.unload_all();
-            }
+            };
+            auto progress = make_progress(a->common);
+            auto proven = run::run_proof(request, events, *progress);
+            end_progress(a->common);
+            if (!proven) return fail(proven.error().message);
             if (a->common.json)
               print_json({{"balances", jb}, {"positions", all_positions}, {"mismatches", all_mismatches}});
-            return all_mismatches ? int(kFailure) : int(kOk);
+            return all_mismatches || errors ? int(kFailure) : int(kOk);
           }};
 }
 

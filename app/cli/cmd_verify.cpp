@@ -3,9 +3,8 @@
 
 #include "common.hpp"
 #include "probe/syzygy.hpp"
-#include "table/self_check.hpp"
+#include "run/proof_run.hpp"
 #include "table/table_store.hpp"
-#include "table/verify.hpp"
 
 namespace egtmin::cli {
 
@@ -58,50 +57,49 @@ Command add_verify(CLI::App& app) {
             if (todo.empty())
               return fail("no tables to verify under " + (store.data_dir() / "tables").string() +
                           "; name balances or generate some first");
-            auto progress = make_progress(a->common);
+            for (const Balance& b : todo)
+              if (syz && !syz->has_wdl(b)) return fail("no Syzygy WDL file for " + b.name() + " in " + a->syzygy);
+            run::ProofRequest request;
+            request.balances = todo;
+            request.data_dir = store.data_dir();
+            request.threads = a->common.threads;
+            request.self_check = !a->no_self_check;
+            request.syzygy = syz;
+            request.syzygy_stride = a->sample;
             nlohmann::json rows = nlohmann::json::array();
             uint64_t positions = 0, failures = 0;
-            for (const Balance& b : todo) {
-              if (syz && !syz->has_wdl(b)) return fail("no Syzygy WDL file for " + b.name() + " in " + a->syzygy);
-              GenerateOptions opts;
-              opts.threads = a->common.threads;
-              opts.self_check = true;
-              auto t = store.ensure(b, opts, *progress);
-              if (!t) return fail(t.error().message);
-              nlohmann::json row = {{"balance", b.name()}};
-              std::string line = b.name();
+            run::ProofEvents events;
+            events.balance_done = [&](const run::BalanceProof& p) {
+              nlohmann::json row = {{"balance", p.balance.name()}};
+              std::string line = p.balance.name();
               std::vector<std::string> examples;
-              if (!a->no_self_check) {
-                SelfCheckOptions so;
-                so.threads = a->common.threads;
-                SelfCheckReport r = self_check(**t, store.lookup(), {}, so, *progress);
-                if (progress->cancelled()) return fail("cancelled");
-                positions += r.positions;
-                failures += r.failures;
-                row["self_check"] = {{"positions", r.positions},
-                                     {"failures", r.failures},
-                                     {"values", value_counts_json(r.counts)},
-                                     {"examples", r.examples}};
-                line += "  self-check: " + std::to_string(r.positions) + " positions (" +
-                        value_counts_text(r.counts) + "), " + std::to_string(r.failures) + " failures";
-                for (auto& ex : r.examples) examples.push_back("self-check: " + ex);
+              if (const auto& r = p.self_check) {
+                positions += r->positions;
+                failures += r->failures;
+                row["self_check"] = {{"positions", r->positions},
+                                     {"failures", r->failures},
+                                     {"values", value_counts_json(r->counts)},
+                                     {"examples", r->examples}};
+                line += "  self-check: " + std::to_string(r->positions) + " positions (" +
+                        value_counts_text(r->counts) + "), " + std::to_string(r->failures) + " failures";
+                for (auto& ex : r->examples) examples.push_back("self-check: " + ex);
               }
-              if (syz) {
-                VerifyOptions vo;
-                vo.threads = a->common.threads;
-                vo.stride = a->sample;
-                VerifyReport r = verify_against_syzygy(**t, *syz, vo, *progress);
-                if (progress->cancelled()) return fail("cancelled");
-                positions += r.positions;
-                failures += r.mismatches;
-                row["syzygy"] = {{"positions", r.positions},
-                                 {"mismatches", r.mismatches},
-                                 {"unanswered", r.unanswered},
-                                 {"values", value_counts_json(r.counts)},
-                                 {"examples", r.examples}};
-                line += "  Syzygy: " + std::to_string(r.positions) + " positions (" + value_counts_text(r.counts) +
-                        "), " + std::to_string(r.mismatches) + " mismatches";
-                for (auto& ex : r.examples) examples.push_back("mismatch with Syzygy: " + ex);
+              if (const auto& r = p.syzygy) {
+                positions += r->positions;
+                failures += r->mismatches;
+                row["syzygy"] = {{"positions", r->positions},
+                                 {"mismatches", r->mismatches},
+                                 {"unanswered", r->unanswered},
+                                 {"values", value_counts_json(r->counts)},
+                                 {"examples", r->examples}};
+                line += "  Syzygy: " + std::to_string(r->positions) + " positions (" + value_counts_text(r->counts) +
+                        "), " + std::to_string(r->mismatches) + " mismatches";
+                for (auto& ex : r->examples) examples.push_back("mismatch with Syzygy: " + ex);
+              }
+              if (!p.error.empty()) {
+                ++failures;
+                row["error"] = p.error;
+                line += "  error: " + p.error;
               }
               rows.push_back(row);
               if (!a->common.json) {
@@ -110,7 +108,12 @@ Command add_verify(CLI::App& app) {
                 for (auto& ex : examples) std::printf("  %s\n", ex.c_str());
                 std::fflush(stdout);
               }
-              if (b.pieces() >= 5) store.unload_all();
+            };
+            auto progress = make_progress(a->common);
+            auto proven = run::run_proof(request, events, *progress);
+            if (!proven) {
+              end_progress(a->common);
+              return fail(proven.error().message);
             }
             end_progress(a->common);
             if (a->common.json)
