@@ -157,13 +157,4 @@ nlohmann::json value_counts_json(const Table::Counts& c) {
   return j;
 }
 
-std::string value_counts_text(const Table::Counts& c) {
-  std::string out;
-  for (Wdl v : kShownOrder) {
-    if (!out.empty()) out += ", ";
-    out += std::to_string(c.of(v)) + " " + wdl_name(v);
-  }
-  return out;
-}
-
 }  // namespace egtmin::cli

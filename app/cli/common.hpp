@@ -66,9 +66,8 @@ int fail(const std::string& message);
 void print_json(const nlohmann::json& j);
 
 // Counts of the five values, as JSON fields ("win", "cursed_win", "draw", "blessed_loss", "loss")
-// and as one line of text.
+// (the text: value_counts_text in table/table.hpp).
 nlohmann::json value_counts_json(const Table::Counts& c);
-std::string value_counts_text(const Table::Counts& c);
 
 // Subcommand registration: each returns the function that runs it once parsed.
 using Runner = std::function<int()>;

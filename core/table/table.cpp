@@ -95,7 +95,8 @@ Result<Table> Table::deserialize(std::span<const uint8_t> bytes, const std::stri
   std::memcpy(name, bytes.data() + 16, 16);
   if (version != kVersion)
     return fail("table format version " + std::to_string(version) + " is not supported (expected " +
-                std::to_string(kVersion) + (version < kVersion ? ", which adds the 50-move rule's cursed wins and blessed losses" : "") +
+                std::to_string(kVersion) +
+                (version < kVersion ? ", which adds the 50-move rule's cursed wins and blessed losses" : "") +
                 "); regenerate it with: egtmin-cli gen " + std::string(name));
   auto b = Balance::parse(name);
   if (!b) return fail(b.error().message);
@@ -129,6 +130,15 @@ Result<Table> Table::load(const std::filesystem::path& path) {
   auto bytes = read_file(path);
   if (!bytes) return bytes.error();
   return deserialize(*bytes, path.string());
+}
+
+std::string value_counts_text(const Table::Counts& c) {
+  std::string out;
+  for (Wdl v : {Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss}) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(c.of(v)) + " " + wdl_name(v);
+  }
+  return out;
 }
 
 }  // namespace egtmin

@@ -71,4 +71,8 @@ class Table {
   std::vector<uint64_t> cells_;
 };
 
+// "221236999 win, 0 cursed win, 211955522 draw, 0 blessed loss, 50159947 loss": the five values
+// from best to worst, as commands and the GUI's logs print counts.
+std::string value_counts_text(const Table::Counts& c);
+
 }  // namespace egtmin

@@ -3,10 +3,12 @@
 // (tables + minimization + cover file), cancelling a run, and the model contract.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -116,6 +118,100 @@ class TestRuns : public QObject {
     QCOMPARE(w->progressBar()->value(), 1000);
     QVERIFY(!w->cancelButton()->isEnabled());
     QVERIFY(w->logView()->toPlainText().contains("irredundant"));
+    panel_->balances()->clearChecks();
+  }
+
+  void planShowsTheTablesAndThePeakAndRefusesOverTheLimit() {
+    panel_->passes()->applyPreset(0);
+    panel_->balances()->setChecked("KRPvKR", true);
+    const QString plan = panel_->planLabel()->text();
+    // From an empty data directory KRPvKR needs every smaller table it reaches, 5-piece ones
+    // included, and the largest step is its own table.
+    QVERIFY2(plan.contains("Makes ") && plan.contains("table(s) first"), qPrintable(plan));
+    QVERIFY2(plan.contains("Expected peak memory: ") && plan.contains("KRPvKR"), qPrintable(plan));
+    QVERIFY2(plan.contains(" GB"), qPrintable(plan));
+    QVERIFY(panel_->startButton()->isEnabled());
+    panel_->setMemoryLimit(quint64(1) << 30);  // a 1 GiB machine cannot hold KRPvKR's table
+    QVERIFY2(panel_->planLabel()->text().startsWith("Refused: "), qPrintable(panel_->planLabel()->text()));
+    QVERIFY(panel_->planLabel()->text().contains("KRPvKR"));
+    QVERIFY(!panel_->startButton()->isEnabled());
+    QVERIFY(!panel_->verifyButton()->isEnabled());
+    panel_->setMemoryLimit(0);
+    QVERIFY(panel_->startButton()->isEnabled());
+    panel_->balances()->clearChecks();
+    QVERIFY(panel_->planLabel()->text().isEmpty());
+  }
+
+  void dependencyStagesAreShownAsTheRunGoes() {
+    // KPvK promotes into the four 3-piece balances with a piece: six tables, each a named stage.
+    RunSpec spec;
+    spec.balances = {"KPvK"};
+    spec.dataDir = dir_.path() + "/stages";
+    spec.threads = 1;
+    RunJob* job = new RunJob(spec, panel_);
+    QStringList stages;
+    QList<double> fractions;
+    connect(job, &RunJob::progressed, this, [&] {
+      if (stages.isEmpty() || stages.last() != job->stage()) stages << job->stage();
+      fractions << job->fraction();
+    });
+    job->start();
+    QVERIFY(job->wait(60000));
+    QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
+    // The bar is sampled at 10 Hz, so fast tables may pass unseen; those seen come in order.
+    const QString all = stages.join('\n');
+    QVERIFY2(all.contains("table 6 of 6, KPvK"), qPrintable(all));
+    int last = 0;
+    const QRegularExpression step("^generate: table ([1-6]) of 6, K[A-Z]*vK: ");
+    for (const QString& st : stages) {
+      if (!st.startsWith("generate: ")) continue;
+      const auto m = step.match(st);
+      QVERIFY2(m.hasMatch(), qPrintable(st));
+      QVERIFY(m.captured(1).toInt() >= last);
+      last = m.captured(1).toInt();
+    }
+    // The log names every table as it is made.
+    const QString log = job->log().join('\n');
+    for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"})
+      QVERIFY2(log.contains(QString("table %1: generated in ").arg(b)), qPrintable(log));
+    for (int i = 1; i < fractions.size(); ++i) QVERIFY(fractions[i] + 1e-9 >= fractions[i - 1]);
+    QCOMPARE(job->fraction(), 1.0);
+    delete job;
+  }
+
+  void verifyAndCheckFromTheWorkbench() {
+    // KQvK's table and cover exist (smallRunCompletes).
+    panel_->balances()->setChecked("KQvK", true);
+    QVERIFY(panel_->verifyButton()->isEnabled());
+    panel_->verifyButton()->click();
+    RunJob* verify = panel_->jobs().last();
+    QCOMPARE(verify->spec().kind, RunSpec::Kind::Verify);
+    QVERIFY(verify->wait(60000));
+    QVERIFY2(verify->state() == RunJob::State::Done, qPrintable(verify->error()));
+    const QString vlog = verify->log().join('\n');
+    QVERIFY2(vlog.contains("KQvK self-check: ") && vlog.contains(", 0 failures"), qPrintable(vlog));
+    if (ctx_->syzygy()) {
+      QVERIFY2(vlog.contains("KQvK against Syzygy: ") && vlog.contains(", 0 mismatches"), qPrintable(vlog));
+      QVERIFY(vlog.contains("cursed win"));  // the five values are counted
+    }
+
+    panel_->checkButton()->click();
+    RunJob* check = panel_->jobs().last();
+    QCOMPARE(check->spec().kind, RunSpec::Kind::Check);
+    QVERIFY(check->wait(60000));
+    QVERIFY2(check->state() == RunJob::State::Done, qPrintable(check->error()));
+    const QString clog = check->log().join('\n');
+    QVERIFY2(clog.contains("KQvK cover: ") && clog.contains("KQvK indexed probe: "), qPrintable(clog));
+    QVERIFY(!clog.contains(QRegularExpression(" [1-9][0-9]* mismatches")));
+
+    // A balance with a table but no cover: the check fails and says how to make one.
+    panel_->balances()->clearChecks();
+    panel_->balances()->setChecked("KvK", true);
+    panel_->checkButton()->click();
+    RunJob* missing = panel_->jobs().last();
+    QVERIFY(missing->wait(60000));
+    QCOMPARE(missing->state(), RunJob::State::Failed);
+    QVERIFY2(missing->error().contains("minimize"), qPrintable(missing->error()));
     panel_->balances()->clearChecks();
   }
 

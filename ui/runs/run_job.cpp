@@ -48,6 +48,9 @@ QString RunJob::effortText(logic::Effort e) {
 QString RunJob::title() const {
   QString t = spec_.balances.join(QStringLiteral(", "));
   if (t.size() > 60) t = t.left(57) + QStringLiteral("…");
+  if (spec_.kind == RunSpec::Kind::Verify)
+    return spec_.syzygy ? tr("%1: verify (self-check, Syzygy)").arg(t) : tr("%1: verify (self-check)").arg(t);
+  if (spec_.kind == RunSpec::Kind::Check) return tr("%1: check covers (every position, indexed probe)").arg(t);
   if (spec_.passes.isEmpty()) return tr("%1: tables").arg(t);
   if (spec_.effort != logic::Effort::Normal)
     return tr("%1: %2 (%3 effort)").arg(t, spec_.passes, effortText(spec_.effort));
@@ -154,12 +157,66 @@ Result<run::MinimizeRequest> RunJob::request(const RunSpec& spec) {
   r.threads = spec.threads;
   r.covers = spec.saveCovers ? run::CoverOutput::Save : run::CoverOutput::Discard;
   r.data_dir = spec.dataDir.toStdString();
+  if (spec.memoryLimit) r.memory_limit = spec.memoryLimit;
   return r;
+}
+
+RunJob::Outcome RunJob::prove() {
+  auto req = request(spec_);
+  if (!req) return {false, false, QString::fromStdString(req.error().message)};
+  run::ProofRequest p;
+  p.balances = req->balances;
+  p.data_dir = req->data_dir;
+  p.threads = req->threads;
+  p.memory_limit = req->memory_limit;
+  if (spec_.kind == RunSpec::Kind::Verify) {
+    p.self_check = true;
+    p.syzygy = spec_.syzygy;
+  } else {
+    p.self_check = false;
+    p.check_cover = true;
+    p.check_probe = true;
+  }
+  auto counts = [](const Table::Counts& c) { return QString::fromStdString(value_counts_text(c)); };
+  run::ProofEvents events;
+  events.balance_done = [&](const run::BalanceProof& r) {
+    const QString b = QString::fromStdString(r.balance.name());
+    if (r.self_check)
+      post(tr("%1 self-check: %2 positions (%3), %4 failures")
+               .arg(b)
+               .arg(r.self_check->positions)
+               .arg(counts(r.self_check->counts))
+               .arg(r.self_check->failures));
+    if (r.syzygy)
+      post(tr("%1 against Syzygy: %2 positions (%3), %4 mismatches")
+               .arg(b)
+               .arg(r.syzygy->positions)
+               .arg(counts(r.syzygy->counts))
+               .arg(r.syzygy->mismatches));
+    else if (spec_.kind == RunSpec::Kind::Verify && spec_.syzygy)
+      post(tr("%1: no Syzygy file to compare with").arg(b));
+    if (r.cover)
+      post(tr("%1 cover: %2 positions, %3 mismatches").arg(b).arg(r.cover->positions).arg(r.cover->mismatches));
+    if (r.probe)
+      post(tr("%1 indexed probe: %2 positions, %3 mismatches").arg(b).arg(r.probe->positions).arg(r.probe->mismatches));
+    if (!r.error.empty()) post(tr("%1: %2").arg(b, QString::fromStdString(r.error)));
+  };
+  auto result = run::run_proof(p, events, progress_);
+  if (progress_.cancelled()) return {false, true, {}};
+  if (!result) return {false, false, QString::fromStdString(result.error().message)};
+  uint64_t failures = 0;
+  for (const run::BalanceProof& r : *result) {
+    if (!r.error.empty()) return {false, false, QString::fromStdString(r.balance.name() + ": " + r.error)};
+    failures += r.failures();
+  }
+  if (failures) return {false, false, tr("%1 positions failed").arg(failures)};
+  return {};
 }
 
 RunJob::Outcome RunJob::work() {
   // Runs on a pool thread; the run service's events come from its workers one at a time and
   // reach the GUI through post() and postPoint().
+  if (spec_.kind != RunSpec::Kind::Minimize) return prove();
   auto req = request(spec_);
   if (!req) return {false, false, QString::fromStdString(req.error().message)};
   if (!req->passes.empty())

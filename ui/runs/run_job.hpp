@@ -14,17 +14,25 @@
 
 #include "logic/passes.hpp"
 #include "run/minimize_run.hpp"
+#include "run/proof_run.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::ui {
 
 struct RunSpec {
+  // Minimize: make the tables, then the covers (no passes: the tables only). Verify: prove the
+  // tables (self-check, and Syzygy where `syzygy` has the file). Check: the covers against the
+  // tables over every legal position, and through the indexed probe.
+  enum class Kind { Minimize, Verify, Check };
+  Kind kind = Kind::Minimize;
   QStringList balances;  // names as Balance::parse accepts them
   QString passes;        // as logic::parse_passes reads it; empty: tables only
   int threads = 0;       // 0: all hardware threads
   QString dataDir;
   bool saveCovers = true;
   logic::Effort effort = logic::Effort::Normal;  // MinimizeOptions::effort (expand, irredundant)
+  const Syzygy* syzygy = nullptr;                // Verify: compare with these files too
+  quint64 memoryLimit = 0;                       // bytes; 0: the memory available at the start
 };
 
 // One point of a run's per-pass record: the cover after a pass ("start" = the initial minterms).
@@ -85,6 +93,7 @@ class RunJob : public QObject {
     QString error;
   };
   Outcome work();
+  Outcome prove();  // Verify and Check
   void post(const QString& line);
   void postPoint(const PassPoint& p);  // from the worker: append a log line on the GUI thread
   void poll();

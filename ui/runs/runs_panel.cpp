@@ -14,11 +14,14 @@
 #include <QVBoxLayout>
 
 #include "app_context.hpp"
+#include "chess/balance.hpp"
 #include "logic/pass_registry.hpp"
+#include "run/run_plan.hpp"
 #include "runs/balance_picker.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/run_widget.hpp"
 #include "util/defaults.hpp"
+#include "util/memory.hpp"
 
 namespace egtmin::ui {
 
@@ -44,6 +47,20 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   }
   start_ = new QPushButton(tr("Start run"), this);
   start_->setObjectName("start-run");
+  verify_ = new QPushButton(tr("Verify tables"), this);
+  verify_->setObjectName("verify-tables");
+  verify_->setToolTip(
+      tr("Prove the checked balances' tables: every position's value must follow from its successors' "
+         "(the self-check), and all five values must agree with Syzygy's where the Syzygy folder has the file."));
+  check_ = new QPushButton(tr("Check covers"), this);
+  check_->setObjectName("check-covers");
+  check_->setToolTip(
+      tr("Check the checked balances' covers against their tables at every legal position, and probe every "
+         "position through the indexed probe as engines do."));
+  plan_ = new QLabel(this);
+  plan_->setObjectName("run-plan");
+  plan_->setWordWrap(true);
+  plan_->setTextFormat(Qt::PlainText);
   auto* clear = new QPushButton(tr("Clear finished"), this);
 
   auto* setup = new QGroupBox(tr("New run"), this);
@@ -59,8 +76,11 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   row->addWidget(effortLabel);
   row->addWidget(effort_);
   row->addStretch(1);
+  row->addWidget(verify_);
+  row->addWidget(check_);
   row->addWidget(start_);
   form->addLayout(row);
+  form->addWidget(plan_);
 
   auto* list = new QWidget(this);
   runsLayout_ = new QVBoxLayout(list);
@@ -82,6 +102,10 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   layout->addWidget(split);
 
   connect(start_, &QPushButton::clicked, this, &RunsPanel::startFromSelection);
+  connect(verify_, &QPushButton::clicked, this, &RunsPanel::verifySelection);
+  connect(check_, &QPushButton::clicked, this, &RunsPanel::checkSelection);
+  connect(ctx_, &AppContext::changed, this, &RunsPanel::updateStart);
+  connect(this, &RunsPanel::runFinished, this, &RunsPanel::updateStart);
   connect(clear, &QPushButton::clicked, this, &RunsPanel::clearFinished);
   connect(balances_, &BalancePicker::selectionChanged, this, &RunsPanel::updateStart);
   connect(passes_, &PassPicker::changed, this, &RunsPanel::updateStart);
@@ -96,10 +120,53 @@ RunsPanel::~RunsPanel() {
   for (RunJob* j : jobs_) j->cancel();
 }
 
+void RunsPanel::setMemoryLimit(quint64 bytes) {
+  memoryLimit_ = bytes;
+  updateStart();
+}
+
 void RunsPanel::updateStart() {
-  const int n = int(balances_->checked().size());
-  start_->setEnabled(n > 0 && passes_->valid());
+  const QStringList names = balances_->checked();
+  const int n = int(names.size());
   start_->setText(n ? tr("Start run (%n balance(s))", nullptr, n) : tr("Start run"));
+  verify_->setEnabled(n > 0);
+  check_->setEnabled(n > 0);
+  std::vector<Balance> balances;
+  for (const QString& name : names)
+    if (auto b = Balance::parse(name.toStdString())) balances.push_back(*b);
+  if (balances.empty()) {
+    plan_->clear();
+    start_->setEnabled(false);
+    return;
+  }
+  // The plan is what run_minimize will do (run/run_plan.hpp): cheap, it only looks for files.
+  const bool minimizing = !passes_->passes().trimmed().isEmpty();
+  const int threads = resolve_threads(threads_->value());
+  const run::RunPlan plan = run::plan_run(ctx_->dataDir().toStdString(), balances, minimizing,
+                                          minimizing && run::balance_workers(balances, threads) > 1 ? 1 : threads);
+  const quint64 limit = memoryLimit_ ? memoryLimit_ : available_memory_bytes();
+  const Status fits = run::check_memory(plan, limit);
+  QString text;
+  const size_t tables = plan.tables();
+  if (tables) {
+    QStringList made;
+    for (size_t i = 0; i < tables && i < 6; ++i) made << QString::fromStdString(plan.steps[i].balance.name());
+    if (tables > 6) made << QStringLiteral("…");
+    text = tr("Makes %n table(s) first (%1). ", nullptr, int(tables)).arg(made.join(QStringLiteral(", ")));
+  }
+  if (const run::PlanStep* peak = plan.peak_step()) {
+    const QString what = QString::fromStdString(peak->balance.name());
+    text += tr("Expected peak memory: %1 (%2 %3); this machine has %4 available.")
+                .arg(QString::fromStdString(run::format_bytes(peak->peak_bytes)),
+                     peak->kind == run::PlanStep::Kind::Table ? tr("making the table of") : tr("minimizing"), what,
+                     QString::fromStdString(run::format_bytes(limit)));
+  }
+  if (!fits) text = tr("Refused: %1.").arg(QString::fromStdString(fits.error().message));
+  plan_->setText(text);
+  plan_->setStyleSheet(fits ? QString() : QStringLiteral("color: #b01010;"));
+  start_->setEnabled(passes_->valid() && bool(fits));
+  verify_->setEnabled(bool(fits));
+  check_->setEnabled(bool(fits));
 }
 
 logic::Effort RunsPanel::effort() const {
@@ -128,16 +195,34 @@ RunJob* RunsPanel::startRun(const RunSpec& spec) {
   return job;
 }
 
-void RunsPanel::startFromSelection() {
-  if (!passes_->valid()) return;
+RunSpec RunsPanel::selectionSpec(RunSpec::Kind kind) const {
   RunSpec spec;
+  spec.kind = kind;
   spec.balances = balances_->checked();
-  if (spec.balances.isEmpty()) return;
   spec.passes = passes_->passes();
   spec.threads = threads_->value();
   spec.effort = effort();
   spec.dataDir = ctx_->dataDir();
+  spec.syzygy = ctx_->syzygy();
+  spec.memoryLimit = memoryLimit_;
+  return spec;
+}
+
+void RunsPanel::startFromSelection() {
+  if (!passes_->valid()) return;
+  RunSpec spec = selectionSpec(RunSpec::Kind::Minimize);
+  if (spec.balances.isEmpty()) return;
   startRun(spec);
+}
+
+void RunsPanel::verifySelection() {
+  RunSpec spec = selectionSpec(RunSpec::Kind::Verify);
+  if (!spec.balances.isEmpty()) startRun(spec);
+}
+
+void RunsPanel::checkSelection() {
+  RunSpec spec = selectionSpec(RunSpec::Kind::Check);
+  if (!spec.balances.isEmpty()) startRun(spec);
 }
 
 void RunsPanel::generate(const QString& balanceName, bool minimize) {
@@ -147,6 +232,7 @@ void RunsPanel::generate(const QString& balanceName, bool minimize) {
   spec.threads = threads_->value();
   spec.effort = effort();
   spec.dataDir = ctx_->dataDir();
+  spec.memoryLimit = memoryLimit_;
   startRun(spec);
 }
 

@@ -9,6 +9,7 @@
 #include "runs/run_job.hpp"
 
 class QComboBox;
+class QLabel;
 class QPushButton;
 class QSpinBox;
 class QVBoxLayout;
@@ -33,6 +34,13 @@ class RunsPanel : public QWidget {
   QComboBox* effortBox() const { return effort_; }
   logic::Effort effort() const;
   QPushButton* startButton() const { return start_; }
+  QPushButton* verifyButton() const { return verify_; }
+  QPushButton* checkButton() const { return check_; }
+  // What the selected run will do before it starts: the tables to make first, the expected peak
+  // memory against what the machine has; the reason when it is refused.
+  QLabel* planLabel() const { return plan_; }
+  // Bytes a run may use at its peak; 0 (the default): the memory available when it is planned.
+  void setMemoryLimit(quint64 bytes);
 
   QList<RunJob*> jobs() const { return jobs_; }
   QList<RunWidget*> runWidgets() const;
@@ -47,6 +55,10 @@ class RunsPanel : public QWidget {
   // The probe panel's offer: the table, or (minimize) the cover with the paper default passes.
   void generate(const QString& balanceName, bool minimize = false);
   void startFromSelection();
+  // The checked balances' tables proven (self-check, and Syzygy where the user has the files),
+  // or their covers checked against the tables over every legal position and the indexed probe.
+  void verifySelection();
+  void checkSelection();
   void clearFinished();
 
  Q_SIGNALS:
@@ -54,6 +66,7 @@ class RunsPanel : public QWidget {
 
  private:
   void updateStart();
+  RunSpec selectionSpec(RunSpec::Kind kind) const;
 
   AppContext* ctx_;
   BalancePicker* balances_;
@@ -61,6 +74,10 @@ class RunsPanel : public QWidget {
   QSpinBox* threads_;
   QComboBox* effort_;
   QPushButton* start_;
+  QPushButton* verify_;
+  QPushButton* check_;
+  QLabel* plan_;
+  quint64 memoryLimit_ = 0;
   QVBoxLayout* runsLayout_;
   QList<RunJob*> jobs_;
 };
