@@ -14,6 +14,17 @@ nlohmann::json stage_json(const run::StageFigures& s) {
   return {{"done", s.done}, {"seconds", s.seconds}, {"peak_bytes", s.peak_bytes}};
 }
 
+nlohmann::json passes_json(const std::vector<logic::PassReport>& passes) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const logic::PassReport& p : passes)
+    j.push_back({{"pass", p.pass},
+                 {"cubes", p.cubes},
+                 {"seconds", p.seconds},
+                 {"cpu_seconds", p.cpu_seconds},
+                 {"peak_bytes", p.peak_bytes}});
+  return j;
+}
+
 nlohmann::json record_json(const run::BatchRecord& r) {
   nlohmann::json j = {{"balance", r.balance.name()},
                       {"positions", r.positions},
@@ -29,6 +40,8 @@ nlohmann::json record_json(const run::BatchRecord& r) {
                       {"rule_draws", r.rule_draws},
                       {"cover_bytes", r.cover_bytes},
                       {"split_inputs", r.split_inputs},
+                      {"care_positions", r.care_positions},
+                      {"passes", passes_json(r.passes)},
                       {"check", stage_json(r.check)},
                       {"checked_positions", r.checked_positions},
                       {"mismatches", r.mismatches}};
@@ -91,10 +104,12 @@ Command add_batch(CLI::App& app) {
                 else if (stage == "table")
                   std::printf("%.1f s generate + %.1f s self-check, peak %.2f GB: %s", r.generate_seconds,
                               r.self_check_seconds, gb(r.table.peak_bytes), value_counts_text(r.counts).c_str());
-                else if (stage == "minimize")
-                  std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB", (unsigned long long)r.cubes,
-                              (unsigned long long)r.cover_bytes, r.minimize.seconds, gb(r.minimize.peak_bytes));
-                else
+                else if (stage == "minimize") {
+                  std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
+                              (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, r.minimize.seconds,
+                              gb(r.minimize.peak_bytes), gb(r.minimize_expected_peak));
+                  for (const logic::PassReport& p : r.passes) std::printf(" %s %.0f s", p.pass.c_str(), p.seconds);
+                } else
                   std::printf("%llu positions, %llu mismatches in %.1f s, peak %.2f GB",
                               (unsigned long long)r.checked_positions, (unsigned long long)r.mismatches,
                               r.check.seconds, gb(r.check.peak_bytes));

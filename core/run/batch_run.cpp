@@ -47,7 +47,9 @@ std::string to_text(const BatchRecord& r) {
   o << "minimize_cpu_seconds " << r.minimize_cpu_seconds << "\ncubes " << r.cubes << "\nrule_draws " << r.rule_draws
     << "\ncover_bytes " << r.cover_bytes << "\nsplit_inputs";
   for (int i : r.split_inputs) o << ' ' << i;
-  o << '\n';
+  o << "\ncare_positions " << r.care_positions << '\n';
+  for (const logic::PassReport& p : r.passes)
+    o << "pass " << p.pass << ' ' << p.cubes << ' ' << p.seconds << ' ' << p.cpu_seconds << ' ' << p.peak_bytes << '\n';
   stage("check", r.check);
   o << "checked_positions " << r.checked_positions << "\nmismatches " << r.mismatches << '\n';
   return o.str();
@@ -92,6 +94,12 @@ std::optional<BatchRecord> from_text(const std::string& text, const Balance& b) 
       l >> r.rule_draws;
     } else if (key == "cover_bytes") {
       l >> r.cover_bytes;
+    } else if (key == "care_positions") {
+      l >> r.care_positions;
+    } else if (key == "pass") {
+      logic::PassReport p;
+      l >> p.pass >> p.cubes >> p.seconds >> p.cpu_seconds >> p.peak_bytes;
+      r.passes.push_back(p);
     } else if (key == "split_inputs") {
       for (int i; l >> i;) r.split_inputs.push_back(i);
     } else if (key == "check") {
@@ -211,6 +219,8 @@ void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& pro
   r.cubes = result->cubes;
   r.rule_draws = result->summary.rule_draws.size();
   r.split_inputs = result->summary.split_inputs;
+  r.care_positions = result->summary.care_positions;
+  r.passes = result->summary.reports;
   std::error_code ec;
   r.cover_bytes = std::filesystem::file_size(result->cover_path, ec);
   r.minimize.done = true;

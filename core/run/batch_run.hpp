@@ -49,6 +49,9 @@ struct BatchRecord {
   uint64_t rule_draws = 0;
   uint64_t cover_bytes = 0;
   std::vector<int> split_inputs;
+  uint64_t care_positions = 0;
+  // Per pass, over parts summed (logic::Minimized::reports): where the minimization's time goes.
+  std::vector<logic::PassReport> passes;
   // Check of the cover over every legal position.
   StageFigures check;
   uint64_t checked_positions = 0;

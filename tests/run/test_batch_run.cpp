@@ -69,6 +69,11 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
     EXPECT_GT(r.checked_positions, r.positions);  // every legal position, not only representatives
     EXPECT_EQ(r.mismatches, 0u);
     EXPECT_GT(r.table.peak_bytes, 0u);
+    EXPECT_GE(r.table_expected_peak, r.table.peak_bytes);  // the plan's estimate is an upper one
+    EXPECT_GT(r.care_positions, 0u);
+    ASSERT_EQ(r.passes.size(), 4u);  // the default passes, each timed
+    EXPECT_EQ(r.passes.back().pass, "irredundant");
+    EXPECT_EQ(r.passes.back().cubes, r.cubes);
   }
   EXPECT_EQ((*first)[1].syzygy_wdl_bytes, std::optional<uint64_t>(7824));
   EXPECT_FALSE((*first)[0].syzygy_wdl_bytes);
@@ -79,6 +84,11 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
   for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
   EXPECT_EQ((*again)[1].cubes, (*first)[1].cubes);  // the report comes back from the records
   EXPECT_EQ((*again)[1].generate_seconds, (*first)[1].generate_seconds);
+  ASSERT_EQ((*again)[1].passes.size(), (*first)[1].passes.size());
+  EXPECT_EQ((*again)[1].passes[2].pass, (*first)[1].passes[2].pass);
+  EXPECT_EQ((*again)[1].passes[2].seconds, (*first)[1].passes[2].seconds);
+  EXPECT_EQ((*again)[1].care_positions, (*first)[1].care_positions);
+  EXPECT_EQ((*again)[1].table_expected_peak, (*first)[1].table_expected_peak);
 
   // A cover that disappeared is made and checked again; the table is not.
   fs::remove(store::cover_path(dir.path, *Balance::parse("KRvK")));
