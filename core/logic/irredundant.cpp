@@ -457,6 +457,12 @@ constexpr size_t kLocalSearchEntries = size_t{1} << 26;
 // step would cost more than the swap itself, so it takes the best of kSample random picks.
 constexpr size_t kExactPick = 4096;
 constexpr uint32_t kSample = 128;
+// Every step of rwls raises the weight of each uncovered row and the score of each column on it,
+// so a step costs the uncovered rows' entries: on the matrices of a 5-piece part, where many rows
+// stay uncovered, a search of irredundant_steps() swaps took most of an hour per output and part
+// for well under 1 % of the cover. The search stops once the weighting has touched this many rows
+// and entries; the largest 4-piece search (KQvKR's) touches 1.7e9, under it.
+constexpr uint64_t kRwlsVisitBudget = uint64_t{1} << 32;
 
 // Row-weighting local search for unicost set cover (RWLS: Gao, Weise & Li, "An efficient local
 // search heuristic with row weighting for the unicost set covering problem", EJOR 2015), started
@@ -498,6 +504,7 @@ std::vector<char> rwls(const CoverMatrix& m, std::vector<char> chosen, uint64_t 
       if (!chosen[j] && count[r] == 0) score[j] += w[r];
     }
   uint64_t step = 0;
+  uint64_t visits = 0;  // rows and entries the weighting has touched: the search's main cost
   auto unc_remove = [&](uint32_t r) {
     uint32_t p = upos[r];
     unc[p] = unc.back();
@@ -606,9 +613,11 @@ std::vector<char> rwls(const CoverMatrix& m, std::vector<char> chosen, uint64_t 
     add(in);
     tabu = in;
     for (uint32_t u : unc) {
+      visits += 1 + m.row_start[u + 1] - m.row_start[u];
       ++w[u];
       for (uint32_t q = m.row_start[u]; q < m.row_start[u + 1]; ++q) ++score[m.row_cols[q]];
     }
+    if (visits > kRwlsVisitBudget) break;
   }
   if (unc.empty() && sol.size() < best_k) best = chosen;
   return best;
