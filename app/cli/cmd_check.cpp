@@ -18,6 +18,7 @@ Command add_check(CLI::App& app) {
     uint64_t seed = 1;
     int pieces = 0;
     bool probe = false;
+    bool capture_resolved = false;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("check", "Check saved covers against the exact tables");
@@ -33,6 +34,9 @@ Command add_check(CLI::App& app) {
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
   sub->add_flag("--probe", a->probe,
                 "Also probe every legal position through the indexed probe and compare with the table");
+  sub->add_flag("--capture-resolved", a->capture_resolved,
+                "Check the capture-resolved covers (NAME.egtcr): against the table with the positions a capture "
+                "wins left open, and with --probe, every position through the probe's capture search");
   add_common(sub, a->common);
   return {sub, [a] {
             auto requested = balances_or_pieces(a->balances, a->pieces, "check");
@@ -49,10 +53,12 @@ Command add_check(CLI::App& app) {
             request.cover_sample = a->sample;
             request.cover_seed = a->seed;
             request.check_probe = a->probe;
+            if (a->capture_resolved) request.kind = store::CoverKind::CaptureResolved;
             // A missing cover is a usage error found before any table is made.
             for (const Balance& b : request.balances)
-              if (auto c = store::cover_path(request.data_dir, b); !std::filesystem::exists(c))
-                return fail("no cover file " + c.string() + " (run: egtmin-cli minimize " + b.name() + ")");
+              if (auto c = store::cover_path(request.data_dir, b, request.kind); !std::filesystem::exists(c))
+                return fail("no cover file " + c.string() + " (run: egtmin-cli minimize " + b.name() +
+                            (a->capture_resolved ? " --capture-resolved" : "") + ")");
             nlohmann::json jb = nlohmann::json::array();
             uint64_t all_positions = 0, all_mismatches = 0;
             int errors = 0;

@@ -31,6 +31,7 @@ Command add_minimize(CLI::App& app) {
     std::string effort = "normal";
     std::string split = "auto";
     bool no_save = false;
+    bool capture_resolved = false;
     std::string memory_limit = "auto";
   };
   auto a = std::make_shared<Args>();
@@ -56,6 +57,10 @@ Command add_minimize(CLI::App& app) {
                       std::to_string(logic::kPartCareMinterms) + " care positions), none, or a list such as 0,16")
       ->capture_default_str();
   sub->add_flag("--no-save", a->no_save, "Do not write cover files (benchmarks)");
+  sub->add_flag("--capture-resolved", a->capture_resolved,
+                "Leave the won positions a capture or promotion wins to the probe's capture search: a "
+                "smaller cover, saved as DATA/covers/NAME.egtcr (needs the covers of the balances captures reach "
+                "to probe)");
   add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
@@ -92,6 +97,7 @@ Command add_minimize(CLI::App& app) {
             request.split = *split;
             request.threads = a->common.threads;
             request.covers = a->no_save ? run::CoverOutput::Discard : run::CoverOutput::Save;
+            if (a->capture_resolved) request.kind = store::CoverKind::CaptureResolved;
             request.data_dir = a->common.data_dir();
             auto limit = memory_limit(a->memory_limit);
             if (!limit) {
@@ -111,6 +117,7 @@ Command add_minimize(CLI::App& app) {
                 for (const auto& p : r.summary.reports)
                   std::printf("  %s %llu (%.2f s)", p.pass.c_str(), (unsigned long long)p.cubes, p.seconds);
                 std::printf("  total %.2f s (cpu %.2f s)", r.seconds, r.cpu_seconds);
+                if (r.capture_resolved) std::printf("  %llu left to captures", (unsigned long long)r.capture_resolved);
                 if (!r.summary.split_inputs.empty()) {
                   std::printf("  in %llu parts (split on inputs", 1ull << r.summary.split_inputs.size());
                   for (int i : r.summary.split_inputs) std::printf(" %d", i);
@@ -150,6 +157,8 @@ Command add_minimize(CLI::App& app) {
                             {"effort", a->effort},
                             {"seconds", o.seconds},
                             {"cpu_seconds", o.cpu_seconds},
+                            {"kind", a->capture_resolved ? "capture-resolved" : "standalone"},
+                            {"capture_resolved_positions", o.capture_resolved},
                             {"passes", jp}});
             }
             if (a->common.json)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/cover_prober.hpp"
+
 #include "probe/probe_layout.hpp"
+#include "table/capture_resolve.hpp"
 #include "util/defaults.hpp"
 
 #include <algorithm>
@@ -233,6 +235,7 @@ void CoverProber::rebuild_material_hash() {
       e.rule_draws = lc.file.rule_draws.data();
       e.rule_draw_count = lc.file.rule_draws.size();
     }
+    e.capture_resolved = lc.file.kind == store::CoverKind::CaptureResolved;
     return e;
   };
   // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a
@@ -301,14 +304,26 @@ Status CoverProber::add_file(const fs::path& cover_path) {
 }
 
 Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir, double max_copies,
-                                                       RegionPolicy regions, int threads, LayoutPolicy layouts) {
+                                                       RegionPolicy regions, int threads, LayoutPolicy layouts,
+                                                       store::CoverKind prefer) {
   auto prober = std::make_unique<CoverProber>();
   const fs::path dir = data_dir / "covers";
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return prober;  // no covers yet: every probe says so
+  // Per balance, the preferred kind's cover where there is one, else the other kind's: both answer
+  // every position exactly (a capture-resolved one with its capture search).
+  const auto other =
+      prefer == store::CoverKind::Standalone ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".egtc") files.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const fs::path& f = e.path();
+    if (f.extension() == store::cover_extension(prefer)) files.push_back(f);
+    if (f.extension() == store::cover_extension(other)) {
+      fs::path preferred = f;
+      preferred.replace_extension(store::cover_extension(prefer));
+      if (!fs::exists(preferred, ec)) files.push_back(f);
+    }
+  }
   std::sort(files.begin(), files.end());
   // Loading and index building take seconds per big cover and share nothing: a worker per core
   // takes the next file until none is left.
@@ -383,6 +398,18 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
                    Balance::of(pos).canonical().name() + ")"};
   }
   const LoadedCover& lc = *covers_[size_t(slot_of_key_[size_t(key)])];
+  if (lc.file.kind == store::CoverKind::CaptureResolved) {
+    // The cover leaves the positions a capture or promotion wins to this search.
+    Result<bool> wins = capture_search(pos, m);
+    if (!wins) return wins.error();
+    if (*wins) {
+      CoverProbe out;
+      out.wdl = Wdl::Win;
+      out.balance = lc.file.balance;
+      out.inputs = lc.file.inputs;
+      return out;
+    }
+  }
 
   // The placement in the canonical balance's encoding order, colours swapped and the board
   // mirrored rank-wise when flipping.
@@ -424,6 +451,21 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
     }
   }
   return out;
+}
+
+Result<bool> CoverProber::capture_search(const Position& pos, Method m) const {
+  std::optional<Error> missing;
+  const bool wins = capture_wins(pos, [&](const Position& after) {
+    auto v = probe(after, m, false);
+    if (!v && !missing) missing = v.error();
+    return v ? v->wdl : Wdl::Illegal;
+  });
+  if (missing) return *missing;
+  return wins;
+}
+
+bool CoverProber::capture_wins_hot(const Position& pos, Method m) const {
+  return capture_wins(pos, [&](const Position& after) { return probe_wdl(after, m); });
 }
 
 Result<CoverProbe> CoverProber::probe_checked(const Position& pos, Method m) const {

@@ -116,7 +116,8 @@ class CoverProber {
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir,
                                                    double max_copies = kDefaultCopies,
                                                    RegionPolicy regions = RegionPolicy::Auto, int threads = 0,
-                                                   LayoutPolicy layouts = LayoutPolicy::Use);
+                                                   LayoutPolicy layouts = LayoutPolicy::Use,
+                                                   store::CoverKind prefer = store::CoverKind::Standalone);
   // A cover with its index built; touches nothing of the prober, so open() builds several at once.
   static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions);
   // One cover file, from its layout or indexed (then its layout written), as open() loads each.
@@ -148,6 +149,10 @@ class CoverProber {
   Wdl probe_wdl(const Position& pos, Method m) const;
 
  private:
+  // Capture-resolved covers: does a capture or promotion win (the opponent's plain loss)? Children
+  // are probed through this prober; an error names a child it has no cover for.
+  Result<bool> capture_search(const Position& pos, Method m) const;
+  bool capture_wins_hot(const Position& pos, Method m) const;
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
   // for 5-piece covers, 4 bits each), so the hot path does no map lookups.
   static int material_key(const std::array<uint8_t, kPieces>& counts);
@@ -182,6 +187,7 @@ class CoverProber {
     // The cover's 50-move-rule draws (ascending representative indices); null when it has none.
     const uint32_t* rule_draws = nullptr;
     size_t rule_draw_count = 0;
+    uint8_t capture_resolved = 0;  // the cover leaves positions a capture wins to the search
   };
 
  private:

@@ -202,6 +202,8 @@ inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
     return v ? v->wdl : Wdl::Illegal;
   }
   const HotEntry& e = hot_[h];
+  if (e.capture_resolved) [[unlikely]]
+    if (capture_wins_hot(pos, m)) return Wdl::Win;
   switch (e.k) {
     case 2: return hot::probe_k<2>(pos, e, covers_, m);
     case 3: return hot::probe_k<3>(pos, e, covers_, m);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "store/cover_file.hpp"
+#include "table/capture_resolve.hpp"
 #include "table/table_store.hpp"
 #include "util/defaults.hpp"
 #include "util/memory.hpp"
@@ -164,7 +165,20 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     Progress part(progress, [&](const ProgressEvent& e) {
       tracker.report(slot, work, e.stage == Stage::Pass ? e.fraction : 0, e.stage, detail(e.detail));
     });
-    const int inputs = (**table).encoding().bits();
+    // A capture-resolved cover minimizes the table with the positions a capture wins left open.
+    std::optional<CaptureResolution> resolved;
+    if (request.kind == store::CoverKind::CaptureResolved) {
+      tracker.report(slot, work, 0, Stage::CareSet, detail("capture resolution"));
+      auto res = resolve_captures(**table, store.lookup(), options.threads);
+      if (!res) {
+        r.error = b.name() + ": " + res.error().message;
+        return;
+      }
+      resolved = std::move(*res);
+      r.capture_resolved = resolved->resolved;
+    }
+    const Table& input = resolved ? resolved->table : **table;
+    const int inputs = input.encoding().bits();
     logic::PassEvents pass_events;
     pass_events.started = [&](uint64_t minterms, uint64_t care) {
       if (events.balance_started) tracker.event([&] { events.balance_started(b, minterms, care, inputs); });
@@ -175,7 +189,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     const auto scope = options.threads > 1 ? logic::CpuScope::Process : logic::CpuScope::Thread;
     const auto t0 = Clock::now();
     const double c0 = logic::cpu_now(scope);
-    auto m = logic::minimize_table(**table, request.passes, options, part, pass_events);
+    auto m = logic::minimize_table(input, request.passes, options, part, pass_events);
     r.seconds = since(t0);
     r.cpu_seconds = logic::cpu_now(scope) - c0;
     if (!m) {
@@ -187,12 +201,13 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       tracker.report(slot, work, 1.0, Stage::Save, detail(""));
       store::CoverFile file;
       file.balance = b;
+      file.kind = request.kind;
       file.inputs = inputs;
       file.canon = m->scheme;
       file.passes = logic::passes_string(request.passes);
       file.cubes = std::move(m->cover);
       file.rule_draws = std::move(m->rule_draws);
-      const auto path = store::cover_path(request.data_dir, b);
+      const auto path = store::cover_path(request.data_dir, b, request.kind);
       if (auto s = store::save_cover(path, file); !s) {
         r.error = b.name() + ": " + s.error().message;
         return;

@@ -14,6 +14,7 @@
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
 #include "run/run_plan.hpp"
+#include "store/cover_file.hpp"
 #include "table/table_store.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
@@ -31,6 +32,9 @@ struct MinimizeRequest {
   std::optional<std::vector<int>> split;  // logic::MinimizeOptions::split
   int threads = 0;                        // 0: default_threads()
   CoverOutput covers = CoverOutput::Save;
+  // Capture-resolved: won positions a capture or promotion wins are left to the probe's capture
+  // search (table/capture_resolve.hpp), and the cover is saved as NAME.egtcr.
+  store::CoverKind kind = store::CoverKind::Standalone;
   std::filesystem::path data_dir;
   // Bytes the run may use at its peak: a run whose plan (run/run_plan.hpp) is expected to need
   // more is refused before it starts. Unset: the memory available when it starts; 0: no check.
@@ -41,10 +45,11 @@ struct MinimizeRequest {
 
 struct BalanceResult {
   Balance balance;
-  std::string error;         // empty when it succeeded
-  logic::Minimized summary;  // its cover is dropped once saved (memory over many balances)
-  uint64_t cubes = 0;        // of the final cover
-  double seconds = 0;        // minimization wall time
+  std::string error;              // empty when it succeeded
+  logic::Minimized summary;       // its cover is dropped once saved (memory over many balances)
+  uint64_t cubes = 0;             // of the final cover
+  uint64_t capture_resolved = 0;  // positions left to the capture search (capture-resolved covers)
+  double seconds = 0;             // minimization wall time
   double cpu_seconds = 0;
   std::filesystem::path cover_path;  // empty when not saved
   bool ok() const { return error.empty(); }

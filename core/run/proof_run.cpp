@@ -10,6 +10,7 @@
 #include "probe/syzygy.hpp"
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
+#include "table/capture_resolve.hpp"
 #include "table/table_store.hpp"
 #include "util/defaults.hpp"
 
@@ -88,23 +89,44 @@ Result<std::vector<BalanceProof>> run_proof(const ProofRequest& request, const P
         }
       }
       if ((request.check_cover || request.check_probe) && !progress.cancelled()) {
-        const auto path = store::cover_path(request.data_dir, b);
+        const auto path = store::cover_path(request.data_dir, b, request.kind);
         auto cover = store::load_cover(path, &b);
         if (!cover) {
           proof.error = cover.error().message + " (make the cover first: egtmin-cli minimize " + b.name() + ")";
         } else {
           proof.cover_cubes = cover->cubes.size();
-          if (request.check_cover)
+          // A capture-resolved cover is checked against the table it was minimized from: the
+          // positions a capture wins left open (the probe check below covers those).
+          std::optional<CaptureResolution> resolved;
+          if (cover->kind == store::CoverKind::CaptureResolved && request.check_cover) {
+            auto r = resolve_captures(**table, store.lookup(), threads);
+            if (r)
+              resolved = std::move(*r);
+            else
+              proof.error = r.error().message;
+          }
+          if (request.check_cover && proof.error.empty())
             proof.cover =
-                logic::check_cover(**table, cover->cubes, cover->canon, cover->rule_draws, request.cover_sample,
-                                   request.cover_seed, threads, part(Stage::Check, "cover"));
+                logic::check_cover(resolved ? resolved->table : **table, cover->cubes, cover->canon, cover->rule_draws,
+                                   request.cover_sample, request.cover_seed, threads, part(Stage::Check, "cover"));
           if (request.check_probe && !progress.cancelled()) {
             const Progress p = part(Stage::Check, "indexed probe");
-            probe::CoverProber prober;
-            if (auto s = prober.add_file(path); !s)
-              proof.error = s.error().message;
-            else
-              proof.probe = probe::check_probe(**table, prober, threads, p);
+            if (cover->kind == store::CoverKind::CaptureResolved) {
+              // The capture search probes the balances captures and promotions reach.
+              auto prober = probe::CoverProber::open(request.data_dir, probe::CoverProber::kDefaultCopies,
+                                                     probe::RegionPolicy::Auto, threads,
+                                                     probe::CoverProber::LayoutPolicy::Use, request.kind);
+              if (!prober)
+                proof.error = prober.error().message;
+              else
+                proof.probe = probe::check_probe(**table, **prober, threads, p);
+            } else {
+              probe::CoverProber prober;
+              if (auto s = prober.add_file(path); !s)
+                proof.error = s.error().message;
+              else
+                proof.probe = probe::check_probe(**table, prober, threads, p);
+            }
           }
         }
       }

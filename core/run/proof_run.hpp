@@ -14,6 +14,7 @@
 
 #include "chess/balance.hpp"
 #include "logic/check.hpp"
+#include "store/cover_file.hpp"
 #include "table/self_check.hpp"
 #include "table/verify.hpp"
 #include "util/progress.hpp"
@@ -38,6 +39,10 @@ struct ProofRequest {
   uint64_t cover_sample = 0;
   uint64_t cover_seed = 1;
   bool check_probe = false;
+  // Which cover to check: a capture-resolved one is checked against its table with the positions
+  // a capture wins left open, and probed (with its capture search, through every other cover
+  // under the data directory) against the whole table.
+  store::CoverKind kind = store::CoverKind::Standalone;
   std::optional<uint64_t> memory_limit;  // as MinimizeRequest::memory_limit, for missing tables
 };
 

@@ -21,9 +21,11 @@ namespace {
 
 // Layout (docs/file-format.md), all integers little-endian:
 //   0   8  magic "EGTMCOV\x1a"
-//   8   2  format version (3; versions 1 and 2, without the rule's draws, are refused)
+//   8   2  format version (3: standalone; 4: a kind byte follows the scheme; versions 1 and 2,
+//          without the rule's draws, are refused)
 //   10  1  inputs (1 + 6 * pieces)
-//   11  1  canon scheme (0 none, 1 board, 2 full)
+//   11  1  canon scheme (0 none, 1 board, 2 full) in bits 0-3; version 4: the cover's kind in
+//          bits 4-7 (1: capture-resolved)
 //   12  8  cube count
 //   20  8  payload length in bytes
 //   28  8  CRC-64 (ECMA-182, lzma_crc64) of the payload
@@ -37,8 +39,13 @@ namespace {
 //          the raw length as a LEB128 number and a raw LZMA2 stream of D LEB128 numbers, the gaps
 //          between successive indices (the first from 0)
 constexpr uint8_t kMagic[8] = {'E', 'G', 'T', 'M', 'C', 'O', 'V', 0x1a};
-constexpr uint16_t kVersion = 3;
+constexpr uint16_t kVersion = 4;
 constexpr uint16_t kFirstWithRuleDraws = 3;
+// Standalone covers are written as version 3, which every egtmin since the rule's values reads;
+// only capture-resolved covers need version 4 (an older egtmin then says the file is newer rather
+// than giving values without the capture search).
+constexpr uint16_t kStandaloneVersion = 3;
+constexpr int kKindShift = 4;
 constexpr size_t kFixedPart = 37;  // up to and including the balance name length
 // Cubes beyond this are refused before allocating: 2^31 cubes would be 16 GiB, far beyond any
 // cover (the worst is one cube per care position of a 5-piece balance, < 2^31).
@@ -85,8 +92,8 @@ const char* cube_problem(logic::CubeWord c, int inputs) {
 
 }  // namespace
 
-fs::path cover_path(const fs::path& data_dir, const Balance& b) {
-  return data_dir / "covers" / (b.canonical().name() + ".egtc");
+fs::path cover_path(const fs::path& data_dir, const Balance& b, CoverKind kind) {
+  return data_dir / "covers" / (b.canonical().name() + std::string(cover_extension(kind)));
 }
 
 std::vector<std::vector<uint8_t>> candidate_orders(int inputs) {
@@ -255,9 +262,10 @@ std::vector<uint8_t> serialize_cover(const CoverFile& cover) {
   const size_t count = cover.cubes.size();
   const std::string name = cover.balance.canonical().name();
   std::vector<uint8_t> out(kMagic, kMagic + 8);
-  put_le(out, kVersion, 2);
+  const bool resolved = cover.kind == CoverKind::CaptureResolved;
+  put_le(out, resolved ? kVersion : kStandaloneVersion, 2);
   out.push_back(uint8_t(cover.inputs));
-  out.push_back(uint8_t(cover.canon));
+  out.push_back(uint8_t(uint8_t(cover.canon) | uint8_t(cover.kind) << kKindShift));
   put_le(out, count, 8);
   put_le(out, payload.size(), 8);
   put_le(out, lzma_crc64(payload.data(), payload.size(), 0), 8);
@@ -354,8 +362,12 @@ Result<CoverFile> parse_cover(std::span<const uint8_t> bytes, const std::string&
   cover.inputs = p[10];
   if (cover.inputs != 1 + 6 * cover.balance.pieces() || cover.inputs > logic::kMaxInputs)
     return bad("inputs " + std::to_string(cover.inputs) + " do not fit balance " + name);
-  if (p[11] > uint8_t(CanonScheme::Full)) return bad("unknown canon scheme " + std::to_string(p[11]));
-  cover.canon = CanonScheme(p[11]);
+  const uint8_t scheme = version >= 4 ? p[11] & ((1u << kKindShift) - 1) : p[11];
+  const uint8_t kind = version >= 4 ? p[11] >> kKindShift : 0;
+  if (scheme > uint8_t(CanonScheme::Full)) return bad("unknown canon scheme " + std::to_string(scheme));
+  if (kind > uint8_t(CoverKind::CaptureResolved)) return bad("unknown cover kind " + std::to_string(kind));
+  cover.canon = CanonScheme(scheme);
+  cover.kind = CoverKind(kind);
   cover.passes.assign(reinterpret_cast<const char*>(p + passes_at), passes_len);
 
   const uint64_t count = get_le(p + 12, 8);

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chess/balance.hpp"
@@ -23,6 +24,11 @@
 
 namespace egtmin::store {
 
+// Standalone: every care position's value is in the cubes (one match per probe). Capture-resolved:
+// the won positions a capture or promotion wins are don't-cares (table/capture_resolve.hpp), and
+// a probe searches captures and promotions first.
+enum class CoverKind : uint8_t { Standalone = 0, CaptureResolved = 1 };
+
 struct CoverFile {
   Balance balance;  // canonical balance
   int inputs = 0;   // 1 + 6 * pieces
@@ -32,13 +38,20 @@ struct CoverFile {
   // Ascending indices, under `canon`, of the representatives whose value is a cursed win or a
   // blessed loss: their cube says win or loss, and the 50-move rule makes it a draw.
   std::vector<uint32_t> rule_draws;
+  CoverKind kind = CoverKind::Standalone;
 
   // Is the representative with this index a cursed win or blessed loss?
   bool is_rule_draw(uint64_t index) const { return logic::in_rule_draws(rule_draws, index); }
 };
 
-
-std::filesystem::path cover_path(const std::filesystem::path& data_dir, const Balance& b);
+// ".egtc", or ".egtcr" for a capture-resolved cover: a balance may have both, and what looks for
+// one kind by its extension never picks up the other.
+constexpr std::string_view cover_extension(CoverKind kind) {
+  return kind == CoverKind::CaptureResolved ? ".egtcr" : ".egtc";
+}
+// DATA/covers/NAME.egtc (or .egtcr).
+std::filesystem::path cover_path(const std::filesystem::path& data_dir, const Balance& b,
+                                 CoverKind kind = CoverKind::Standalone);
 
 // The field orders a version 2 writer tries for covers of `inputs` inputs: the pieces in every
 // order, each with its rank and file fields together, or all ranks first, or all files first

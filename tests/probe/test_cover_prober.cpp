@@ -14,7 +14,10 @@
 #include "probe/probe_check.hpp"
 #include "probe/probe_layout.hpp"
 #include "probe/syzygy.hpp"
+#include "run/minimize_run.hpp"
 #include "support/env.hpp"
+#include "support/temp_dir.hpp"
+#include "table/table_store.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin::probe {
@@ -472,6 +475,49 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
   EXPECT_EQ(bad, 0);
   EXPECT_GT(cursed, 100);
   EXPECT_GT(blessed, 100);
+}
+
+// Capture-resolved covers: the won positions a promotion or capture wins are left to the probe's
+// search, which makes every position exact again (hot path and probe()); the same cover read as a
+// standalone one, without the search, is caught by check_probe.
+TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
+  test::TempDir dir("prober-capture");
+  run::MinimizeRequest r;
+  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
+  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.kind = store::CoverKind::CaptureResolved;
+  r.data_dir = dir.path;
+  auto made = run::run_minimize(r);
+  ASSERT_TRUE(made) << made.error().message;
+  ASSERT_TRUE(made->ok());
+  const Balance kpk = *Balance::parse("KPvK");
+  EXPECT_GT(made->balances.back().capture_resolved, 0u);  // promotions that win
+  const auto path = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(store::cover_path(dir.path, kpk)));
+
+  TableStore tables(dir.path);
+  const Table& table = **tables.get(kpk);
+  auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                  CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(prober) << prober.error().message;
+  const auto exact = check_probe(table, **prober, 2);
+  EXPECT_GT(exact.positions, 300000u);
+  EXPECT_EQ(exact.mismatches, 0u) << exact.first_mismatch;
+  // probe() takes the same search: a pawn about to promote with the king far away.
+  auto pos = Position::from_fen("K1k5/4P3/8/8/8/8/8/8 w - - 0 1");
+  auto v = (*prober)->probe(*pos, Method::Indexed);
+  ASSERT_TRUE(v) << v.error().message;
+  EXPECT_EQ(v->wdl, Wdl::Win);
+
+  // The same cubes without the search: the positions left open come out wrong.
+  auto cover = store::load_cover(path, &kpk);
+  ASSERT_TRUE(cover);
+  cover->kind = store::CoverKind::Standalone;
+  CoverProber plain;
+  ASSERT_TRUE(plain.add(*cover));
+  const auto broken = check_probe(table, plain, 2);
+  EXPECT_GT(broken.mismatches, 0u);
 }
 
 }  // namespace

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "table/capture_resolve.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "util/defaults.hpp"
+
+namespace egtmin {
+
+bool capture_wins(const Position& pos, const SuccessorValue& value) {
+  const MoveList moves = legal_moves(pos);
+  // Captures first: they are most of the moves that leave the balance, and the cheapest to find.
+  for (int pass = 0; pass < 2; ++pass)
+    for (const Move& m : moves) {
+      const bool capture = pos.is_capture(m);
+      if (pass == 0 ? !capture : capture || m.promotion == NoPieceType) continue;
+      if (value(pos.after(m)) == Wdl::Loss) return true;
+    }
+  return false;
+}
+
+Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup& lookup, int threads,
+                                           const Progress& progress) {
+  // Every balance a capture or promotion reaches must be there before any work.
+  for (const Balance& b : successor_balances(table.balance()))
+    if (!lookup(b)) return Error{"capture resolution of " + table.balance().name() + " needs the table of " + b.name()};
+  CaptureResolution out;
+  out.table = table;
+  const Encoding& enc = table.encoding();
+  const Symmetry& sym = table.symmetry();
+  const uint64_t slots = table.slots();
+  auto successor = [&](const Position& after) {
+    const Balance b = Balance::of(after);
+    const Table* t = lookup(b.canonical());
+    if (!t) return Wdl::Illegal;
+    const Position p = b.is_canonical() ? after : after.color_flipped();
+    const Wdl white = t->value(p);
+    return p.side_to_move() == White ? white : negate(white);
+  };
+  // Chunks are whole words of the table's cells, so workers never write the same word.
+  constexpr uint64_t kChunk = uint64_t{1} << 14;
+  std::atomic<uint64_t> next{0}, positions{0}, resolved{0};
+  auto work = [&] {
+    for (;;) {
+      const uint64_t s0 = next.fetch_add(kChunk);
+      if (s0 >= slots || progress.cancelled()) return;
+      uint64_t n = 0, r = 0;
+      for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
+        const Wdl white = table.at_slot(slot);
+        if (white == Wdl::Illegal) continue;
+        ++n;
+        const Placement p = sym.from_slot(slot);
+        const Position pos = enc.position(p);
+        const Wdl mine = pos.side_to_move() == White ? white : negate(white);
+        if (mine != Wdl::Win || !capture_wins(pos, successor)) continue;
+        out.table.set_slot(slot, Wdl::Illegal);
+        ++r;
+      }
+      positions += n;
+      resolved += r;
+      progress.report(Stage::CareSet, double(std::min(slots, s0 + kChunk)) / double(slots), "capture resolution");
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < resolve_threads(threads); ++i) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (progress.cancelled()) return Error{"cancelled"};
+  out.positions = positions;
+  out.resolved = resolved;
+  return out;
+}
+
+}  // namespace egtmin
