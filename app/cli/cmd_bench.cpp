@@ -124,9 +124,10 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
 }
 
-int run_size_bench(const Common& common, const std::string& syzygy_dir, int pieces) {
+int run_size_bench(const Common& common, const std::string& syzygy_dir, int pieces, bool capture_resolved) {
   auto progress = make_progress(common);
-  auto rep = bench::size_report(common.data_dir(), syzygy_dir, pieces, *progress);
+  auto rep = bench::size_report(common.data_dir(), syzygy_dir, pieces, *progress,
+                                capture_resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone);
   end_progress(common);
   if (!rep) return fail(rep.error().message);
   auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
@@ -175,6 +176,7 @@ Command add_bench(CLI::App& app) {
     std::string syzygy_probe, syzygy_size, csv;
     bench::ProbeBenchOptions opts{.rounds = 3};
     int size_pieces = 4;
+    bool size_capture_resolved = false;
     double index_copies = probe::CoverProber::kDefaultCopies;
     std::string index_regions = "auto";
     bool rebuild_index = false;
@@ -217,7 +219,10 @@ Command add_bench(CLI::App& app) {
   auto* s = sub->add_subcommand("size", "Cover file sizes against Syzygy WDL files, as shipped and through xz -9e");
   s->add_option("--syzygy", a->syzygy_size, "Syzygy directory (WDL files)")->required();
   s->add_option("--pieces", a->size_pieces, "Balances of up to this many pieces (default 4)")->check(CLI::Range(3, 5));
-  s->footer("Example:\n  egtmin-cli bench size --syzygy ../shared/syzygy --json");
+  s->add_flag("--capture-resolved", a->size_capture_resolved,
+              "Report the capture-resolved covers (NAME.egtcr) instead of the standalone ones");
+  s->footer("Example:\n  egtmin-cli bench size --syzygy ../shared/syzygy --json\n"
+            "  egtmin-cli bench size --syzygy ../shared/syzygy --capture-resolved");
   add_common(s, a->size_common);
   return {sub, [a, p, s] {
             if (p->parsed()) {
@@ -240,7 +245,7 @@ Command add_bench(CLI::App& app) {
               return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,
                                      a->index_regions, a->rebuild_index);
             }
-            if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces);
+            if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces, a->size_capture_resolved);
             return int(kUsage);
           }};
 }

@@ -16,7 +16,7 @@ Result<uint64_t> xz_size(const std::vector<uint8_t>& bytes) {
 }
 
 Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_dir, int pieces,
-                               const Progress& progress) {
+                               const Progress& progress, store::CoverKind kind) {
   SizeReport rep;
   const auto balances = Balance::all_up_to(pieces);
   for (size_t i = 0; i < balances.size(); ++i) {
@@ -24,7 +24,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
     progress.report(Stage::Sizes, double(i) / double(balances.size()), b.name());
     SizeRow row;
     row.balance = b;
-    const fs::path cover = store::cover_path(data_dir, b);
+    const fs::path cover = store::cover_path(data_dir, b, kind);
     std::error_code ec;
     if (fs::exists(cover, ec)) {
       auto c = store::load_cover(cover, &b);

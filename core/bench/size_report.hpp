@@ -3,6 +3,8 @@
 // file as shipped and recompressed with xz -9e (liblzma in-process, preset 9 | extreme).
 #pragma once
 
+#include "store/cover_file.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -16,7 +18,7 @@ namespace egtmin::bench {
 struct SizeRow {
   Balance balance;
   bool has_cover = false;
-  uint64_t cover_bytes = 0;  // DATA/covers/NAME.egtc
+  uint64_t cover_bytes = 0;  // DATA/covers/NAME.egtc (or .egtcr)
   uint64_t cubes = 0;
   bool has_syzygy = false;
   uint64_t syzygy_bytes = 0;     // NAME.rtbw
@@ -32,8 +34,10 @@ struct SizeReport {
 };
 
 // Every canonical balance of 3 to `pieces` pieces (Syzygy has no KvK file), plus KvK's cover.
+// `kind`: which of a balance's covers to report (NAME.egtc or the capture-resolved NAME.egtcr).
 Result<SizeReport> size_report(const std::filesystem::path& data_dir, const std::filesystem::path& syzygy_dir,
-                               int pieces, const Progress& progress = no_progress());
+                               int pieces, const Progress& progress = no_progress(),
+                               store::CoverKind kind = store::CoverKind::Standalone);
 
 // xz -9e of a buffer, as the xz tool writes it (CRC-64 check); its size in bytes.
 Result<uint64_t> xz_size(const std::vector<uint8_t>& bytes);
