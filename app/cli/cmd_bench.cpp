@@ -14,7 +14,8 @@ namespace egtmin::cli {
 namespace {
 
 int run_probe_bench(const Common& common, const std::string& syzygy_dir, const bench::ProbeBenchOptions& opts,
-                    const std::string& csv, double index_copies, const std::string& regions_name, bool rebuild) {
+                    const std::string& csv, double index_copies, const std::string& regions_name, bool rebuild,
+                    bool capture_resolved) {
   auto regions = probe::parse_region_policy(regions_name);
   if (!regions) return fail("--index-regions: " + regions.error().message);
   auto syz = Syzygy::open(syzygy_dir);
@@ -22,7 +23,8 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   const auto load_start = std::chrono::steady_clock::now();
   auto prober = probe::CoverProber::open(
       common.data_dir(), index_copies, *regions, common.threads,
-      rebuild ? probe::CoverProber::LayoutPolicy::Rebuild : probe::CoverProber::LayoutPolicy::Use);
+      rebuild ? probe::CoverProber::LayoutPolicy::Rebuild : probe::CoverProber::LayoutPolicy::Use,
+      capture_resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone);
   if (!prober) return fail(prober.error().message);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   if ((*prober)->balances().empty())
@@ -180,6 +182,7 @@ Command add_bench(CLI::App& app) {
     double index_copies = probe::CoverProber::kDefaultCopies;
     std::string index_regions = "auto";
     bool rebuild_index = false;
+    bool capture_resolved = false;
     std::vector<std::string> balance_names;
   };
   auto a = std::make_shared<Args>();
@@ -204,6 +207,9 @@ Command add_bench(CLI::App& app) {
   p->add_option("--index-copies", a->index_copies,
                 "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
       ->check(CLI::Range(1.0, 1024.0));
+  p->add_flag("--capture-resolved", a->capture_resolved,
+              "Probe the capture-resolved covers (NAME.egtcr; the standalone ones where a balance has none), "
+              "captures and promotions searched first; the same positions as without, for the seed");
   p->add_flag("--rebuild-index", a->rebuild_index,
               "Build every index from its cover in memory instead of mapping the stored layout files");
   p->add_option("--index-regions", a->index_regions,
@@ -221,8 +227,9 @@ Command add_bench(CLI::App& app) {
   s->add_option("--pieces", a->size_pieces, "Balances of up to this many pieces (default 4)")->check(CLI::Range(3, 5));
   s->add_flag("--capture-resolved", a->size_capture_resolved,
               "Report the capture-resolved covers (NAME.egtcr) instead of the standalone ones");
-  s->footer("Example:\n  egtmin-cli bench size --syzygy ../shared/syzygy --json\n"
-            "  egtmin-cli bench size --syzygy ../shared/syzygy --capture-resolved");
+  s->footer(
+      "Example:\n  egtmin-cli bench size --syzygy ../shared/syzygy --json\n"
+      "  egtmin-cli bench size --syzygy ../shared/syzygy --capture-resolved");
   add_common(s, a->size_common);
   return {sub, [a, p, s] {
             if (p->parsed()) {
@@ -243,9 +250,10 @@ Command add_bench(CLI::App& app) {
               if (p->count("--scan-positions") == 0)
                 a->opts.scan_positions = bench::ProbeBenchOptions::default_scan_positions(a->opts.pieces);
               return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,
-                                     a->index_regions, a->rebuild_index);
+                                     a->index_regions, a->rebuild_index, a->capture_resolved);
             }
-            if (s->parsed()) return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces, a->size_capture_resolved);
+            if (s->parsed())
+              return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces, a->size_capture_resolved);
             return int(kUsage);
           }};
 }

@@ -203,7 +203,11 @@ Position Position::color_flipped() const {
   return p;
 }
 
-MoveList legal_moves(const Position& pos) {
+namespace {
+
+// The legal moves, or (captures_only) those that leave the balance: captures, en passant and
+// promotions, which a capture-resolved probe searches.
+MoveList generate_moves(const Position& pos, bool captures_only) {
   MoveList pseudo, legal;
   Color us = pos.side_to_move();
   Bitboard own = pos.pieces(us), occ = pos.pieces(), enemy = pos.pieces(~us);
@@ -219,22 +223,28 @@ MoveList legal_moves(const Position& pos) {
         else
           pseudo.push({from, to});
       };
-      if (!(occ & bb(one))) {
+      if (!(occ & bb(one)) && (!captures_only || (bb(one) & kPromotionRanks))) {
         add(one);
         int start_row = us == White ? 6 : 1;
         Square two = Square(from + 2 * fwd);
-        if (row_of(from) == start_row && !(occ & bb(two))) pseudo.push({from, two});
+        if (!captures_only && row_of(from) == start_row && !(occ & bb(two))) pseudo.push({from, two});
       }
       for (Bitboard a = pawn_attacks(us, from) & enemy; a;) add(pop_lsb(a));
       if (pos.ep_square() != NoSquare && (pawn_attacks(us, from) & bb(pos.ep_square())))
         pseudo.push({from, pos.ep_square(), NoPieceType, true});
     } else {
-      for (Bitboard a = attacks(t, us, from, occ) & ~own; a;) pseudo.push({from, pop_lsb(a)});
+      for (Bitboard a = attacks(t, us, from, occ) & (captures_only ? enemy : ~own); a;) pseudo.push({from, pop_lsb(a)});
     }
   }
   for (const Move& m : pseudo)
     if (!pos.after(m).in_check(us)) legal.push(m);
   return legal;
 }
+
+}  // namespace
+
+MoveList legal_moves(const Position& pos) { return generate_moves(pos, false); }
+
+MoveList capture_and_promotion_moves(const Position& pos) { return generate_moves(pos, true); }
 
 }  // namespace egtmin

@@ -86,5 +86,7 @@ class Position {
 };
 
 MoveList legal_moves(const Position& pos);
+// The legal moves that leave the balance: captures (en passant included) and promotions.
+MoveList capture_and_promotion_moves(const Position& pos);
 
 }  // namespace egtmin

@@ -12,7 +12,7 @@
 namespace egtmin {
 
 bool capture_wins(const Position& pos, const SuccessorValue& value) {
-  const MoveList moves = legal_moves(pos);
+  const MoveList moves = capture_and_promotion_moves(pos);
   // Captures first: they are most of the moves that leave the balance, and the cheapest to find.
   for (int pass = 0; pass < 2; ++pass)
     for (const Move& m : moves) {
