@@ -132,6 +132,23 @@ class TestCovers : public QObject {
     const QList<QByteArray> lines = f.readAll().split('\n');
     QCOMPARE(lines.size(), int(cf.cubes.size()) + 2);  // header + rows + trailing newline
     QVERIFY(lines[0].contains("wK"));
+
+    // A capture-resolved cover of the same balance is listed beside it, by kind, and loads as such.
+    cf.kind = store::CoverKind::CaptureResolved;
+    cf.cubes.resize(cf.cubes.size() / 2);
+    QVERIFY(store::save_cover(
+                store::cover_path(dir_.path().toStdString(), cf.balance, store::CoverKind::CaptureResolved), cf)
+                .ok());
+    viewer_->rescan();
+    const int resolved = viewer_->balanceBox()->findText("KQvK (capture-resolved)");
+    QVERIFY(resolved >= 0);
+    QVERIFY(viewer_->balanceBox()->findText("KQvK") >= 0);
+    QSignalSpy again(viewer_, &CoverViewer::loaded);
+    viewer_->balanceBox()->setCurrentIndex(resolved);
+    Q_EMIT viewer_->balanceBox()->activated(resolved);
+    QVERIFY(again.wait(20000));
+    QCOMPARE(viewer_->model()->rowCount(), int(cf.cubes.size()));
+    QVERIFY(viewer_->infoLabel()->text().contains("capture-resolved"));
   }
 
   void missingCoverFailsPlainly() {

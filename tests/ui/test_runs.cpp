@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs panel: balance tree and filter, pass presets and validation, a small run to completion
 // (tables + minimization + cover file), cancelling a run, and the model contract.
+#include <filesystem>
+
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -212,6 +215,34 @@ class TestRuns : public QObject {
     QVERIFY(missing->wait(60000));
     QCOMPARE(missing->state(), RunJob::State::Failed);
     QVERIFY2(missing->error().contains("minimize"), qPrintable(missing->error()));
+    panel_->balances()->clearChecks();
+  }
+
+  void captureResolvedCoversAreMadeAndChecked() {
+    // The capture search of KPvK's positions probes the balances its captures and promotions reach.
+    for (const char* b : {"KvK", "KRvK", "KBvK", "KNvK", "KPvK"}) panel_->balances()->setChecked(b, true);
+    panel_->passes()->applyPreset(0);
+    panel_->captureResolvedBox()->setChecked(true);
+    panel_->startButton()->click();
+    RunJob* run = panel_->jobs().last();
+    QCOMPARE(run->spec().coverKind, store::CoverKind::CaptureResolved);
+    QVERIFY(run->title().contains("capture-resolved"));
+    QVERIFY(run->wait(60000));
+    QVERIFY2(run->state() == RunJob::State::Done, qPrintable(run->error()));
+    const Balance kpk = *Balance::parse("KPvK");
+    QVERIFY(
+        std::filesystem::exists(store::cover_path(dir_.path().toStdString(), kpk, store::CoverKind::CaptureResolved)));
+
+    panel_->balances()->clearChecks();
+    panel_->balances()->setChecked("KPvK", true);
+    panel_->checkButton()->click();
+    RunJob* check = panel_->jobs().last();
+    QVERIFY(check->title().contains("capture-resolved"));
+    QVERIFY(check->wait(60000));
+    QVERIFY2(check->state() == RunJob::State::Done, qPrintable(check->error()));
+    const QString log = check->log().join('\n');
+    QVERIFY2(log.contains("KPvK indexed probe: ") && log.contains(" 0 mismatches"), qPrintable(log));
+    panel_->captureResolvedBox()->setChecked(false);
     panel_->balances()->clearChecks();
   }
 

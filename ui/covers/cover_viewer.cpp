@@ -22,6 +22,11 @@
 
 namespace egtmin::ui {
 
+namespace {
+// The balance name of a cover list entry (its text may say the kind too); Qt::UserRole holds the kind.
+constexpr int kNameRole = Qt::UserRole + 1;
+}  // namespace
+
 CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(ctx) {
   model_ = new CoverModel(this);
   proxy_ = new QSortFilterProxyModel(this);
@@ -74,7 +79,7 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
 
   connect(rescanButton, &QPushButton::clicked, this, &CoverViewer::rescan);
   connect(balances_, &QComboBox::activated, this, [this](int i) {
-    if (i >= 0) load(balances_->itemText(i));
+    if (i >= 0) load(balances_->itemData(i, kNameRole).toString(), store::CoverKind(balances_->itemData(i).toInt()));
   });
   connect(output_, &QComboBox::currentIndexChanged, this,
           [this](int i) { setOutputFilter(output_->itemData(i).toInt()); });
@@ -91,8 +96,15 @@ void CoverViewer::rescan() {
   const QString current = balances_->currentText();
   balances_->clear();
   QDir dir(QDir(ctx_->dataDir()).filePath(QStringLiteral("covers")));
-  for (const QFileInfo& f : dir.entryInfoList({QStringLiteral("*.egtc")}, QDir::Files, QDir::Name))
-    balances_->addItem(f.completeBaseName());
+  // Both kinds of cover, the capture-resolved one named as such beside the standalone one.
+  for (const QFileInfo& f :
+       dir.entryInfoList({QStringLiteral("*.egtc"), QStringLiteral("*.egtcr")}, QDir::Files, QDir::Name)) {
+    const bool resolved = f.suffix() == QStringLiteral("egtcr");
+    const QString name = f.completeBaseName();
+    balances_->addItem(resolved ? tr("%1 (capture-resolved)").arg(name) : name,
+                       int(resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone));
+    balances_->setItemData(balances_->count() - 1, name, kNameRole);
+  }
   const int i = balances_->findText(current);
   if (i >= 0) balances_->setCurrentIndex(i);
   if (balances_->count() == 0 && model_->rowCount() == 0)
@@ -100,14 +112,14 @@ void CoverViewer::rescan() {
         tr("No cover files in %1 yet: start a run with minimization passes in the Runs panel.").arg(dir.path()));
 }
 
-void CoverViewer::load(const QString& balanceName) {
+void CoverViewer::load(const QString& balanceName, store::CoverKind kind) {
   auto b = Balance::parse(balanceName.toStdString());
   if (!b) {
     Q_EMIT failed(QString::fromStdString(b.error().message));
     return;
   }
   const Balance canon = b->canonical();
-  const auto path = store::cover_path(ctx_->dataDir().toStdString(), canon);
+  const auto path = store::cover_path(ctx_->dataDir().toStdString(), canon, kind);
   info_->setText(tr("Loading %1…").arg(QString::fromStdString(path.string())));
   watcher_.setFuture(QtConcurrent::run([path, canon] {
     Loaded out;
@@ -140,7 +152,10 @@ void CoverViewer::setCover(const store::CoverFile& cover) {
   }
   info_->setText(
       tr("%1: %2 cubes (%3 win, %4 draw, %5 loss for White), %6 literals; passes %7; canonicalization %8")
-          .arg(QString::fromStdString(cover.balance.name()))
+          .arg(cover.kind == store::CoverKind::CaptureResolved
+                   ? tr("%1, capture-resolved (won positions a capture wins are left to the probe)")
+                         .arg(QString::fromStdString(cover.balance.name()))
+                   : QString::fromStdString(cover.balance.name()))
           .arg(cover.cubes.size())
           .arg(counts[1])
           .arg(counts[2])

@@ -36,8 +36,9 @@ class CoverViewer : public QWidget {
 
   // Shows cubes directly (tests, or covers made in memory).
   void setCover(const store::CoverFile& cover);
-  // Loads DATA/covers/NAME.egtc in the background; loaded() or failed() follows.
-  void load(const QString& balanceName);
+  // Loads DATA/covers/NAME.egtc (or the capture-resolved NAME.egtcr) in the background; loaded()
+  // or failed() follows.
+  void load(const QString& balanceName, store::CoverKind kind = store::CoverKind::Standalone);
   bool busy() const { return watcher_.isRunning(); }
   // Writes the rows passing the filter, decoded, as CSV.
   bool exportCsv(const QString& path, QString* error = nullptr) const;

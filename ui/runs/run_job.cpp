@@ -50,7 +50,11 @@ QString RunJob::title() const {
   if (t.size() > 60) t = t.left(57) + QStringLiteral("…");
   if (spec_.kind == RunSpec::Kind::Verify)
     return spec_.syzygy ? tr("%1: verify (self-check, Syzygy)").arg(t) : tr("%1: verify (self-check)").arg(t);
-  if (spec_.kind == RunSpec::Kind::Check) return tr("%1: check covers (every position, indexed probe)").arg(t);
+  const bool resolved = spec_.coverKind == store::CoverKind::CaptureResolved;
+  if (spec_.kind == RunSpec::Kind::Check)
+    return resolved ? tr("%1: check capture-resolved covers (every position, indexed probe)").arg(t)
+                    : tr("%1: check covers (every position, indexed probe)").arg(t);
+  if (resolved && !spec_.passes.isEmpty()) t += tr(" (capture-resolved)");
   if (spec_.passes.isEmpty()) return tr("%1: tables").arg(t);
   if (spec_.effort != logic::Effort::Normal)
     return tr("%1: %2 (%3 effort)").arg(t, spec_.passes, effortText(spec_.effort));
@@ -158,6 +162,7 @@ Result<run::MinimizeRequest> RunJob::request(const RunSpec& spec) {
   r.covers = spec.saveCovers ? run::CoverOutput::Save : run::CoverOutput::Discard;
   r.data_dir = spec.dataDir.toStdString();
   if (spec.memoryLimit) r.memory_limit = spec.memoryLimit;
+  r.kind = spec.coverKind;
   return r;
 }
 
@@ -176,6 +181,7 @@ RunJob::Outcome RunJob::prove() {
     p.self_check = false;
     p.check_cover = true;
     p.check_probe = true;
+    p.kind = spec_.coverKind;
   }
   auto counts = [](const Table::Counts& c) { return QString::fromStdString(value_counts_text(c)); };
   run::ProofEvents events;

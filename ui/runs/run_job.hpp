@@ -33,6 +33,8 @@ struct RunSpec {
   logic::Effort effort = logic::Effort::Normal;  // MinimizeOptions::effort (expand, irredundant)
   const Syzygy* syzygy = nullptr;                // Verify: compare with these files too
   quint64 memoryLimit = 0;                       // bytes; 0: the memory available at the start
+  // Minimize makes, and Check checks, this kind of cover (capture-resolved: NAME.egtcr).
+  store::CoverKind coverKind = store::CoverKind::Standalone;
 };
 
 // One point of a run's per-pass record: the cover after a pass ("start" = the initial minterms).

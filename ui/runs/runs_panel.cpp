@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runs/runs_panel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -57,6 +58,12 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   check_->setToolTip(
       tr("Check the checked balances' covers against their tables at every legal position, and probe every "
          "position through the indexed probe as engines do."));
+  captureResolved_ = new QCheckBox(tr("Capture-resolved"), this);
+  captureResolved_->setObjectName("capture-resolved");
+  captureResolved_->setToolTip(
+      tr("Make (and check) the smaller kind of cover, NAME.egtcr: won positions that a capture or promotion also "
+         "wins are left to the probe, which searches captures and promotions first, as Syzygy's does "
+         "(egtmin-cli minimize --capture-resolved)."));
   plan_ = new QLabel(this);
   plan_->setObjectName("run-plan");
   plan_->setWordWrap(true);
@@ -75,6 +82,7 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   effortLabel->setToolTip(effort_->toolTip());
   row->addWidget(effortLabel);
   row->addWidget(effort_);
+  row->addWidget(captureResolved_);
   row->addStretch(1);
   row->addWidget(verify_);
   row->addWidget(check_);
@@ -205,6 +213,7 @@ RunSpec RunsPanel::selectionSpec(RunSpec::Kind kind) const {
   spec.dataDir = ctx_->dataDir();
   spec.syzygy = ctx_->syzygy();
   spec.memoryLimit = memoryLimit_;
+  spec.coverKind = captureResolved_->isChecked() ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
   return spec;
 }
 

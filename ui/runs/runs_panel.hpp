@@ -8,6 +8,7 @@
 
 #include "runs/run_job.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -36,6 +37,8 @@ class RunsPanel : public QWidget {
   QPushButton* startButton() const { return start_; }
   QPushButton* verifyButton() const { return verify_; }
   QPushButton* checkButton() const { return check_; }
+  // Runs make (and Check checks) capture-resolved covers when ticked.
+  QCheckBox* captureResolvedBox() const { return captureResolved_; }
   // What the selected run will do before it starts: the tables to make first, the expected peak
   // memory against what the machine has; the reason when it is refused.
   QLabel* planLabel() const { return plan_; }
@@ -75,6 +78,7 @@ class RunsPanel : public QWidget {
   QComboBox* effort_;
   QPushButton* start_;
   QPushButton* verify_;
+  QCheckBox* captureResolved_;
   QPushButton* check_;
   QLabel* plan_;
   quint64 memoryLimit_ = 0;
