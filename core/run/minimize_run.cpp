@@ -99,7 +99,8 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   MinimizeRunResult result;
   result.balance_workers = minimizing ? balance_workers(balances, threads) : 1;
   result.pass_threads = result.balance_workers > 1 ? 1 : threads;
-  result.plan = plan_run(request.data_dir, balances, minimizing, result.pass_threads);
+  result.plan = plan_run(request.data_dir, balances, minimizing, result.pass_threads,
+                         request.kind == store::CoverKind::CaptureResolved);
   const uint64_t limit = request.memory_limit ? *request.memory_limit : available_memory_bytes();
   if (auto s = check_memory(result.plan, limit); !s) return s.error();
   if (events.planned) events.planned(result.plan);

@@ -99,17 +99,23 @@ uint64_t table_peak_bytes(const Balance& b) {
   return kBaseBytes + uint64_t(bytes);
 }
 
-uint64_t minimize_peak_bytes(const Balance& b, int threads) {
+uint64_t minimize_peak_bytes(const Balance& b, int threads, bool capture_resolved) {
   const uint64_t slots = table_slots(b);
   const double care = kCareShareOfSlots * double(slots);
   const double part = double(logic::kPartCareMinterms);
   // A function over the part limit is split; up to one part per thread is minimized at once.
   const double in_flight = care > part ? std::min(care, part * double(std::max(threads, 1))) : care;
-  return kBaseBytes + uint64_t(kLoadedTableBytesPerSlot * double(slots) + kMinimizeBytesPerCare * in_flight);
+  double tables = kLoadedTableBytesPerSlot * double(slots);
+  if (capture_resolved) {
+    tables *= 2;
+    for (const Balance& d : successor_balances(b.canonical()))
+      tables += kLoadedTableBytesPerSlot * double(table_slots(d));
+  }
+  return kBaseBytes + uint64_t(tables + kMinimizeBytesPerCare * in_flight);
 }
 
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
-                 int threads) {
+                 int threads, bool capture_resolved) {
   RunPlan plan;
   for (const Balance& b : missing_tables(data_dir, balances)) {
     const uint64_t slots = table_slots(b);
@@ -121,8 +127,8 @@ RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balanc
       const Balance b = given.canonical();
       if (!seen.insert(b).second) continue;
       const uint64_t slots = table_slots(b);
-      plan.steps.push_back(
-          {PlanStep::Kind::Minimize, b, slots, kMinimizeWorkPerSlot * double(slots), minimize_peak_bytes(b, threads)});
+      plan.steps.push_back({PlanStep::Kind::Minimize, b, slots, kMinimizeWorkPerSlot * double(slots),
+                            minimize_peak_bytes(b, threads, capture_resolved)});
     }
   }
   return plan;

@@ -53,11 +53,13 @@ uint64_t table_slots(const Balance& b);
 // The expected peak of making b's table (generating and self-checking it) and of minimizing it
 // with `threads` threads (parts side by side).
 uint64_t table_peak_bytes(const Balance& b);
-uint64_t minimize_peak_bytes(const Balance& b, int threads);
+// A capture-resolved minimization also holds the resolved copy of the table and the tables
+// captures and promotions reach.
+uint64_t minimize_peak_bytes(const Balance& b, int threads, bool capture_resolved = false);
 
 // The plan of making the missing tables of `balances` and, when `minimizing`, minimizing each.
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
-                 int threads);
+                 int threads, bool capture_resolved = false);
 
 // OK when the plan's peak fits in `limit_bytes`; otherwise an error naming the step, its
 // expected peak and the limit. A limit of 0 means unknown: everything fits.

@@ -112,6 +112,7 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   connect(start_, &QPushButton::clicked, this, &RunsPanel::startFromSelection);
   connect(verify_, &QPushButton::clicked, this, &RunsPanel::verifySelection);
   connect(check_, &QPushButton::clicked, this, &RunsPanel::checkSelection);
+  connect(captureResolved_, &QCheckBox::toggled, this, &RunsPanel::updateStart);
   connect(ctx_, &AppContext::changed, this, &RunsPanel::updateStart);
   connect(this, &RunsPanel::runFinished, this, &RunsPanel::updateStart);
   connect(clear, &QPushButton::clicked, this, &RunsPanel::clearFinished);
@@ -151,7 +152,8 @@ void RunsPanel::updateStart() {
   const bool minimizing = !passes_->passes().trimmed().isEmpty();
   const int threads = resolve_threads(threads_->value());
   const run::RunPlan plan = run::plan_run(ctx_->dataDir().toStdString(), balances, minimizing,
-                                          minimizing && run::balance_workers(balances, threads) > 1 ? 1 : threads);
+                                          minimizing && run::balance_workers(balances, threads) > 1 ? 1 : threads,
+                                          captureResolved_->isChecked());
   const quint64 limit = memoryLimit_ ? memoryLimit_ : available_memory_bytes();
   const Status fits = run::check_memory(plan, limit);
   QString text;
