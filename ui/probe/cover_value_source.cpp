@@ -8,7 +8,9 @@ namespace egtmin::ui {
 bool CoverValueSource::available(const Balance& b) const {
   // Asked by the panel before loading; the file's presence is the answer.
   std::error_code ec;
-  return std::filesystem::exists(store::cover_path(dir_, b.canonical()), ec);
+  // Either kind of cover answers (the prober takes the standalone one where a balance has both).
+  return std::filesystem::exists(store::cover_path(dir_, b.canonical()), ec) ||
+         std::filesystem::exists(store::cover_path(dir_, b.canonical(), store::CoverKind::CaptureResolved), ec);
 }
 
 const probe::Covers* CoverValueSource::covers(QString* error) {
