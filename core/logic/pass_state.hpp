@@ -40,9 +40,16 @@ struct MinimizeOptions {
   CompactSource compact_source = CompactSource::Auto;
   Effort effort = Effort::Normal;  // how hard expand and irredundant try
   // The inputs to split the function on (logic/split.hpp): each value of them is minimized on its
-  // own, the empty parts skipped. Not set: choose_split(f, kPartCareMinterms, kMaxSplitInputs).
+  // own, the empty parts skipped. Not set: choose_split(f, part_care_minterms, kMaxSplitInputs).
   std::optional<std::vector<int>> split = std::nullopt;
+  // The most care minterms a part may have when the split is chosen. Functions with many
+  // don't-cares need smaller parts: their primes are larger and overlap more, so irredundant's
+  // matrix holds more entries per care minterm (capture-resolved KQRvKR in two parts of 52 million
+  // care minterms, side by side: 16.4 GB).
+  uint64_t part_care_minterms = kPartCareMinterms;
 };
+// Capture-resolved covers: a quarter of kPartCareMinterms per part.
+constexpr uint64_t kResolvedPartCareMinterms = kPartCareMinterms / 4;
 
 // The care minterms of f as the initial cover.
 Cover minterm_cover(const CareFunction& f);

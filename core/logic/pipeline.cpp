@@ -100,7 +100,7 @@ Result<Minimized> run(PassState& st, const std::vector<Pass>& passes, const Mini
 // The split a run uses on f: the option's inputs when set (those f can be split on), else
 // choose_split's.
 Split split_for(const CareFunction& f, const MinimizeOptions& opt) {
-  if (!opt.split) return choose_split(f, kPartCareMinterms, kMaxSplitInputs);
+  if (!opt.split) return choose_split(f, opt.part_care_minterms, kMaxSplitInputs);
   Split s;
   for (int i : *opt.split)
     if (splittable(f, i)) s.inputs.push_back(i);

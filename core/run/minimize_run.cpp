@@ -148,6 +148,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   options.canon = request.canon;
   options.effort = request.effort;
   options.split = request.split;
+  if (request.kind == store::CoverKind::CaptureResolved) options.part_care_minterms = logic::kResolvedPartCareMinterms;
   options.threads = result.pass_threads;
   result.balances.resize(balances.size());
   std::atomic<size_t> next{0};

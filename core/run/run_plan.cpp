@@ -29,6 +29,10 @@ constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
 // part of at most logic::kPartCareMinterms at a time).
 constexpr double kCareShareOfSlots = 0.46;
 constexpr double kMinimizeBytesPerCare = 80;
+// Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, about 155
+// bytes per care minterm in flight (KQRvKR: 16.4 GB with two parts of 52 million side by side),
+// so its parts are a quarter the size (logic::kResolvedPartCareMinterms) and counted at twice this.
+constexpr double kResolvedMinimizeBytesPerCare = 2 * 155;
 // Relative cost of minimizing a table against making it (KRPvKR: 2,240 s against 1,309 s).
 constexpr double kMinimizeWorkPerSlot = 1.5;
 
@@ -102,16 +106,17 @@ uint64_t table_peak_bytes(const Balance& b) {
 uint64_t minimize_peak_bytes(const Balance& b, int threads, bool capture_resolved) {
   const uint64_t slots = table_slots(b);
   const double care = kCareShareOfSlots * double(slots);
-  const double part = double(logic::kPartCareMinterms);
+  const double part = double(capture_resolved ? logic::kResolvedPartCareMinterms : logic::kPartCareMinterms);
   // A function over the part limit is split; up to one part per thread is minimized at once.
   const double in_flight = care > part ? std::min(care, part * double(std::max(threads, 1))) : care;
+  const double per_care = capture_resolved ? kResolvedMinimizeBytesPerCare : kMinimizeBytesPerCare;
   double tables = kLoadedTableBytesPerSlot * double(slots);
   if (capture_resolved) {
     tables *= 2;
     for (const Balance& d : successor_balances(b.canonical()))
       tables += kLoadedTableBytesPerSlot * double(table_slots(d));
   }
-  return kBaseBytes + uint64_t(tables + kMinimizeBytesPerCare * in_flight);
+  return kBaseBytes + uint64_t(tables + per_care * in_flight);
 }
 
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,

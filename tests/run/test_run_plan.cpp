@@ -51,9 +51,10 @@ TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
     EXPECT_LT(run::minimize_peak_bytes(bal(b), 2), twelve_gib) << b;
   }
   EXPECT_LT(run::table_peak_bytes(bal("KQvKR")), run::table_peak_bytes(bal("KQRvKR")));
-  // A capture-resolved minimization holds the resolved copy and the successors' tables too.
-  EXPECT_GT(run::minimize_peak_bytes(bal("KRPvKR"), 2, true),
-            run::minimize_peak_bytes(bal("KRPvKR"), 2) + 1'000'000'000u);
+  // Capture-resolved: the resolved copy and the successors' tables too, and denser matrices in
+  // smaller parts (KQRvKR measured 2.41 GB with two of its eight parts side by side).
+  EXPECT_GE(run::minimize_peak_bytes(bal("KQRvKR"), 2, true), 2'410'000'000u);
+  for (const char* b : {"KRPvKR", "KQRvKR"}) EXPECT_LT(run::minimize_peak_bytes(bal(b), 2, true), twelve_gib) << b;
   EXPECT_EQ(run::table_slots(bal("KRPvKR")), 1'073'741'824u);
   EXPECT_EQ(run::table_slots(bal("KQRvKR")), 335'544'320u);
 }
