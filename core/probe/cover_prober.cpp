@@ -3,6 +3,7 @@
 
 #include "probe/probe_layout.hpp"
 #include "table/capture_resolve.hpp"
+#include "table/generator.hpp"
 #include "util/defaults.hpp"
 
 #include <algorithm>
@@ -110,7 +111,7 @@ Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy 
   if (!lc) return lc.error();
   insert(std::move(*lc));
   rebuild_material_hash();
-  return ok_status();
+  return check_capture_successors();
 }
 
 Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies,
@@ -349,7 +350,25 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
     prober->insert(std::move(built[i]));
   }
   prober->rebuild_material_hash();
+  if (auto s = prober->check_capture_successors(); !s) return s.error();
   return prober;
+}
+
+Status CoverProber::check_capture_successors() const {
+  // A capture-resolved cover is exact only with its capture search, and the search probes the
+  // balances captures and promotions reach: without their covers it would answer wrongly.
+  for (const auto& c : covers_) {
+    if (c->file.kind != store::CoverKind::CaptureResolved) continue;
+    std::string missing;
+    for (const Balance& s : successor_balances(c->file.balance))
+      if (s.pieces() > 1 && !has(s)) missing += (missing.empty() ? "" : ", ") + s.name();
+    if (!missing.empty())
+      return Error{c->file.balance.name() +
+                   "'s capture-resolved cover needs the covers of the balances its captures "
+                   "and promotions reach; missing: " +
+                   missing + " (egtmin-cli minimize " + missing + ")"};
+  }
+  return ok_status();
 }
 
 std::vector<Balance> CoverProber::balances() const {

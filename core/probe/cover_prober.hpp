@@ -152,6 +152,8 @@ class CoverProber {
   // Capture-resolved covers: does a capture or promotion win (the opponent's plain loss)? Children
   // are probed through this prober; an error names a child it has no cover for.
   Result<bool> capture_search(const Position& pos, Method m) const;
+  // Every capture-resolved cover has the covers its capture search probes; an error names them.
+  Status check_capture_successors() const;
   bool capture_wins_hot(const Position& pos, Method m) const;
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
   // for 5-piece covers, 4 bits each), so the hot path does no map lookups.

@@ -510,6 +510,13 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   ASSERT_TRUE(v) << v.error().message;
   EXPECT_EQ(v->wdl, Wdl::Win);
 
+  // Without the cover of a balance its promotions reach, the search could not be exact: refused.
+  std::filesystem::remove(store::cover_path(dir.path, *Balance::parse("KQvK"), store::CoverKind::CaptureResolved));
+  auto short_one = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                     CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+  ASSERT_FALSE(short_one);
+  EXPECT_NE(short_one.error().message.find("missing: KQvK"), std::string::npos) << short_one.error().message;
+
   // The same cubes without the search: the positions left open come out wrong.
   auto cover = store::load_cover(path, &kpk);
   ASSERT_TRUE(cover);
