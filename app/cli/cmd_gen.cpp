@@ -49,9 +49,15 @@ Command add_gen(CLI::App& app) {
             events.planned = [&](const run::RunPlan& plan) { print_plan(a->common, plan, *limit); };
             events.table_generated = [&](const Balance& b, const TableStore::Generated& g) {
               total += g.seconds + g.self_check_seconds;
-              auto t = store.get(b);
-              const Table::Counts c = t ? (*t)->counts() : Table::Counts{};
-              store.unload_all();
+              // The self-check counted the values; without it, they are read from the table written.
+              Table::Counts c;
+              if (g.self_check) {
+                c = g.self_check->counts;
+              } else {
+                auto t = store.get(b);
+                if (t) c = (*t)->counts();
+                store.unload_all();
+              }
               nlohmann::json row = value_counts_json(c);
               row["balance"] = b.name();
               row["seconds"] = g.seconds;

@@ -116,14 +116,15 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   gen_opts.threads = threads;
   gen_opts.self_check = request.self_check;
   const size_t tables = result.plan.tables();
+  const TableStore::OnGenerated on_generated = [&](const Balance& made, const TableStore::Generated& g) {
+    if (events.table_generated) tracker.event([&] { events.table_generated(made, g); });
+  };
   for (size_t i = 0; i < tables; ++i) {
     const PlanStep& step = result.plan.steps[i];
     Progress gen(progress, [&](const ProgressEvent& e) {
       tracker.report(0, step.work, e.fraction, e.stage, step_detail("table", i, tables, e.detail));
     });
-    auto t = store.ensure(step.balance, gen_opts, gen, [&](const Balance& made, const TableStore::Generated& g) {
-      if (events.table_generated) tracker.event([&] { events.table_generated(made, g); });
-    });
+    auto t = store.ensure(step.balance, gen_opts, gen, on_generated);
     if (progress.cancelled()) return Error{"cancelled"};
     if (!t) return t.error();
     tracker.step_done(0, step.work);
@@ -131,9 +132,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   }
   // The balances themselves: on disk now, unless a table file is of an older format (remade here).
   for (const Balance& b : balances) {
-    auto t = store.ensure(b, gen_opts, no_progress(), [&](const Balance& made, const TableStore::Generated& g) {
-      if (events.table_generated) tracker.event([&] { events.table_generated(made, g); });
-    });
+    auto t = store.ensure(b, gen_opts, no_progress(), on_generated);
     if (progress.cancelled()) return Error{"cancelled"};
     if (!t) return t.error();
   }
@@ -170,8 +169,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     // A capture-resolved cover minimizes the table with the positions a capture wins left open.
     std::optional<CaptureResolution> resolved;
     if (request.kind == store::CoverKind::CaptureResolved) {
-      tracker.report(slot, work, 0, Stage::CareSet, detail("capture resolution"));
-      auto res = resolve_captures(**table, store.lookup(), options.threads);
+      auto res = resolve_captures(**table, store.lookup(), options.threads, part);
       if (!res) {
         r.error = b.name() + ": " + res.error().message;
         return;

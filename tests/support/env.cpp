@@ -28,4 +28,11 @@ TableStore& shared_store() {
   return store;
 }
 
+TableLookup shared_lookup() {
+  return [](const Balance& b) -> const Table* {
+    auto r = shared_store().ensure(b);
+    return r ? *r : nullptr;
+  };
+}
+
 }  // namespace egtmin::test

@@ -17,6 +17,8 @@ std::string syzygy_missing_message();
 
 // A TableStore over the build tree's test-data directory.
 TableStore& shared_store();
+// Its tables as generate, self_check and resolve_captures look them up (made on first use).
+TableLookup shared_lookup();
 
 }  // namespace egtmin::test
 

@@ -10,13 +10,6 @@
 namespace egtmin {
 namespace {
 
-TableLookup store_lookup() {
-  return [](const Balance& b) -> const Table* {
-    auto r = test::shared_store().ensure(b);
-    return r ? *r : nullptr;
-  };
-}
-
 // Brute force: the value of every capture and promotion from the tables, for the side to move.
 bool brute_capture_wins(const Position& pos) {
   for (const Move& m : legal_moves(pos)) {
@@ -39,7 +32,7 @@ TEST_P(CaptureResolve, LeavesExactlyTheWinsACaptureOrPromotionWins) {
   auto t = test::shared_store().ensure(b);
   ASSERT_TRUE(t.ok()) << t.error().message;
   const Table& table = **t;
-  auto r = resolve_captures(table, store_lookup(), 2);
+  auto r = resolve_captures(table, test::shared_lookup(), 2);
   ASSERT_TRUE(r.ok()) << r.error().message;
   uint64_t positions = 0, resolved = 0;
   for (uint64_t slot = 0; slot < table.slots(); ++slot) {

@@ -16,13 +16,6 @@
 namespace egtmin {
 namespace {
 
-TableLookup store_lookup() {
-  return [](const Balance& b) -> const Table* {
-    auto r = test::shared_store().ensure(b);
-    return r ? *r : nullptr;
-  };
-}
-
 struct Generated {
   Table table;
   std::vector<uint8_t> distances;
@@ -34,7 +27,7 @@ Generated generate_with_distances(const char* name) {
   Generated g;
   GenerateOptions opts;
   opts.distances = &g.distances;
-  auto t = generate(b, store_lookup(), opts);
+  auto t = generate(b, test::shared_lookup(), opts);
   EXPECT_TRUE(t.ok()) << t.error().message;
   g.table = std::move(*t);
   return g;
@@ -57,7 +50,7 @@ TEST(SelfCheck, ProvesGeneratedTablesExactlyWithDistances) {
   // Every position of two 3-piece tables; a sample of a 4-piece one with pawns on both sides.
   for (auto [name, stride] : {std::pair{"KRvK", 1}, std::pair{"KPvK", 1}, std::pair{"KPvKP", 5}}) {
     Generated g = generate_with_distances(name);
-    SelfCheckReport r = self_check(g.table, store_lookup(), g.distances, every(stride));
+    SelfCheckReport r = self_check(g.table, test::shared_lookup(), g.distances, every(stride));
     EXPECT_TRUE(r.ok()) << name << ": " << (r.examples.empty() ? "" : r.examples.front());
     EXPECT_TRUE(r.exact_rule);
     EXPECT_EQ(r.counts.legal(), r.positions);
@@ -67,7 +60,7 @@ TEST(SelfCheck, ProvesGeneratedTablesExactlyWithDistances) {
 
 TEST(SelfCheck, PassesOnePlyWithoutDistances) {
   const Table& t = *test::shared_store().ensure(Balance::parse("KRvKP").value()).value();
-  SelfCheckReport r = self_check(t, store_lookup(), {}, every(13));
+  SelfCheckReport r = self_check(t, test::shared_lookup(), {}, every(13));
   EXPECT_TRUE(r.ok()) << (r.examples.empty() ? "" : r.examples.front());
   EXPECT_FALSE(r.exact_rule);
   EXPECT_GT(r.positions, 500000u);
@@ -87,13 +80,13 @@ TEST(SelfCheck, FailsOnOneChangedValue) {
     Table t = g.table;
     const uint64_t slot = first_slot_with(t, c.from, kStride);
     ASSERT_LT(slot, t.slots());
-    EXPECT_TRUE(self_check(t, store_lookup(), g.distances, every(kStride)).ok());
+    EXPECT_TRUE(self_check(t, test::shared_lookup(), g.distances, every(kStride)).ok());
     t.set_slot(slot, c.to);
-    SelfCheckReport exact = self_check(t, store_lookup(), g.distances, every(kStride));
+    SelfCheckReport exact = self_check(t, test::shared_lookup(), g.distances, every(kStride));
     EXPECT_FALSE(exact.ok()) << wdl_name(c.from) << " -> " << wdl_name(c.to);
     EXPECT_GE(exact.failures, 1u);
     if (!c.needs_distances) {
-      SelfCheckReport one_ply = self_check(t, store_lookup(), {}, every(kStride));
+      SelfCheckReport one_ply = self_check(t, test::shared_lookup(), {}, every(kStride));
       EXPECT_FALSE(one_ply.ok()) << wdl_name(c.from) << " -> " << wdl_name(c.to);
     }
   }
@@ -101,14 +94,14 @@ TEST(SelfCheck, FailsOnOneChangedValue) {
   std::vector<uint8_t> d = g.distances;
   const uint64_t slot = first_slot_with(g.table, Wdl::Win, kStride);
   d[slot] = uint8_t(d[slot] + 2);
-  EXPECT_FALSE(self_check(g.table, store_lookup(), d, every(kStride)).ok());
+  EXPECT_FALSE(self_check(g.table, test::shared_lookup(), d, every(kStride)).ok());
 }
 
 TEST(SelfCheck, RefusesDistancesOfAnotherTable) {
   Generated g = generate_with_distances("KRvK");
   const Table& other = *test::shared_store().ensure(Balance::parse("KQvK").value()).value();
   std::vector<uint8_t> wrong(g.distances.begin(), g.distances.end() - 1);
-  SelfCheckReport r = self_check(other, store_lookup(), wrong);
+  SelfCheckReport r = self_check(other, test::shared_lookup(), wrong);
   EXPECT_FALSE(r.ok());
   ASSERT_FALSE(r.examples.empty());
   EXPECT_NE(r.examples.front().find("do not belong"), std::string::npos);
