@@ -25,10 +25,11 @@ constexpr double kLoadedTableBytesPerSlot = 0.5;  // a finished table in memory:
 // The process itself, its code and the small tables.
 constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
 // Minimizing: canonical legal positions are under half the slots (KQRvKR 0.40, KRPvKR 0.45), and
-// the passes hold up to 80 bytes per care minterm of the parts in flight (KQRvKR: 5.48 GB with one
-// part of at most logic::kPartCareMinterms at a time).
+// the passes hold up to 100 bytes per care minterm of the parts in flight: diffuse functions hold
+// the most (KRBvKR, mostly draws: 3.30 GB at -j2, two parts of at most logic::kPartCareMinterms
+// side by side; KQRvKR 2.22 GB).
 constexpr double kCareShareOfSlots = 0.46;
-constexpr double kMinimizeBytesPerCare = 80;
+constexpr double kMinimizeBytesPerCare = 100;
 // Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, about 155
 // bytes per care minterm in flight (KQRvKR: 16.4 GB with two parts of 52 million side by side),
 // so its parts are a quarter the size (logic::kResolvedPartCareMinterms) and counted at twice this.
