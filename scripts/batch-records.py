@@ -82,7 +82,7 @@ def table(_args):
     pawns = sum("P" in r["balance"] for r in records)
     cursed = sum(r["values"]["cursed_win"] + r["values"]["blessed_loss"] > 0 for r in records)
     print("| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
-          "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | checked, mismatches |")
+          "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) |")
     print("|---|" + "---:|" * 14)
     cover = syzygy = 0
     for r in records:
@@ -96,7 +96,7 @@ def table(_args):
               f"| {secs(r['generate_seconds'])} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
               f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
               f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
-              f"| {fmt(r['checked_positions'])}, {r['mismatches']} |")
+              f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) |")
     print()
     print(f"{len(records)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
           f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
