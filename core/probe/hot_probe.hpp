@@ -201,7 +201,17 @@ inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
     auto v = probe(pos, m);
     return v ? v->wdl : Wdl::Illegal;
   }
-  const HotEntry& e = hot_[h];
+  return probe_hot(pos, hot_[h], m);
+}
+
+inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {
+  for (size_t h = hot::key_hash(key, hash_mul_, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
+    if (hot_[h].key == key) return &hot_[h];
+    if (hot_[h].key == hot::kNoKey) return nullptr;
+  }
+}
+
+inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method m) const {
   if (e.capture_resolved) [[unlikely]]
     if (capture_wins_hot(pos, m)) return Wdl::Win;
   switch (e.k) {
