@@ -41,7 +41,7 @@ const Table& table_of(const char* name) {
 // file is written atomically, so racing processes at worst make one twice).
 const fs::path& cover_dir() {
   static const fs::path dir = [] {
-    const fs::path d = fs::path(EGTMIN_TEST_DATA) / "capi-covers";
+    const fs::path d = test::test_data_dir() / "capi-covers";
     auto passes = logic::parse_passes("canon,compact,expand,irredundant");
     for (const char* name : kBalances) {
       const Table& t = table_of(name);
