@@ -123,13 +123,15 @@ int main(int argc, char** argv) {
 
   egtmin_stats s;
   egtmin_get_stats(tb, &s);
-  printf("probed %lld positions of %d-%d pieces: %lld mismatches, %lld errors; skipped %lld without a cover, "
-         "%lld without a Syzygy file\n",
-         probed, min_pieces, max_pieces, mismatches, errors, no_cover, no_syzygy);
+  printf(
+      "probed %lld positions of %d-%d pieces: %lld mismatches, %lld errors; skipped %lld without a cover, "
+      "%lld without a Syzygy file\n",
+      probed, min_pieces, max_pieces, mismatches, errors, no_cover, no_syzygy);
   printf("balances loaded %" PRIu64 " of %" PRIu64 ", resident %" PRIu64 " bytes\n", s.balances_loaded,
          s.balances_available, s.resident_bytes);
   egtmin_close(tb);
-  tb_free();
+  /* Fathom's tables are left to the process's exit: Debian's Fathom's tb_free() prints munmap
+   * errors for tables it never mapped. */
   if (probed == 0) return 77;
   return mismatches == 0 && errors == 0 ? 0 : 1;
 }

@@ -156,6 +156,10 @@ class CoverProber {
   const HotEntry* hot_entry(uint64_t material_key) const;
   // probe_wdl after its hash: `e` from hot_entry() of this prober, `pos` without en passant.
   Wdl probe_hot(const Position& pos, const HotEntry& e, Method m) const;
+  // probe_hot for an entry that is not capture-resolved (no search): `pos` may be any board with
+  // side_to_move() and pieces(Piece).
+  template <class Pos>
+  Wdl probe_standalone(const Pos& pos, const HotEntry& e, Method m) const;
 
  private:
   // Capture-resolved covers: does a capture or promotion win (the opponent's plain loss)? Children

@@ -9,19 +9,18 @@
 #include "egtmin/probe.h"
 #include "tablebase.hpp"
 
-struct egtmin_tb {
-  std::unique_ptr<egtmin::capi::Tablebase> tb;
-};
+// The handle is the Tablebase itself, behind the header's incomplete type (one load less on
+// every probe than a wrapper holding a pointer to it).
+static egtmin::capi::Tablebase* of(egtmin_tb* tb) { return reinterpret_cast<egtmin::capi::Tablebase*>(tb); }
+static const egtmin::capi::Tablebase* of(const egtmin_tb* tb) {
+  return reinterpret_cast<const egtmin::capi::Tablebase*>(tb);
+}
 
 namespace egtmin::capi {
 
 const char* last_error() noexcept;
 
 namespace {
-
-// Wdl (Illegal, Win, Draw, Loss, CursedWin, BlessedLoss) -> the header's values.
-constexpr int kValueOf[kWdlCodes] = {EGTMIN_ERR_POSITION, EGTMIN_WIN,        EGTMIN_DRAW,
-                                     EGTMIN_LOSS,         EGTMIN_CURSED_WIN, EGTMIN_BLESSED_LOSS};
 
 // Engines number squares from a1 (bit 0), egtmin from a8: ranks mirrored, files kept.
 constexpr unsigned flip(unsigned sq) { return sq ^ 56; }
@@ -55,6 +54,31 @@ int to_position(const egtmin_position& p, Position& pos) {
   return EGTMIN_OK;
 }
 
+// The engine's bitboards as the hot path reads them, when the position passes to_position's
+// checks (false sends it there, for the message). Ranks mirror with a byte swap. At most 7
+// pieces, so that no piece count overflows its 5 bits of the material key into another's.
+inline bool make_view(const egtmin_position& p, BoardView& v) {
+  const uint64_t w = __builtin_bswap64(p.white), b = __builtin_bswap64(p.black);
+  const uint64_t types[6] = {__builtin_bswap64(p.kings),   __builtin_bswap64(p.queens),  __builtin_bswap64(p.rooks),
+                             __builtin_bswap64(p.bishops), __builtin_bswap64(p.knights), __builtin_bswap64(p.pawns)};
+  uint64_t any = 0, material = 0;
+  int count = 0;
+  for (int t = 0; t < 6; ++t) {
+    any |= types[t];
+    const uint64_t wt = types[t] & w, bt = types[t] & b;
+    v.by_piece[size_t(t)] = wt;
+    v.by_piece[size_t(6 + t)] = bt;
+    const int nw = popcount(wt), nb = popcount(bt);
+    count += nw + nb;
+    material += uint64_t(nw) << (5 * t) | uint64_t(nb) << (5 * (6 + t));
+  }
+  v.material = material;
+  v.stm = p.white_to_move ? White : Black;
+  // The kings need no check: a material key with other than one king a side matches no cover.
+  return !(w & b) && any == (w | b) && count == popcount(any) && count <= kMaxPieces &&
+         !(p.pawns & 0xFF000000000000FFull);
+}
+
 template <class F>
 int guarded(F&& f) noexcept {
   try {
@@ -82,19 +106,20 @@ int egtmin_open(const char* directory, const egtmin_options* options, egtmin_tb*
   if (tb) *tb = nullptr;
   if (!directory || !tb) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_open: null directory or handle pointer");
   return capi::guarded([&] {
-    auto handle = std::make_unique<egtmin_tb>();
-    if (const int rc = capi::Tablebase::open(directory, options ? options->memory_cap : 0, handle->tb); rc != EGTMIN_OK)
+    std::unique_ptr<capi::Tablebase> handle;
+    if (const int rc = capi::Tablebase::open(directory, options ? options->memory_cap : 0, handle); rc != EGTMIN_OK)
       return rc;
-    *tb = handle.release();
+    *tb = reinterpret_cast<egtmin_tb*>(handle.release());
     return EGTMIN_OK;
   });
 }
 
-void egtmin_close(egtmin_tb* tb) { delete tb; }
+void egtmin_close(egtmin_tb* tb) { delete of(tb); }
 
-int egtmin_largest(const egtmin_tb* tb) { return tb ? tb->tb->largest() : 0; }
+int egtmin_largest(const egtmin_tb* tb) { return tb ? of(tb)->largest() : 0; }
 
-int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* p) {
+// Everything but the common case: checks with messages, en passant, loading on first use.
+[[gnu::noinline, gnu::cold]] static int probe_wdl_full(egtmin_tb* tb, const egtmin_position* p) {
   if (!tb || !p) [[unlikely]]
     return fail(EGTMIN_ERR_ARGUMENT, "egtmin_probe_wdl: null handle or position");
   if (p->castling) [[unlikely]]
@@ -105,9 +130,21 @@ int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* p) {
     Position pos;
     if (const int rc = capi::to_position(*p, pos); rc != EGTMIN_OK) return rc;
     Wdl v;
-    if (const int rc = tb->tb->probe(pos, v); rc != EGTMIN_OK) return rc;
+    if (const int rc = of(tb)->probe(pos, v); rc != EGTMIN_OK) return rc;
     return capi::kValueOf[size_t(v)];
   });
+}
+
+int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* p) {
+  // The hot path: no Position, no strings, no exceptions; whatever is not the common case goes
+  // to probe_wdl_full.
+  if (!tb || !p || (p->castling | p->rule50 | p->ep)) [[unlikely]]
+    return probe_wdl_full(tb, p);
+  capi::BoardView v;
+  if (!capi::make_view(*p, v)) [[unlikely]]
+    return probe_wdl_full(tb, p);
+  const int value = of(tb)->probe_fast(v);
+  return value >= 0 ? value : probe_wdl_full(tb, p);
 }
 
 int egtmin_check_position(const egtmin_position* p) {
@@ -134,7 +171,7 @@ int egtmin_probe_root(egtmin_tb* tb, const egtmin_position* p, egtmin_root_move*
     size_t n = 0;
     for (const Move& m : list) {
       Wdl v;
-      if (const int rc = tb->tb->probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
+      if (const int rc = of(tb)->probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
       egtmin_root_move& out = moves[n++];
       out.from = capi::flip(m.from);
       out.to = capi::flip(m.to);
@@ -148,13 +185,13 @@ int egtmin_probe_root(egtmin_tb* tb, const egtmin_position* p, egtmin_root_move*
 
 int egtmin_get_stats(egtmin_tb* tb, egtmin_stats* stats) {
   if (!tb || !stats) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_get_stats: null argument");
-  tb->tb->stats(*stats);
+  of(tb)->stats(*stats);
   return EGTMIN_OK;
 }
 
 int egtmin_set_memory_cap(egtmin_tb* tb, uint64_t bytes) {
   if (!tb) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_set_memory_cap: null handle");
-  return capi::guarded([&] { return tb->tb->set_memory_cap(bytes); });
+  return capi::guarded([&] { return of(tb)->set_memory_cap(bytes); });
 }
 
 const char* egtmin_strerror(int code) {

@@ -9,7 +9,7 @@ namespace egtmin::capi {
 std::atomic<uint64_t> ReadEpochs::epoch_{1};
 ReadEpochs::Record ReadEpochs::pinned_;
 std::atomic<ReadEpochs::Record*> ReadEpochs::records_{&pinned_};
-thread_local ReadEpochs::Record* ReadEpochs::tl_record_ = nullptr;
+constinit thread_local ReadEpochs::Record* ReadEpochs::tl_record_ = nullptr;
 thread_local ReadEpochs::Owner ReadEpochs::tl_owner_;
 
 ReadEpochs::Owner::~Owner() {

@@ -59,7 +59,8 @@ class ReadEpochs {
   static Record pinned_;
   static std::atomic<Record*> records_;
   // initial-exec: one load off the thread pointer, not a call to __tls_get_addr per probe.
-  static thread_local Record* tl_record_ __attribute__((tls_model("initial-exec")));
+  // constinit: no dynamic initialization, so no TLS wrapper call on each access.
+  static constinit thread_local Record* tl_record_ __attribute__((tls_model("initial-exec")));
   static thread_local Owner tl_owner_;
 };
 

@@ -51,7 +51,11 @@ int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Ta
   // Each file's colourings by material key; a key already taken (a file named for the colour swap
   // of another) is left to the first file in name order. Names that are no balance of 2-5 pieces
   // are not covers of ours and are left alone.
-  std::vector<KeySlot> keys;
+  struct Key {
+    uint64_t key;
+    uint32_t rec, colouring;
+  };
+  std::vector<Key> keys;
   for (const fs::path& f : files) {
     auto b = Balance::parse(f.stem().string());
     if (!b || b->pieces() < 2 || b->pieces() > 5) continue;
@@ -62,7 +66,7 @@ int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Ta
       for (int pc = 0; pc < kPieces; ++pc)
         key += uint64_t(b->count(Piece(colouring ? (pc + kPieceTypes) % kPieces : pc))) *
                Position::material_unit(Piece(pc));
-      if (std::any_of(keys.begin(), keys.end(), [&](const KeySlot& k) { return k.key == key; })) continue;
+      if (std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.key == key; })) continue;
       keys.push_back({key, rec, colouring});
       any = true;
     }
@@ -86,7 +90,7 @@ int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Ta
   for (int attempt = 0; attempt < 4096 && best > 0; ++attempt) {
     std::fill(taken.begin(), taken.end(), 0);
     size_t displaced = 0;
-    for (const KeySlot& k : keys) {
+    for (const Key& k : keys) {
       const size_t h = size_t((k.key * candidate) >> tb->hash_shift_);
       displaced += taken[h];
       taken[h] = 1;
@@ -94,11 +98,16 @@ int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Ta
     if (displaced < best) best = displaced, tb->hash_mul_ = candidate;
     candidate = (candidate ^ (candidate >> 31)) * 0xBF58476D1CE4E5B9ull | 1;
   }
-  tb->slots_.assign(size, KeySlot{});
-  for (const KeySlot& k : keys)
+  tb->slots_ = std::make_unique<KeySlot[]>(size);
+  tb->slot_mask_ = size - 1;
+  for (const Key& k : keys)
     for (size_t h = size_t((k.key * tb->hash_mul_) >> tb->hash_shift_);; h = (h + 1) & (size - 1))
       if (tb->slots_[h].key == kNoKey) {
-        tb->slots_[h] = k;
+        KeySlot& slot = tb->slots_[h];
+        slot.key = k.key;
+        slot.rec = k.rec;
+        slot.colouring = k.colouring;
+        tb->recs_[k.rec]->slots[k.colouring] = &slot;
         break;
       }
   out = std::move(tb);
@@ -148,7 +157,7 @@ int Tablebase::probe_ep(const Position& pos, Wdl& out) {
   return EGTMIN_OK;
 }
 
-int Tablebase::load(BalanceRec& r, Loaded*& out) {
+int Tablebase::load(BalanceRec& r, const Loaded*& out) {
   std::lock_guard lock(r.load_mutex);
   // Another thread may have loaded it while this one waited.
   if ((out = r.loaded.load(std::memory_order_seq_cst))) return EGTMIN_OK;
@@ -162,14 +171,14 @@ int Tablebase::load(BalanceRec& r, Loaded*& out) {
   l->prober = std::make_unique<probe::CoverProber>();
   if (auto s = l->prober->add_file(r.path, probe::CoverProber::LayoutPolicy::Read); !s)
     return failed(s.error().message);
-  for (const auto& k : slots_) {
-    if (k.key == kNoKey || recs_[k.rec].get() != &r) continue;
-    const probe::CoverProber::HotEntry* e = l->prober->hot_entry(k.key);
+  for (const KeySlot* k : r.slots) {
+    if (!k) continue;
+    const probe::CoverProber::HotEntry* e = l->prober->hot_entry(k->key);
     if (!e) return failed(r.path.string() + ": the cover holds another balance than its name says");
     // A capture-resolved cover needs other balances' covers for its search: not a standalone one.
     if (e->capture_resolved)
       return failed(r.path.string() + ": a capture-resolved cover; the library reads standalone covers");
-    l->entry[k.colouring] = *e;
+    l->entry[k->colouring] = *e;
   }
   l->bytes = l->prober->memory_bytes(probe::Method::Indexed);
   {
@@ -180,9 +189,12 @@ int Tablebase::load(BalanceRec& r, Loaded*& out) {
     r.last_use.store(tick_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (cap_) unload_over_cap(&r);
     free_retired();
+    // Published under the mutex of unload_over_cap: a balance is never unloaded half published.
+    out = l.release();
+    for (KeySlot* k : r.slots)
+      if (k) k->loaded.store(out, std::memory_order_seq_cst);
+    r.loaded.store(out, std::memory_order_seq_cst);
   }
-  out = l.release();
-  r.loaded.store(out, std::memory_order_seq_cst);
   return EGTMIN_OK;
 }
 
@@ -194,9 +206,10 @@ void Tablebase::unload_over_cap(const BalanceRec* keep) {
           (!victim || r->last_use.load(std::memory_order_relaxed) < victim->last_use.load(std::memory_order_relaxed)))
         victim = r.get();
     if (!victim) return;  // `keep` alone is over the cap: it stays
-    // Only this mutex's holder unloads, and loaders publish only after accounting under it.
-    Loaded* l = victim->loaded.exchange(nullptr, std::memory_order_seq_cst);
-    if (!l) continue;
+    // The probes' copies first: after these stores no new probe finds it (ReadEpochs).
+    for (KeySlot* k : victim->slots)
+      if (k) k->loaded.store(nullptr, std::memory_order_seq_cst);
+    const Loaded* l = victim->loaded.exchange(nullptr, std::memory_order_seq_cst);
     retired_.push_back({l, ReadEpochs::retire_stamp()});
     live_bytes_ -= l->bytes;
     retired_bytes_ += l->bytes;

@@ -29,6 +29,21 @@ namespace egtmin::capi {
 // Records `message` as the calling thread's last error and returns `code`.
 int fail(int code, std::string_view message) noexcept;
 
+// An engine's position as the cover's hot path reads a board (CoverProber::probe_standalone):
+// each piece's bitboard in egtmin's square order, the material key, the side to move. Made with a
+// few dozen instructions, where a Position would fill its board array too.
+struct BoardView {
+  std::array<Bitboard, kPieces> by_piece;
+  uint64_t material;
+  Color stm;
+  Bitboard pieces(Piece p) const { return by_piece[p]; }
+  Color side_to_move() const { return stm; }
+};
+
+// Wdl (Illegal, Win, Draw, Loss, CursedWin, BlessedLoss) -> the header's values.
+inline constexpr int kValueOf[kWdlCodes] = {EGTMIN_ERR_POSITION, EGTMIN_WIN,        EGTMIN_DRAW,
+                                            EGTMIN_LOSS,         EGTMIN_CURSED_WIN, EGTMIN_BLESSED_LOSS};
+
 class Tablebase {
  public:
   // EGTMIN_OK and the handle in `out`, or an error code (message recorded).
@@ -45,6 +60,23 @@ class Tablebase {
     return probe_plain(pos, out);
   }
 
+  // The common case without a message: a loaded balance and a position it holds gives the
+  // header's value; anything else (no cover, not loaded yet, no cube) gives kTakeFullPath, and
+  // probe() then loads, or says why not.
+  static constexpr int kTakeFullPath = -1000;
+  int probe_fast(const BoardView& v) noexcept {
+    const KeySlot* s = find(v.material);
+    if (!s) [[unlikely]]
+      return kTakeFullPath;
+    const ReadScope reading(tracked_);
+    const Loaded* l = s->loaded.load(std::memory_order_seq_cst);  // see probe_plain
+    if (!l) [[unlikely]]
+      return kTakeFullPath;
+    if (tracked_) touch(*recs_[s->rec]);
+    const Wdl w = l->prober->probe_standalone(v, l->entry[s->colouring], probe::Method::Indexed);
+    return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+  }
+
   int largest() const { return largest_; }
   int set_memory_cap(uint64_t bytes);
   void stats(egtmin_stats& s);
@@ -57,23 +89,28 @@ class Tablebase {
     std::array<probe::CoverProber::HotEntry, 2> entry;
     uint64_t bytes = 0;
   };
+  struct KeySlot;
   struct BalanceRec {
     std::filesystem::path path;
     Balance balance;
-    std::atomic<Loaded*> loaded{nullptr};
+    std::array<KeySlot*, 2> slots{};  // its colourings' slots (the second null when symmetric)
+    // Set and cleared under lru_mutex_, with the slots' copies (which the probes read).
+    std::atomic<const Loaded*> loaded{nullptr};
     std::atomic<uint64_t> last_use{0};  // tick_ of the latest probe (with a cap only)
     std::mutex load_mutex;              // held while loading; guards the failure fields
     int failure = 0;                    // a file that failed to load stays failed
     std::string failure_message;
   };
-  // One per colouring of a balance (one for symmetric balances), by material key.
+  // One per colouring of a balance (one for symmetric balances), by material key: what a probe
+  // reads, in one place.
   struct KeySlot {
     uint64_t key = kNoKey;
+    std::atomic<const Loaded*> loaded{nullptr};  // BalanceRec::loaded
     uint32_t rec = 0;
     uint32_t colouring = 0;
   };
   struct Retired {
-    Loaded* loaded;
+    const Loaded* loaded;
     uint64_t stamp;
   };
   static constexpr uint64_t kNoKey = ~uint64_t{0};
@@ -81,7 +118,7 @@ class Tablebase {
   Tablebase() = default;
 
   const KeySlot* find(uint64_t key) const {
-    for (size_t h = size_t((key * hash_mul_) >> hash_shift_);; h = (h + 1) & (slots_.size() - 1)) {
+    for (size_t h = size_t((key * hash_mul_) >> hash_shift_);; h = (h + 1) & slot_mask_) {
       if (slots_[h].key == key) return &slots_[h];
       if (slots_[h].key == kNoKey) return nullptr;
     }
@@ -95,15 +132,10 @@ class Tablebase {
     BalanceRec& r = *recs_[s->rec];
     const ReadScope reading(tracked_);
     // seq_cst (a plain load on x86): ordered after the read scope's store, see ReadEpochs.
-    Loaded* l = r.loaded.load(std::memory_order_seq_cst);
+    const Loaded* l = s->loaded.load(std::memory_order_seq_cst);
     if (!l) [[unlikely]]
       if (const int rc = load(r, l); rc != EGTMIN_OK) return rc;
-    if (tracked_) {
-      // Written only when it changes (once per load of any balance), so that probing threads do
-      // not take the line from each other.
-      const uint64_t t = tick_.load(std::memory_order_relaxed);
-      if (r.last_use.load(std::memory_order_relaxed) != t) r.last_use.store(t, std::memory_order_relaxed);
-    }
+    if (tracked_) touch(r);
     out = l->prober->probe_hot(pos, l->entry[s->colouring], probe::Method::Indexed);
     if (out == Wdl::Illegal) [[unlikely]]
       return fail(EGTMIN_ERR_POSITION,
@@ -111,9 +143,16 @@ class Tablebase {
     return EGTMIN_OK;
   }
 
+  // Marks the balance used now. Written only when it changes (once per load of any balance), so
+  // that probing threads do not take the line from each other.
+  void touch(BalanceRec& r) noexcept {
+    const uint64_t t = tick_.load(std::memory_order_relaxed);
+    if (r.last_use.load(std::memory_order_relaxed) != t) r.last_use.store(t, std::memory_order_relaxed);
+  }
+
   int probe_ep(const Position& pos, Wdl& out);
   int no_cover(const Position& pos, Wdl& out) const;
-  int load(BalanceRec& r, Loaded*& out);
+  int load(BalanceRec& r, const Loaded*& out);
   // Under lru_mutex_: unload least recently used balances (never `keep`) while over the cap.
   void unload_over_cap(const BalanceRec* keep);
   // Under lru_mutex_: free what no probe can still read.
@@ -121,7 +160,8 @@ class Tablebase {
 
   std::filesystem::path dir_;
   std::vector<std::unique_ptr<BalanceRec>> recs_;
-  std::vector<KeySlot> slots_;
+  std::unique_ptr<KeySlot[]> slots_;
+  size_t slot_mask_ = 0;
   uint64_t hash_mul_ = 0x9E3779B97F4A7C15ull;
   unsigned hash_shift_ = 58;
   int largest_ = 0;
