@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 #include "bench/sampler.hpp"
@@ -49,6 +50,14 @@ int to_c(Wdl v) {
 }
 
 volatile uint64_t g_sink;
+
+// The calling thread's CPU time: on a shared machine, time the thread spent waiting for a core
+// does not count (the wall clock charges it to whichever method was running).
+double thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+}
 
 }  // namespace
 
@@ -98,16 +107,18 @@ int main(int argc, char** argv) {
 
   std::vector<Position> chunk(4096);
   std::vector<egtmin_position> chunk_c(4096);
-  double ns[2] = {0, 0}, single_ns[2] = {0, 0};
+  double ns[2] = {0, 0}, single_ns[2] = {0, 0}, cpu_ns[2] = {0, 0};
+  std::vector<double> cpu_round[2];
   std::vector<double> per_round[2];
   for (int round = 0; round < rounds; ++round)
     for (int method = 0; method < 2; ++method) {
       // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
       if (const char* only = std::getenv("EGTMIN_BENCH_ONLY"); only && std::atoi(only) != method) {
         per_round[method].push_back(1);
+        cpu_round[method].push_back(1);
         continue;
       }
-      double total = 0;
+      double total = 0, cpu = 0;
       uint64_t sink = 0;
       for (size_t base = 0; base < samples.size(); base += chunk.size()) {
         const size_t n = std::min(chunk.size(), samples.size() - base);
@@ -115,12 +126,14 @@ int main(int argc, char** argv) {
           chunk[k] = bench::to_position(samples[base + k]);
           chunk_c[k] = to_c(chunk[k]);
         }
+        const double c0 = thread_cpu_ns();
         const auto t0 = Clock::now();
         if (method == 0)
           for (size_t k = 0; k < n; ++k) sink += uint64_t((*core)->probe_wdl(chunk[k], probe::Method::Indexed));
         else
           for (size_t k = 0; k < n; ++k) sink += uint64_t(egtmin_probe_wdl(tb, &chunk_c[k]));
         total += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        cpu += thread_cpu_ns() - c0;
         // Each probe alone between two clock reads, as bench probe's per-probe column: no
         // overlap with the next probe (an engine's probes have its search between them).
         for (size_t k = 0; k < n; ++k) {
@@ -132,7 +145,9 @@ int main(int argc, char** argv) {
       }
       g_sink = g_sink + sink;
       ns[method] += total;
+      cpu_ns[method] += cpu;
       per_round[method].push_back(total / double(samples.size()));
+      cpu_round[method].push_back(cpu / double(samples.size()));
     }
   std::printf("positions %zu (%d pieces, seed %llu), mismatches %zu, rounds %d\n", samples.size(), pieces,
               (unsigned long long)seed, mismatches, rounds);
@@ -146,6 +161,11 @@ int main(int argc, char** argv) {
   std::printf("library / indexed: per probe %.3f, batch %.3f; batch rounds:", single_ns[1] / single_ns[0],
               ns[1] / ns[0]);
   for (int r = 0; r < rounds; ++r) std::printf(" %.3f", per_round[1][size_t(r)] / per_round[0][size_t(r)]);
+  std::printf("\n");
+  std::printf("thread CPU time, batch: indexed %.1f ns, library %.1f ns, library / indexed %.3f; rounds:",
+              cpu_ns[0] / double(samples.size() * size_t(rounds)), cpu_ns[1] / double(samples.size() * size_t(rounds)),
+              cpu_ns[1] / cpu_ns[0]);
+  for (int r = 0; r < rounds; ++r) std::printf(" %.3f", cpu_round[1][size_t(r)] / cpu_round[0][size_t(r)]);
   std::printf("\n");
   egtmin_close(tb);
   return mismatches == 0 ? 0 : 1;
