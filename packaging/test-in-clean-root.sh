@@ -17,8 +17,9 @@ base=${BASE_TAR:-/tmp/egtmin-deb-base.tar}
 
 if [ ! -f "$base" ]; then
   command -v debootstrap >/dev/null || { echo "$0: install debootstrap first" >&2; exit 2; }
-  mirror=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
-    | head -1 | tr -d ' ')
+  # A missing sources.list (deb822 sources only) makes grep exit 2: not an error here.
+  mirror=$({ grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
+    || true; } | head -1 | tr -d ' ')
   [ -n "$mirror" ] || { echo "$0: no Debian mirror in /etc/apt sources" >&2; exit 2; }
   echo "== debootstrap --variant=minbase bookworm $mirror"
   rm -rf "$R.tmp"

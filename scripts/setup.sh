@@ -10,7 +10,12 @@ packages=(
   liblzma-dev xz-utils libfathom-dev googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev
   desktop-file-utils appstream file
+  clang libclang-rt-14-dev
+  debootstrap
 )
+# clang and its runtimes (libclang-rt-14-dev: libFuzzer, ASan, UBSan, TSan) for scripts/fuzz.sh,
+# scripts/sanitize.sh and scripts/tsan.sh; debootstrap for the packages' clean-root proofs
+# (packaging/test-in-clean-root.sh, packaging/test-dev-in-clean-root.sh).
 
 missing=()
 for p in "${packages[@]}"; do

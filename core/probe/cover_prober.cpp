@@ -281,7 +281,7 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   auto id = cover_identity(cover_path);
   if (!id) return id.error();
   // Layouts hold the default index only; other settings build in memory.
-  const bool stored = layouts == LayoutPolicy::Use && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
+  const bool stored = layouts != LayoutPolicy::Rebuild && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
   // The layout file when it is this cover's (the usual case: opening maps it); else build the
   // index from the cover and store its layout for next time (a read-only data directory just
   // builds every time).
@@ -292,12 +292,12 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   if (!c) return c.error();
   auto lc = build(std::move(*c), max_copies, regions);
   if (!lc) return lc.error();
-  if (stored) (void)save_layout(layout_path(cover_path), **lc, *id);
+  if (stored && layouts == LayoutPolicy::Use) (void)save_layout(layout_path(cover_path), **lc, *id);
   return lc;
 }
 
-Status CoverProber::add_file(const fs::path& cover_path) {
-  auto lc = load(cover_path, kDefaultCopies, RegionPolicy::Auto, LayoutPolicy::Use);
+Status CoverProber::add_file(const fs::path& cover_path, LayoutPolicy layouts) {
+  auto lc = load(cover_path, kDefaultCopies, RegionPolicy::Auto, layouts);
   if (!lc) return Error{cover_path.string() + ": " + lc.error().message};
   insert(std::move(*lc));
   rebuild_material_hash();

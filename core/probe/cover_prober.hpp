@@ -110,7 +110,8 @@ class CoverProber {
   // Use: open each cover from its probe layout file (probe/probe_layout.hpp) when that is the
   // cover's, else build the index and write the layout (default copies and regions only). Rebuild:
   // build every index from its cover and write nothing (benchmarks of the build, other settings).
-  enum class LayoutPolicy : uint8_t { Use, Rebuild };
+  // Read: as Use, but never write (a library inside an engine does not write to its tables' directory).
+  enum class LayoutPolicy : uint8_t { Use, Rebuild, Read };
   // Loads every cover under data_dir/covers and its index, the covers spread over `threads`
   // threads (0: one per core). Errors name the bad file (the first in name order).
   static Result<std::unique_ptr<CoverProber>> open(const std::filesystem::path& data_dir,
@@ -124,7 +125,7 @@ class CoverProber {
   static Result<std::unique_ptr<LoadedCover>> load(const std::filesystem::path& cover_path, double max_copies,
                                                    RegionPolicy regions, LayoutPolicy layouts);
   // Adds one cover file as open() would (check --probe opens the one it checks).
-  Status add_file(const std::filesystem::path& cover_path);
+  Status add_file(const std::filesystem::path& cover_path, LayoutPolicy layouts = LayoutPolicy::Use);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 
@@ -147,6 +148,18 @@ class CoverProber {
   // table picks the board transform (CoverCanon only when the white king is on a symmetry axis),
   // and the minterm is put together from per-square PCN patterns. En passant goes through probe().
   Wdl probe_wdl(const Position& pos, Method m) const;
+
+  struct HotEntry;
+  // The entry probe_wdl uses for positions of this material key (Position::material_key()), or null:
+  // a caller that picks the cover itself (the engines' library, one prober per balance) probes
+  // through probe_hot without hashing again. Valid as long as the prober.
+  const HotEntry* hot_entry(uint64_t material_key) const;
+  // probe_wdl after its hash: `e` from hot_entry() of this prober, `pos` without en passant.
+  Wdl probe_hot(const Position& pos, const HotEntry& e, Method m) const;
+  // probe_hot for an entry that is not capture-resolved (no search): `pos` may be any board with
+  // side_to_move() and pieces(Piece).
+  template <class Pos>
+  Wdl probe_standalone(const Pos& pos, const HotEntry& e, Method m) const;
 
  private:
   // Capture-resolved covers: does a capture or promotion win (the opponent's plain loss)? Children

@@ -109,8 +109,10 @@ inline uint64_t packed(const std::array<uint32_t, K>& t) {
 // (colours and ranks already swapped in the entry when probing the flipped balance), the colour
 // swap of symmetric balances, the canonical board transform (both candidates when the white king
 // is on a diagonal, the smaller index wins, as in Symmetry::canonical), then the index.
-template <int K>
-inline Wdl probe_k(const Position& pos, const CoverProber::HotEntry& e,
+// `Pos`: Position, or any board with side_to_move() and pieces(Piece) (the engines' library
+// probes a view of the engine's bitboards without building a Position).
+template <int K, class Pos>
+inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
                    const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
   const unsigned stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
   // The material key matched, so every slot's bitboard has its piece: no empty-board guard.
@@ -201,9 +203,24 @@ inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
     auto v = probe(pos, m);
     return v ? v->wdl : Wdl::Illegal;
   }
-  const HotEntry& e = hot_[h];
+  return probe_hot(pos, hot_[h], m);
+}
+
+inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {
+  for (size_t h = hot::key_hash(key, hash_mul_, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
+    if (hot_[h].key == key) return &hot_[h];
+    if (hot_[h].key == hot::kNoKey) return nullptr;
+  }
+}
+
+inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method m) const {
   if (e.capture_resolved) [[unlikely]]
     if (capture_wins_hot(pos, m)) return Wdl::Win;
+  return probe_standalone(pos, e, m);
+}
+
+template <class Pos>
+inline Wdl CoverProber::probe_standalone(const Pos& pos, const HotEntry& e, Method m) const {
   switch (e.k) {
     case 2: return hot::probe_k<2>(pos, e, covers_, m);
     case 3: return hot::probe_k<3>(pos, e, covers_, m);

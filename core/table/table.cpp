@@ -100,14 +100,17 @@ Result<Table> Table::deserialize(std::span<const uint8_t> bytes, const std::stri
                 "); regenerate it with: egtmin-cli gen " + std::string(name));
   auto b = Balance::parse(name);
   if (!b) return fail(b.error().message);
-  Table t(*b);
-  if (get<uint32_t>(bytes.data() + 12) != uint32_t(t.enc_.pieces()))
-    return fail("piece count does not match the balance");
-  if (get<uint64_t>(bytes.data() + 32) != t.slots()) return fail("slot count does not match the balance");
-  size_t payload = t.cells_.size() * 8;
-  if (bytes.size() != kHeader + payload)
+  // The header and the size are checked before the table is allocated: a damaged or hostile
+  // header naming a big balance must not make the reader ask for terabytes.
+  const Encoding enc(*b);
+  const uint64_t slots = Symmetry(enc).domain_size();
+  if (get<uint32_t>(bytes.data() + 12) != uint32_t(enc.pieces())) return fail("piece count does not match the balance");
+  if (get<uint64_t>(bytes.data() + 32) != slots) return fail("slot count does not match the balance");
+  const uint64_t payload = (slots + kSlotsPerWord - 1) / kSlotsPerWord * 8;
+  if (bytes.size() - kHeader != payload)
     return fail("size is " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(kHeader + payload) +
                 " (truncated or padded)");
+  Table t(*b);
   const uint8_t* cells = bytes.data() + kHeader;
   if (lzma_crc64(cells, payload, 0) != get<uint64_t>(bytes.data() + 40)) return fail("checksum mismatch (corrupted)");
   std::memcpy(t.cells_.data(), cells, payload);

@@ -64,7 +64,8 @@ class ByteReader {
     get(n);
     if (!ok_ || n > (bytes_.size() - at_) / sizeof(T)) return fail();
     v.resize(n);
-    std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(T));
+    // An empty vector's data() may be null, which memcpy must not get even for 0 bytes (UBSan).
+    if (n) std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(T));
     at_ += n * sizeof(T);
   }
   void get(std::string& s) {

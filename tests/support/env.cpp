@@ -21,10 +21,15 @@ std::string syzygy_missing_message() {
          "comparisons with Syzygy are skipped";
 }
 
+std::filesystem::path test_data_dir() {
+  const char* env = std::getenv("EGTMIN_TEST_DATA");
+  return env && *env ? std::filesystem::path(env) : std::filesystem::path(EGTMIN_TEST_DATA);
+}
+
 TableStore& shared_store() {
   // One directory per build tree, shared by every test process (ctest runs each test alone):
   // tables are generated once and written atomically, so concurrent tests are safe.
-  static TableStore store(std::filesystem::path(EGTMIN_TEST_DATA));
+  static TableStore store(test_data_dir());
   return store;
 }
 

@@ -15,7 +15,10 @@ std::filesystem::path syzygy_dir();
 // The reason Syzygy tests are skipped, stated plainly.
 std::string syzygy_missing_message();
 
-// A TableStore over the build tree's test-data directory.
+// The build tree's test-data directory, or $EGTMIN_TEST_DATA (the sanitizer scripts reuse tables
+// and covers a plain build made, rather than generating them at a sanitizer's speed).
+std::filesystem::path test_data_dir();
+// A TableStore over test_data_dir().
 TableStore& shared_store();
 // Its tables as generate, self_check and resolve_captures look them up (made on first use).
 TableLookup shared_lookup();

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The C functions of egtmin/probe.h: arguments checked, the engine's position turned into
+// egtmin's, values and errors turned into the header's numbers. Nothing escapes: every function
+// catches what the core may throw (std::bad_alloc above all) and returns a code.
+#include <exception>
+#include <new>
+#include <string>
+
+#include "egtmin/probe.h"
+#include "tablebase.hpp"
+
+// The handle is the Tablebase itself, behind the header's incomplete type (one load less on
+// every probe than a wrapper holding a pointer to it).
+static egtmin::capi::Tablebase* of(egtmin_tb* tb) { return reinterpret_cast<egtmin::capi::Tablebase*>(tb); }
+static const egtmin::capi::Tablebase* of(const egtmin_tb* tb) {
+  return reinterpret_cast<const egtmin::capi::Tablebase*>(tb);
+}
+
+namespace egtmin::capi {
+
+const char* last_error() noexcept;
+
+namespace {
+
+// Engines number squares from a1 (bit 0), egtmin from a8: ranks mirrored, files kept.
+constexpr unsigned flip(unsigned sq) { return sq ^ 56; }
+
+// The checks that keep a malformed position from reaching a cover (where two pieces on one
+// square, or a pawn on the last rank, would give a meaningless value): each piece on exactly one
+// colour and one type, one king a side, no pawn on rank 1 or 8. A few instructions: the hot path
+// runs them on every probe. Legality beyond that (the side not to move in check) is the caller's.
+int to_position(const egtmin_position& p, Position& pos) {
+  const uint64_t occupied = p.white | p.black;
+  const uint64_t types[6] = {p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns};
+  const uint64_t any = p.kings | p.queens | p.rooks | p.bishops | p.knights | p.pawns;
+  int count = 0;
+  for (uint64_t t : types) count += popcount(t);
+  if ((p.white & p.black) || any != occupied || count != popcount(occupied)) [[unlikely]]
+    return fail(EGTMIN_ERR_POSITION, "a square is on two bitboards, or a piece has no type or no colour");
+  if (popcount(p.kings & p.white) != 1 || popcount(p.kings & p.black) != 1) [[unlikely]]
+    return fail(EGTMIN_ERR_POSITION, "each side needs exactly one king");
+  if (p.pawns & 0xFF000000000000FFull) [[unlikely]]
+    return fail(EGTMIN_ERR_POSITION, "a pawn on rank 1 or 8");
+  if (p.ep >= 64) [[unlikely]]
+    return fail(EGTMIN_ERR_POSITION, "en-passant square " + std::to_string(p.ep) + " is not a square");
+  if (count > kMaxPieces) [[unlikely]]
+    return fail(EGTMIN_ERR_NO_COVER, "more than " + std::to_string(kMaxPieces) + " pieces");
+  for (int c = 0; c < 2; ++c)
+    for (int t = 0; t < 6; ++t)
+      for (uint64_t b = types[t] & (c ? p.black : p.white); b; b &= b - 1)
+        pos.put(Square(flip(unsigned(__builtin_ctzll(b)))), make_piece(Color(c), PieceType(t)));
+  pos.set_side_to_move(p.white_to_move ? White : Black);
+  pos.set_ep_square(p.ep ? Square(flip(p.ep)) : NoSquare);
+  return EGTMIN_OK;
+}
+
+// The engine's bitboards as the hot path reads them, when the position passes to_position's
+// checks (false sends it there, for the message). Ranks mirror with a byte swap. At most 7
+// pieces, so that no piece count overflows its 5 bits of the material key into another's.
+inline bool make_view(const egtmin_position& p, BoardView& v) {
+  const uint64_t w = __builtin_bswap64(p.white), b = __builtin_bswap64(p.black);
+  const uint64_t types[6] = {__builtin_bswap64(p.kings),   __builtin_bswap64(p.queens),  __builtin_bswap64(p.rooks),
+                             __builtin_bswap64(p.bishops), __builtin_bswap64(p.knights), __builtin_bswap64(p.pawns)};
+  uint64_t any = 0, material = 0;
+  int count = 0;
+  for (int t = 0; t < 6; ++t) {
+    any |= types[t];
+    const uint64_t wt = types[t] & w, bt = types[t] & b;
+    v.by_piece[size_t(t)] = wt;
+    v.by_piece[size_t(6 + t)] = bt;
+    const int nw = popcount(wt), nb = popcount(bt);
+    count += nw + nb;
+    material += uint64_t(nw) << (5 * t) | uint64_t(nb) << (5 * (6 + t));
+  }
+  v.material = material;
+  v.stm = p.white_to_move ? White : Black;
+  // The kings need no check: a material key with other than one king a side matches no cover.
+  return !(w & b) && any == (w | b) && count == popcount(any) && count <= kMaxPieces &&
+         !(p.pawns & 0xFF000000000000FFull);
+}
+
+template <class F>
+int guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return fail(EGTMIN_ERR_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(EGTMIN_ERR_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(EGTMIN_ERR_INTERNAL, "internal error");
+  }
+}
+
+}  // namespace
+}  // namespace egtmin::capi
+
+using namespace egtmin;
+using capi::fail;
+
+extern "C" {
+
+const char* egtmin_version(void) { return EGTMIN_VERSION; }
+
+int egtmin_open(const char* directory, const egtmin_options* options, egtmin_tb** tb) {
+  if (tb) *tb = nullptr;
+  if (!directory || !tb) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_open: null directory or handle pointer");
+  return capi::guarded([&] {
+    std::unique_ptr<capi::Tablebase> handle;
+    if (const int rc = capi::Tablebase::open(directory, options ? options->memory_cap : 0, handle); rc != EGTMIN_OK)
+      return rc;
+    *tb = reinterpret_cast<egtmin_tb*>(handle.release());
+    return EGTMIN_OK;
+  });
+}
+
+void egtmin_close(egtmin_tb* tb) { delete of(tb); }
+
+int egtmin_largest(const egtmin_tb* tb) { return tb ? of(tb)->largest() : 0; }
+
+// Everything but the common case: checks with messages, en passant, loading on first use.
+[[gnu::noinline, gnu::cold]] static int probe_wdl_full(egtmin_tb* tb, const egtmin_position* p) {
+  if (!tb || !p) [[unlikely]]
+    return fail(EGTMIN_ERR_ARGUMENT, "egtmin_probe_wdl: null handle or position");
+  if (p->castling) [[unlikely]]
+    return fail(EGTMIN_ERR_CASTLING, "castling rights: endgame tables have none");
+  if (p->rule50) [[unlikely]]
+    return fail(EGTMIN_ERR_RULE50, "halfmove clock " + std::to_string(p->rule50) + ": WDL probes need 0");
+  return capi::guarded([&] {
+    Position pos;
+    if (const int rc = capi::to_position(*p, pos); rc != EGTMIN_OK) return rc;
+    Wdl v;
+    if (const int rc = of(tb)->probe(pos, v); rc != EGTMIN_OK) return rc;
+    return capi::kValueOf[size_t(v)];
+  });
+}
+
+int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* p) {
+  // The hot path: no Position, no strings, no exceptions; whatever is not the common case goes
+  // to probe_wdl_full.
+  if (!tb || !p || (p->castling | p->rule50 | p->ep)) [[unlikely]]
+    return probe_wdl_full(tb, p);
+  capi::BoardView v;
+  if (!capi::make_view(*p, v)) [[unlikely]]
+    return probe_wdl_full(tb, p);
+  const int value = of(tb)->probe_fast(v);
+  return value >= 0 ? value : probe_wdl_full(tb, p);
+}
+
+int egtmin_check_position(const egtmin_position* p) {
+  if (!p) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_check_position: null position");
+  if (p->castling) return fail(EGTMIN_ERR_CASTLING, "castling rights: endgame tables have none");
+  return capi::guarded([&] {
+    Position pos;
+    if (const int rc = capi::to_position(*p, pos); rc != EGTMIN_OK) return rc;
+    if (auto why = pos.illegal_reason()) return fail(EGTMIN_ERR_POSITION, "illegal position: " + *why);
+    return EGTMIN_OK;
+  });
+}
+
+int egtmin_probe_root(egtmin_tb* tb, const egtmin_position* p, egtmin_root_move* moves, size_t capacity) {
+  if (!tb || !p || (!moves && capacity)) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_probe_root: null argument");
+  if (const int rc = egtmin_check_position(p); rc != EGTMIN_OK) return rc;
+  return capi::guarded([&] {
+    Position pos;
+    (void)capi::to_position(*p, pos);  // checked above
+    const MoveList list = legal_moves(pos);
+    if (list.size() > capacity)
+      return fail(EGTMIN_ERR_BUFFER,
+                  std::to_string(list.size()) + " legal moves, room for " + std::to_string(capacity));
+    size_t n = 0;
+    for (const Move& m : list) {
+      Wdl v;
+      if (const int rc = of(tb)->probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
+      egtmin_root_move& out = moves[n++];
+      out.from = capi::flip(m.from);
+      out.to = capi::flip(m.to);
+      // PieceType's Queen .. Knight are 1 .. 4, as EGTMIN_PROMOTES_*.
+      out.promotion = m.promotion == NoPieceType ? EGTMIN_PROMOTES_NONE : unsigned(m.promotion);
+      out.wdl = capi::kValueOf[size_t(negate(v))];
+    }
+    return int(n);
+  });
+}
+
+int egtmin_get_stats(egtmin_tb* tb, egtmin_stats* stats) {
+  if (!tb || !stats) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_get_stats: null argument");
+  of(tb)->stats(*stats);
+  return EGTMIN_OK;
+}
+
+int egtmin_set_memory_cap(egtmin_tb* tb, uint64_t bytes) {
+  if (!tb) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_set_memory_cap: null handle");
+  return capi::guarded([&] { return of(tb)->set_memory_cap(bytes); });
+}
+
+const char* egtmin_strerror(int code) {
+  switch (code) {
+    case EGTMIN_OK: return "no error";
+    case EGTMIN_ERR_ARGUMENT: return "invalid argument";
+    case EGTMIN_ERR_DIRECTORY: return "cannot list the directory";
+    case EGTMIN_ERR_POSITION: return "malformed or illegal position";
+    case EGTMIN_ERR_CASTLING: return "castling rights are not supported";
+    case EGTMIN_ERR_RULE50: return "WDL probes need a halfmove clock of 0";
+    case EGTMIN_ERR_NO_COVER: return "no cover for the balance";
+    case EGTMIN_ERR_FILE: return "cover file unreadable, damaged or of another version";
+    case EGTMIN_ERR_MEMORY: return "out of memory";
+    case EGTMIN_ERR_BUFFER: return "moves array too small";
+    case EGTMIN_ERR_INTERNAL: return "internal error";
+    default: return "unknown error code";
+  }
+}
+
+const char* egtmin_last_error(void) { return capi::last_error(); }
+
+}  // extern "C"

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tablebase.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <new>
+
+#include "store/cover_file.hpp"
+
+namespace egtmin::capi {
+
+namespace fs = std::filesystem;
+
+namespace {
+// The calling thread's last error: a fixed buffer, so that recording it cannot fail.
+thread_local char tl_error[512] = "";
+}  // namespace
+
+int fail(int code, std::string_view message) noexcept {
+  const size_t n = std::min(message.size(), sizeof(tl_error) - 1);
+  std::copy_n(message.data(), n, tl_error);
+  tl_error[n] = '\0';
+  return code;
+}
+
+const char* last_error() noexcept { return tl_error; }
+
+int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Tablebase>& out) {
+  std::unique_ptr<Tablebase> tb(new Tablebase);
+  tb->tracked_ = memory_cap != 0;
+  tb->cap_ = memory_cap;
+
+  auto list = [](const fs::path& d, std::vector<fs::path>& files, std::error_code& ec) {
+    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == store::cover_extension(store::CoverKind::Standalone)) files.push_back(it->path());
+  };
+  std::vector<fs::path> files;
+  std::error_code ec;
+  list(dir, files, ec);
+  if (ec) return fail(EGTMIN_ERR_DIRECTORY, dir.string() + ": " + ec.message());
+  // An egtmin data directory keeps its covers in covers/.
+  if (files.empty() && fs::is_directory(dir / "covers", ec)) {
+    tb->dir_ = dir / "covers";
+    list(tb->dir_, files, ec);
+    if (ec) return fail(EGTMIN_ERR_DIRECTORY, tb->dir_.string() + ": " + ec.message());
+  } else {
+    tb->dir_ = dir;
+  }
+  std::sort(files.begin(), files.end());
+
+  // Each file's colourings by material key; a key already taken (a file named for the colour swap
+  // of another) is left to the first file in name order. Names that are no balance of 2-5 pieces
+  // are not covers of ours and are left alone.
+  struct Key {
+    uint64_t key;
+    uint32_t rec, colouring;
+  };
+  std::vector<Key> keys;
+  for (const fs::path& f : files) {
+    auto b = Balance::parse(f.stem().string());
+    if (!b || b->pieces() < 2 || b->pieces() > 5) continue;
+    const auto rec = uint32_t(tb->recs_.size());
+    bool any = false;
+    for (uint32_t colouring = 0; colouring < 2; ++colouring) {
+      uint64_t key = 0;
+      for (int pc = 0; pc < kPieces; ++pc)
+        key += uint64_t(b->count(Piece(colouring ? (pc + kPieceTypes) % kPieces : pc))) *
+               Position::material_unit(Piece(pc));
+      if (std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.key == key; })) continue;
+      keys.push_back({key, rec, colouring});
+      any = true;
+    }
+    if (!any) continue;
+    auto r = std::make_unique<BalanceRec>();
+    r->path = f;
+    r->balance = *b;
+    tb->recs_.push_back(std::move(r));
+    tb->largest_ = std::max(tb->largest_, b->pieces());
+  }
+
+  // Open addressing, at most a quarter full, with the multiplier that leaves the fewest keys off
+  // their home slot (as CoverProber's material hash): the probe's loop then stops at once.
+  unsigned bits = 6;
+  while ((size_t{1} << bits) < 4 * keys.size()) ++bits;
+  const size_t size = size_t{1} << bits;
+  tb->hash_shift_ = 64 - bits;
+  std::vector<char> taken(size);
+  size_t best = SIZE_MAX;
+  uint64_t candidate = 0x9E3779B97F4A7C15ull;
+  for (int attempt = 0; attempt < 4096 && best > 0; ++attempt) {
+    std::fill(taken.begin(), taken.end(), 0);
+    size_t displaced = 0;
+    for (const Key& k : keys) {
+      const size_t h = size_t((k.key * candidate) >> tb->hash_shift_);
+      displaced += taken[h];
+      taken[h] = 1;
+    }
+    if (displaced < best) best = displaced, tb->hash_mul_ = candidate;
+    candidate = (candidate ^ (candidate >> 31)) * 0xBF58476D1CE4E5B9ull | 1;
+  }
+  tb->slots_ = std::make_unique<KeySlot[]>(size);
+  tb->slot_mask_ = size - 1;
+  for (const Key& k : keys)
+    for (size_t h = size_t((k.key * tb->hash_mul_) >> tb->hash_shift_);; h = (h + 1) & (size - 1))
+      if (tb->slots_[h].key == kNoKey) {
+        KeySlot& slot = tb->slots_[h];
+        slot.key = k.key;
+        slot.rec = k.rec;
+        slot.colouring = k.colouring;
+        tb->recs_[k.rec]->slots[k.colouring] = &slot;
+        break;
+      }
+  out = std::move(tb);
+  return EGTMIN_OK;
+}
+
+Tablebase::~Tablebase() {
+  // No thread probes any more (the API's contract): everything may go.
+  for (auto& r : recs_) delete r->loaded.exchange(nullptr);
+  for (const Retired& x : retired_) delete x.loaded;
+}
+
+int Tablebase::no_cover(const Position& pos, Wdl& out) const {
+  if (pos.piece_count() == 2) {  // the bare kings need no file
+    out = Wdl::Draw;
+    return EGTMIN_OK;
+  }
+  if (pos.piece_count() > 5) return fail(EGTMIN_ERR_NO_COVER, "more than 5 pieces; covers go up to 5");
+  return fail(EGTMIN_ERR_NO_COVER, "no cover for " + Balance::of(pos).canonical().name() + " in " + dir_.string());
+}
+
+int Tablebase::probe_ep(const Position& pos, Wdl& out) {
+  // Covers hold positions without en-passant rights; the capture is one more move. When it is the
+  // only move the position's own value (stalemate or mate without it) does not count.
+  if (auto why = pos.illegal_reason()) return fail(EGTMIN_ERR_POSITION, "illegal position: " + *why);
+  bool ep_move = false, other_move = false;
+  Wdl best = Wdl::Illegal;
+  for (const Move& m : legal_moves(pos)) {
+    if (!m.en_passant) {
+      other_move = true;
+      continue;
+    }
+    ep_move = true;
+    Wdl v;
+    if (const int rc = probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
+    best = better(best, negate(v));
+  }
+  Position plain = pos;
+  plain.set_ep_square(NoSquare);
+  if (!ep_move) return probe_plain(plain, out);
+  if (other_move) {
+    Wdl v;
+    if (const int rc = probe_plain(plain, v); rc != EGTMIN_OK) return rc;
+    best = better(best, v);
+  }
+  out = best;
+  return EGTMIN_OK;
+}
+
+int Tablebase::load(BalanceRec& r, const Loaded*& out) {
+  std::lock_guard lock(r.load_mutex);
+  // Another thread may have loaded it while this one waited.
+  if ((out = r.loaded.load(std::memory_order_seq_cst))) return EGTMIN_OK;
+  if (r.failure) return fail(r.failure, r.failure_message);
+  auto failed = [&](std::string message) {
+    r.failure = EGTMIN_ERR_FILE;
+    r.failure_message = std::move(message);
+    return fail(r.failure, r.failure_message);
+  };
+  auto l = std::make_unique<Loaded>();
+  l->prober = std::make_unique<probe::CoverProber>();
+  if (auto s = l->prober->add_file(r.path, probe::CoverProber::LayoutPolicy::Read); !s)
+    return failed(s.error().message);
+  for (const KeySlot* k : r.slots) {
+    if (!k) continue;
+    const probe::CoverProber::HotEntry* e = l->prober->hot_entry(k->key);
+    if (!e) return failed(r.path.string() + ": the cover holds another balance than its name says");
+    // A capture-resolved cover needs other balances' covers for its search: not a standalone one.
+    if (e->capture_resolved)
+      return failed(r.path.string() + ": a capture-resolved cover; the library reads standalone covers");
+    l->entry[k->colouring] = *e;
+  }
+  l->bytes = l->prober->memory_bytes(probe::Method::Indexed);
+  {
+    std::lock_guard lru(lru_mutex_);
+    live_bytes_ += l->bytes;
+    ++loaded_count_;
+    ++loads_;
+    r.last_use.store(tick_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (cap_) unload_over_cap(&r);
+    free_retired();
+    // Published under the mutex of unload_over_cap: a balance is never unloaded half published.
+    out = l.release();
+    for (KeySlot* k : r.slots)
+      if (k) k->loaded.store(out, std::memory_order_seq_cst);
+    r.loaded.store(out, std::memory_order_seq_cst);
+  }
+  return EGTMIN_OK;
+}
+
+void Tablebase::unload_over_cap(const BalanceRec* keep) {
+  while (live_bytes_ > cap_) {
+    BalanceRec* victim = nullptr;
+    for (auto& r : recs_)
+      if (r.get() != keep && r->loaded.load(std::memory_order_relaxed) &&
+          (!victim || r->last_use.load(std::memory_order_relaxed) < victim->last_use.load(std::memory_order_relaxed)))
+        victim = r.get();
+    if (!victim) return;  // `keep` alone is over the cap: it stays
+    // The probes' copies first: after these stores no new probe finds it (ReadEpochs).
+    for (KeySlot* k : victim->slots)
+      if (k) k->loaded.store(nullptr, std::memory_order_seq_cst);
+    const Loaded* l = victim->loaded.exchange(nullptr, std::memory_order_seq_cst);
+    retired_.push_back({l, ReadEpochs::retire_stamp()});
+    live_bytes_ -= l->bytes;
+    retired_bytes_ += l->bytes;
+    --loaded_count_;
+    ++unloads_;
+  }
+}
+
+void Tablebase::free_retired() {
+  if (retired_.empty()) return;
+  const uint64_t oldest = ReadEpochs::oldest_reader();
+  std::erase_if(retired_, [&](const Retired& x) {
+    if (x.stamp >= oldest) return false;
+    retired_bytes_ -= x.loaded->bytes;
+    delete x.loaded;
+    return true;
+  });
+}
+
+int Tablebase::set_memory_cap(uint64_t bytes) {
+  if (!tracked_ || bytes == 0)
+    return fail(EGTMIN_ERR_ARGUMENT, tracked_ ? "a memory cap of 0 bytes: open a handle without a cap instead"
+                                              : "the handle was opened without a memory cap; open it with one to "
+                                                "change it (its probes do not track what they read)");
+  std::lock_guard lru(lru_mutex_);
+  cap_ = bytes;
+  unload_over_cap(nullptr);
+  free_retired();
+  return EGTMIN_OK;
+}
+
+void Tablebase::stats(egtmin_stats& s) {
+  std::lock_guard lru(lru_mutex_);
+  free_retired();
+  s.balances_available = recs_.size();
+  s.balances_loaded = loaded_count_;
+  s.resident_bytes = live_bytes_ + retired_bytes_;
+  s.memory_cap = cap_;
+  s.loads = loads_;
+  s.unloads = unloads_;
+}
+
+}  // namespace egtmin::capi

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The handle behind egtmin_tb: the cover files of a directory, each balance loaded on first use
+// into a CoverProber of its own, and unloaded, least recently used first, under a memory cap.
+//
+// The probe's path: the position's material key picks the balance in a table fixed at open (no
+// lock, nothing written), an atomic pointer gives the loaded balance, and the balance's prober
+// answers through its hot path from a copy of its hot entry. Loading takes the balance's own
+// mutex (threads racing to load it wait for the one that loads), then the LRU mutex to account
+// for the memory and unload others; unloaded balances are freed per ReadEpochs.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "chess/position.hpp"
+#include "egtmin/probe.h"
+#include "probe/cover_prober.hpp"
+#include "read_epochs.hpp"
+
+namespace egtmin::capi {
+
+// Records `message` as the calling thread's last error and returns `code`.
+int fail(int code, std::string_view message) noexcept;
+
+// An engine's position as the cover's hot path reads a board (CoverProber::probe_standalone):
+// each piece's bitboard in egtmin's square order, the material key, the side to move. Made with a
+// few dozen instructions, where a Position would fill its board array too.
+struct BoardView {
+  std::array<Bitboard, kPieces> by_piece;
+  uint64_t material;
+  Color stm;
+  Bitboard pieces(Piece p) const { return by_piece[p]; }
+  Color side_to_move() const { return stm; }
+};
+
+// Wdl (Illegal, Win, Draw, Loss, CursedWin, BlessedLoss) -> the header's values.
+inline constexpr int kValueOf[kWdlCodes] = {EGTMIN_ERR_POSITION, EGTMIN_WIN,        EGTMIN_DRAW,
+                                            EGTMIN_LOSS,         EGTMIN_CURSED_WIN, EGTMIN_BLESSED_LOSS};
+
+class Tablebase {
+ public:
+  // EGTMIN_OK and the handle in `out`, or an error code (message recorded).
+  static int open(const std::filesystem::path& dir, uint64_t memory_cap, std::unique_ptr<Tablebase>& out);
+  ~Tablebase();
+  Tablebase(const Tablebase&) = delete;
+  Tablebase& operator=(const Tablebase&) = delete;
+
+  // The value of a legal position for the side to move, en passant resolved: 0 and `out`, or an
+  // error code.
+  int probe(const Position& pos, Wdl& out) {
+    if (pos.ep_square() != NoSquare) [[unlikely]]
+      return probe_ep(pos, out);
+    return probe_plain(pos, out);
+  }
+
+  // The common case without a message: a loaded balance and a position it holds gives the
+  // header's value; anything else (no cover, not loaded yet, no cube) gives kTakeFullPath, and
+  // probe() then loads, or says why not.
+  static constexpr int kTakeFullPath = -1000;
+  int probe_fast(const BoardView& v) noexcept {
+    const KeySlot* s = find(v.material);
+    if (!s) [[unlikely]]
+      return kTakeFullPath;
+    const ReadScope reading(tracked_);
+    const Loaded* l = s->loaded.load(std::memory_order_seq_cst);  // see probe_plain
+    if (!l) [[unlikely]]
+      return kTakeFullPath;
+    if (tracked_) touch(*recs_[s->rec]);
+    const Wdl w = l->prober->probe_standalone(v, l->entry[s->colouring], probe::Method::Indexed);
+    return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+  }
+
+  int largest() const { return largest_; }
+  int set_memory_cap(uint64_t bytes);
+  void stats(egtmin_stats& s);
+
+ private:
+  struct Loaded {
+    std::unique_ptr<probe::CoverProber> prober;
+    // The prober's hot entries of the balance's colourings (BalanceRec::keys), copied so that the
+    // probe reads them from one place.
+    std::array<probe::CoverProber::HotEntry, 2> entry;
+    uint64_t bytes = 0;
+  };
+  struct KeySlot;
+  struct BalanceRec {
+    std::filesystem::path path;
+    Balance balance;
+    std::array<KeySlot*, 2> slots{};  // its colourings' slots (the second null when symmetric)
+    // Set and cleared under lru_mutex_, with the slots' copies (which the probes read).
+    std::atomic<const Loaded*> loaded{nullptr};
+    std::atomic<uint64_t> last_use{0};  // tick_ of the latest probe (with a cap only)
+    std::mutex load_mutex;              // held while loading; guards the failure fields
+    int failure = 0;                    // a file that failed to load stays failed
+    std::string failure_message;
+  };
+  // One per colouring of a balance (one for symmetric balances), by material key: what a probe
+  // reads, in one place.
+  struct KeySlot {
+    uint64_t key = kNoKey;
+    std::atomic<const Loaded*> loaded{nullptr};  // BalanceRec::loaded
+    uint32_t rec = 0;
+    uint32_t colouring = 0;
+  };
+  struct Retired {
+    const Loaded* loaded;
+    uint64_t stamp;
+  };
+  static constexpr uint64_t kNoKey = ~uint64_t{0};
+
+  Tablebase() = default;
+
+  const KeySlot* find(uint64_t key) const {
+    for (size_t h = size_t((key * hash_mul_) >> hash_shift_);; h = (h + 1) & slot_mask_) {
+      if (slots_[h].key == key) return &slots_[h];
+      if (slots_[h].key == kNoKey) return nullptr;
+    }
+  }
+
+  // The hot path: a position without en passant.
+  int probe_plain(const Position& pos, Wdl& out) {
+    const KeySlot* s = find(pos.material_key());
+    if (!s) [[unlikely]]
+      return no_cover(pos, out);
+    BalanceRec& r = *recs_[s->rec];
+    const ReadScope reading(tracked_);
+    // seq_cst (a plain load on x86): ordered after the read scope's store, see ReadEpochs.
+    const Loaded* l = s->loaded.load(std::memory_order_seq_cst);
+    if (!l) [[unlikely]]
+      if (const int rc = load(r, l); rc != EGTMIN_OK) return rc;
+    if (tracked_) touch(r);
+    out = l->prober->probe_hot(pos, l->entry[s->colouring], probe::Method::Indexed);
+    if (out == Wdl::Illegal) [[unlikely]]
+      return fail(EGTMIN_ERR_POSITION,
+                  "no cube of the " + r.balance.name() + " cover holds the position (is it legal?)");
+    return EGTMIN_OK;
+  }
+
+  // Marks the balance used now. Written only when it changes (once per load of any balance), so
+  // that probing threads do not take the line from each other.
+  void touch(BalanceRec& r) noexcept {
+    const uint64_t t = tick_.load(std::memory_order_relaxed);
+    if (r.last_use.load(std::memory_order_relaxed) != t) r.last_use.store(t, std::memory_order_relaxed);
+  }
+
+  int probe_ep(const Position& pos, Wdl& out);
+  int no_cover(const Position& pos, Wdl& out) const;
+  int load(BalanceRec& r, const Loaded*& out);
+  // Under lru_mutex_: unload least recently used balances (never `keep`) while over the cap.
+  void unload_over_cap(const BalanceRec* keep);
+  // Under lru_mutex_: free what no probe can still read.
+  void free_retired();
+
+  std::filesystem::path dir_;
+  std::vector<std::unique_ptr<BalanceRec>> recs_;
+  std::unique_ptr<KeySlot[]> slots_;
+  size_t slot_mask_ = 0;
+  uint64_t hash_mul_ = 0x9E3779B97F4A7C15ull;
+  unsigned hash_shift_ = 58;
+  int largest_ = 0;
+  // Fixed at open: a handle opened with a cap tracks its probes (ReadEpochs) and may unload.
+  bool tracked_ = false;
+  std::atomic<uint64_t> tick_{1};
+
+  std::mutex lru_mutex_;  // everything below
+  uint64_t cap_ = 0;
+  uint64_t live_bytes_ = 0, retired_bytes_ = 0;
+  uint64_t loaded_count_ = 0, loads_ = 0, unloads_ = 0;
+  std::vector<Retired> retired_;
+};
+
+}  // namespace egtmin::capi
