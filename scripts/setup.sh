@@ -10,6 +10,9 @@ packages=(
   liblzma-dev xz-utils libfathom-dev googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev
   desktop-file-utils appstream file
+  # The cluster test's one-node Slurm (scripts/cluster-test.sh): its daemons are started only by
+  # that script, in a private network namespace (iproute2 brings it the loopback interface).
+  slurmctld slurmd slurm-client munge iproute2
 )
 
 missing=()

@@ -127,7 +127,9 @@ Result<SubmitReport> submit(const SubmitRequest& req, Slurm& slurm) {
         } else if (!previous.empty()) {
           job.after.push_back(previous);
         }
-        std::sort(job.after.begin(), job.after.end());
+        std::sort(job.after.begin(), job.after.end(), [](const std::string& a, const std::string& b) {
+          return a.size() != b.size() ? a.size() < b.size() : a < b;  // job ids in numeric order
+        });
         job.after.erase(std::unique(job.after.begin(), job.after.end()), job.after.end());
         const std::string script = job_script(req, b, s, job.resources);
         if (auto w = write_file_atomically(script_path(req.data_dir, b, s),

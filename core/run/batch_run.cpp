@@ -53,6 +53,8 @@ std::string to_text(const BatchRecord& r) {
   o << "\ncare_positions " << r.care_positions << '\n';
   for (const logic::PassReport& p : r.passes)
     o << "pass " << p.pass << ' ' << p.cubes << ' ' << p.seconds << ' ' << p.cpu_seconds << ' ' << p.peak_bytes << '\n';
+  stage("verify", r.verify);
+  o << "syzygy " << r.syzygy_compared << ' ' << r.syzygy_positions << ' ' << r.syzygy_mismatches << '\n';
   stage("check", r.check);
   o << "checked_positions " << r.checked_positions << "\nmismatches " << r.mismatches << '\n';
   return o.str();

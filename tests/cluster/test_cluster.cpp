@@ -17,6 +17,7 @@
 #include "logic/pass_registry.hpp"
 #include "run/batch_run.hpp"
 #include "store/cover_file.hpp"
+#include "support/env.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -413,6 +414,41 @@ TEST(BatchStages, OneStageAtATime) {
   // The verify stage needs Syzygy's directory.
   req.only = BatchStage::Verify;
   EXPECT_FALSE(run::run_batch(req));
+}
+
+// The verify stage compares with Syzygy and is recorded like the others, so a job that ran it is
+// not run again; a balance Syzygy has no file for is done without a comparison.
+TEST(BatchStages, VerifyIsRecorded) {
+  EGTMIN_REQUIRE_SYZYGY();
+  TempDir dir("batch-verify");
+  run::BatchRequest req;
+  req.balances = {bal("KvK"), bal("KRvK")};
+  req.data_dir = dir.path;
+  req.passes = *logic::parse_passes(logic::kDefaultPasses);
+  req.threads = 1;
+  req.only = BatchStage::Table;
+  ASSERT_TRUE(run::run_batch(req));
+  req.only = BatchStage::Verify;
+  req.syzygy_dir = test::syzygy_dir();
+  auto verified = run::run_batch(req);
+  ASSERT_TRUE(verified) << verified.error().message;
+  for (const Balance& b : {bal("KvK"), bal("KRvK")}) {
+    auto rec = run::load_record(dir.path, b);
+    ASSERT_TRUE(rec);
+    EXPECT_TRUE(rec->verify.done) << b.name();
+    EXPECT_EQ(rec->syzygy_mismatches, 0u);
+  }
+  auto krvk = run::load_record(dir.path, bal("KRvK"));
+  EXPECT_TRUE(krvk->syzygy_compared);
+  EXPECT_GT(krvk->syzygy_positions, krvk->positions);  // every legal position, not only canonical ones
+  EXPECT_FALSE(run::load_record(dir.path, bal("KvK"))->syzygy_compared);  // Syzygy has no KvK file
+  std::vector<std::string> log;
+  run::BatchEvents ev;
+  ev.stage_done = [&](const run::BatchRecord&, std::string_view, bool skipped) {
+    log.push_back(skipped ? "skipped" : "ran");
+  };
+  ASSERT_TRUE(run::run_batch(req, ev));
+  EXPECT_EQ(log, (std::vector<std::string>{"skipped", "skipped"}));
 }
 
 }  // namespace
