@@ -421,27 +421,31 @@ TEST(BatchStages, OneStageAtATime) {
 TEST(BatchStages, VerifyIsRecorded) {
   EGTMIN_REQUIRE_SYZYGY();
   TempDir dir("batch-verify");
+  // A Syzygy directory with KRvK's file alone: KQvK has nothing to be compared with.
+  const fs::path syzygy = dir.path / "syzygy";
+  fs::create_directories(syzygy);
+  fs::create_symlink(test::syzygy_dir() / "KRvK.rtbw", syzygy / "KRvK.rtbw");
   run::BatchRequest req;
-  req.balances = {bal("KvK"), bal("KRvK")};
-  req.data_dir = dir.path;
+  req.balances = {bal("KQvK"), bal("KRvK")};
+  req.data_dir = dir.path / "data";
   req.passes = *logic::parse_passes(logic::kDefaultPasses);
   req.threads = 1;
   req.only = BatchStage::Table;
   ASSERT_TRUE(run::run_batch(req));
   req.only = BatchStage::Verify;
-  req.syzygy_dir = test::syzygy_dir();
+  req.syzygy_dir = syzygy;
   auto verified = run::run_batch(req);
   ASSERT_TRUE(verified) << verified.error().message;
-  for (const Balance& b : {bal("KvK"), bal("KRvK")}) {
-    auto rec = run::load_record(dir.path, b);
+  for (const Balance& b : req.balances) {
+    auto rec = run::load_record(req.data_dir, b);
     ASSERT_TRUE(rec);
     EXPECT_TRUE(rec->verify.done) << b.name();
     EXPECT_EQ(rec->syzygy_mismatches, 0u);
   }
-  auto krvk = run::load_record(dir.path, bal("KRvK"));
+  auto krvk = run::load_record(req.data_dir, bal("KRvK"));
   EXPECT_TRUE(krvk->syzygy_compared);
   EXPECT_GT(krvk->syzygy_positions, krvk->positions);  // every legal position, not only canonical ones
-  EXPECT_FALSE(run::load_record(dir.path, bal("KvK"))->syzygy_compared);  // Syzygy has no KvK file
+  EXPECT_FALSE(run::load_record(req.data_dir, bal("KQvK"))->syzygy_compared);
   std::vector<std::string> log;
   run::BatchEvents ev;
   ev.stage_done = [&](const run::BatchRecord&, std::string_view, bool skipped) {

@@ -84,6 +84,7 @@ class TestRuns : public QObject {
 
     // The table job left the queue without finishing: failed, its log's last line in the tooltip.
     queue = "8|PENDING|DependencyNeverSatisfied\n";
+    std::filesystem::create_directories(cluster::logs_dir(dir));
     std::ofstream(cluster::log_path(dir, krvk, run::BatchStage::Table, "7")) << "egtmin-cli: error: cancelled\n";
     view->refresh();
     QVERIFY(refreshed.wait(10000));
