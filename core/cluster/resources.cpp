@@ -17,14 +17,15 @@ namespace {
 using run::BatchStage;
 
 // Wall seconds per canonical table slot, on one or two cores of a 2-core AMD EPYC with other work
-// alongside (docs/benchmarks.md): a table generated and self-checked, KQRvKR 889 s over 335.5
-// million slots and KRPvKR 1,309 s over 1,074 million; a minimization, KQRvKR 1,156 s on one
-// thread and KRPvKR 2,179 s on two; the check and the Syzygy comparison, every legal position
-// (about twice the canonical ones) at the 4-piece set's 97 s for 624 million positions.
+// alongside (docs/benchmarks.md, docs/cluster.md): a table generated and self-checked, KQRvKR 889 s
+// over 335.5 million slots and KRPvKR 1,309 s over 1,074 million; a minimization, KQRvKR 1,156 s
+// on one thread and KRPvKR 2,179 s on two. The Syzygy comparison and the check, from cluster jobs
+// on the same machine under a load of four jobs per core: KQvKR 11.9 s and 3.9 s, KRvKR 16.3 s and
+// 7.2 s, over 5.2 million slots each.
 constexpr double kTableSecondsPerSlot = 2.7e-6;
 constexpr double kMinimizeSecondsPerSlot = 3.5e-6;
-constexpr double kCheckSecondsPerSlot = 0.35e-6;
-constexpr double kVerifySecondsPerSlot = 1.0e-6;  // Fathom's probes: a few times the cover's
+constexpr double kVerifySecondsPerSlot = 3.0e-6;
+constexpr double kCheckSecondsPerSlot = 1.4e-6;
 constexpr double kTimeSafety = 3;
 constexpr std::chrono::seconds kMinimumTime{600};
 constexpr double kMemoryHeadroom = 1.2;

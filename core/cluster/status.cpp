@@ -96,7 +96,13 @@ Result<ClusterStatus> cluster_status(const StatusRequest& req, Slurm& slurm) {
       } else {
         st.state = StageState::Unknown;
       }
-      if (st.state == StageState::Failed) st.log_tail = last_lines(log_path(req.data_dir, b, s, *id), req.log_lines);
+      if (st.state == StageState::Failed) {
+        const auto log = log_path(req.data_dir, b, s, *id);
+        st.log_tail = last_lines(log, req.log_lines);
+        // A job cancelled before it started (the stage it waited on failed) leaves no log.
+        if (!std::filesystem::exists(log) && st.detail == "left the queue without finishing")
+          st.detail = "never started: cancelled in the queue (did a stage it waited on fail?)";
+      }
     }
     status.balances.push_back(std::move(bs));
   }

@@ -351,6 +351,14 @@ TEST(ClusterStatus, RunningFailedAndTheLogsLastLines) {
   ASSERT_TRUE(st);
   EXPECT_EQ(st->balances[0].stage(BatchStage::Table).state, StageState::Failed);
   EXPECT_EQ(st->balances[0].stage(BatchStage::Table).detail, "left the queue without finishing");
+  // A job cancelled in the queue never ran and has no log: the status says so.
+  fake.queue.erase(id_of(*report, "KRvK", BatchStage::Check));
+  st = cluster::cluster_status(sr, slurm);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->balances[1].stage(BatchStage::Check).state, StageState::Failed);
+  EXPECT_EQ(st->balances[1].stage(BatchStage::Check).detail.rfind("never started", 0), 0u)
+      << st->balances[1].stage(BatchStage::Check).detail;
+  EXPECT_TRUE(st->balances[1].stage(BatchStage::Check).log_tail.empty());
   // Without squeue at all nothing is claimed to have failed.
   cluster::Slurm none([](const std::vector<std::string>& argv) -> Result<cluster::CommandOutput> {
     return Error{"cannot run " + argv[0] + ": No such file or directory"};
