@@ -155,6 +155,8 @@ Command add_batch(CLI::App& app) {
                 std::fflush(stdout);
               };
             auto records = run::run_batch(request, events, *progress);
+            std::signal(SIGTERM, SIG_DFL);
+            std::signal(SIGINT, SIG_DFL);
             g_cancel_on_signal = nullptr;
             end_progress(a->common);
             if (!records) return fail(records.error().message);

@@ -77,6 +77,7 @@ Command add_submit(CLI::App* group) {
   sub->add_option("--job-prefix", a->job_prefix, "Prefix of the jobs' names (default egtmin)");
   sub->add_flag("--dry-run", a->dry_run, "Write the job scripts and print the plan; submit nothing");
   add_common(sub, a->common);
+  sub->get_option("--threads")->description("Cores per job (--cpus-per-task) and the threads it runs (default 2)");
   return {sub, [a] {
             auto requested = balances_or_pieces(a->balances, a->pieces, "cluster submit");
             if (!requested) return fail(requested.error().message);
@@ -213,6 +214,7 @@ Command add_status(CLI::App* group) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--no-scheduler", a->no_scheduler, "Do not ask squeue or sacct: the data directory alone");
   add_common(sub, a->common);
+  sub->get_option("--threads")->description("Not used: status only reads (accepted like every command's)");
   return {sub, [a] {
             cluster::StatusRequest req;
             req.data_dir = absolute_path(a->common.data_dir());

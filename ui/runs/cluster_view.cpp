@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runs/cluster_view.hpp"
 
+#include <filesystem>
+
 #include <QBrush>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -8,11 +10,13 @@
 #include <QLineEdit>
 #include <QPalette>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app_context.hpp"
+#include "cluster/job_files.hpp"
 
 namespace egtmin::ui {
 
@@ -33,7 +37,7 @@ ClusterView::ClusterView(AppContext* ctx, QWidget* parent) : QGroupBox(tr("Clust
   for (run::BatchStage s : run::kBatchStages) headers << QString::fromUtf8(run::stage_name(s).data());
   tree_->setHeaderLabels(headers);
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  summary_ = new QLabel(tr("Not read yet."), this);
+  summary_ = new QLabel(tr("Refresh reads the cluster jobs under the data directory."), this);
   summary_->setObjectName("cluster-summary");
   summary_->setWordWrap(true);
   summary_->setTextFormat(Qt::PlainText);
@@ -61,6 +65,14 @@ ClusterView::ClusterView(AppContext* ctx, QWidget* parent) : QGroupBox(tr("Clust
 }
 
 ClusterView::~ClusterView() { watcher_.waitForFinished(); }
+
+void ClusterView::showEvent(QShowEvent* event) {
+  QGroupBox::showEvent(event);
+  if (shown_) return;
+  shown_ = true;
+  std::error_code ec;
+  if (std::filesystem::is_directory(cluster::jobs_dir(data_->text().trimmed().toStdString()), ec)) refresh();
+}
 
 void ClusterView::refresh() {
   if (watcher_.isRunning()) {

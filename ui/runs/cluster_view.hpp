@@ -42,6 +42,10 @@ class ClusterView : public QGroupBox {
  Q_SIGNALS:
   void refreshed();
 
+ protected:
+  // The first time the view is shown, it reads a data directory that has cluster jobs.
+  void showEvent(QShowEvent* event) override;
+
  private:
   void showStatus(const Result<cluster::ClusterStatus>& status);
 
@@ -53,6 +57,7 @@ class ClusterView : public QGroupBox {
   cluster::CommandRunner runner_ = cluster::run_command;
   QFutureWatcher<Result<cluster::ClusterStatus>> watcher_;
   bool again_ = false;
+  bool shown_ = false;
 };
 
 }  // namespace egtmin::ui
