@@ -29,8 +29,11 @@ std::string joined(const std::vector<std::string>& ids, char sep) {
   return s;
 }
 
+// The command's own last words: Slurm's clients print retries and notes before the line that says
+// what went wrong.
 Error command_error(const std::vector<std::string>& argv, const CommandOutput& o) {
   std::string err = trim(o.err.empty() ? o.out : o.err);
+  if (auto nl = err.find_last_of('\n'); nl != std::string::npos) err = trim(err.substr(nl + 1));
   return Error{argv[0] + " failed (exit " + std::to_string(o.exit_code) + ")" + (err.empty() ? "" : ": " + err)};
 }
 

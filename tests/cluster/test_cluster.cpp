@@ -173,11 +173,12 @@ TEST(ClusterSlurm, SubmitAsksForAfterokAndKillOnInvalidDependency) {
                                                      "--kill-on-invalid-dep=yes", "/d/b.sh"}));
   // A failing command's message comes back with it.
   cluster::Slurm broken([](const std::vector<std::string>&) -> Result<cluster::CommandOutput> {
-    return cluster::CommandOutput{1, "", "sbatch: error: invalid partition specified: gpu\n"};
+    return cluster::CommandOutput{1, "", "sbatch: error: retrying\nsbatch: error: invalid partition specified: gpu\n"};
   });
   auto r = broken.submit("/d/a.sh", {});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("invalid partition specified: gpu"), std::string::npos) << r.error().message;
+  EXPECT_EQ(r.error().message.find("retrying"), std::string::npos) << r.error().message;  // the last line says it
 }
 
 // KQvKR from nothing: table jobs for it and every table it reaches, each after the tables its

@@ -37,6 +37,7 @@ ClusterView::ClusterView(AppContext* ctx, QWidget* parent) : QGroupBox(tr("Clust
   for (run::BatchStage s : run::kBatchStages) headers << QString::fromUtf8(run::stage_name(s).data());
   tree_->setHeaderLabels(headers);
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tree_->setMinimumHeight(120);
   summary_ = new QLabel(tr("Refresh reads the cluster jobs under the data directory."), this);
   summary_->setObjectName("cluster-summary");
   summary_->setWordWrap(true);
