@@ -30,8 +30,9 @@ constexpr uint64_t kBitmapCompactMinterms = uint64_t{1} << 26;  // Auto's thresh
 
 // A function with more care minterms than kPartCareMinterms is minimized in parts (see
 // logic/split.hpp and MinimizeOptions::split): the passes' memory grows with the care minterms
-// they see at once, and parts of at most this many keep a 5-piece balance far under 12 GiB.
-constexpr uint64_t kPartCareMinterms = uint64_t{1} << 26;
+// they see at once, and their time faster than that (KQRvKR at -j2: in 8 parts, 109 s and
+// 2.47 GB; in the 4 parts of at most 2^26, 246 s and 8.80 GB for 1.4 % fewer cubes).
+constexpr uint64_t kPartCareMinterms = uint64_t{1} << 24;
 constexpr int kMaxSplitInputs = 8;  // at most 256 parts
 
 struct MinimizeOptions {
@@ -48,8 +49,10 @@ struct MinimizeOptions {
   // care minterms, side by side: 16.4 GB).
   uint64_t part_care_minterms = kPartCareMinterms;
 };
-// Capture-resolved covers: a quarter of kPartCareMinterms per part.
-constexpr uint64_t kResolvedPartCareMinterms = kPartCareMinterms / 4;
+// Capture-resolved covers: their don't-cares make primes larger and irredundant's matrix denser
+// (KQRvKR in two parts of 52 million care minterms side by side: 16.4 GB, 680 s), so their parts
+// were kept to 2^24 before the standalone limit came down to it (KQRvKR: 140 s, 2.41 GB).
+constexpr uint64_t kResolvedPartCareMinterms = uint64_t{1} << 24;
 
 // The care minterms of f as the initial cover.
 Cover minterm_cover(const CareFunction& f);

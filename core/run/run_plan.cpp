@@ -17,18 +17,24 @@ namespace egtmin::run {
 namespace {
 
 // Making a table, per slot: the generator's state and two move counters (3 bytes), the table's
-// four bits, the self-check's distance byte and, with room to spare, the frontier lists. Measured
-// peaks (generation and self-check together): KQRvKR 2.10 GB over 335,544,320 slots, KRPvKR
-// 6.28 GB over 1,073,741,824 slots with four 5-piece tables loaded for its promotions.
-constexpr double kTableBytesPerSlot = 5.5;
+// four bits, the self-check's distance byte and the frontier lists, which are longest in the
+// drawish pawnless balances. Measured peaks (generation and self-check together) over 335,544,320
+// slots: KQRvKR 2.14 GB, KRRvKR 2.22 GB, KRNvKR 2.65 GB, KRBvKR 2.73 GB. Pawn balances are made
+// a pawn layer at a time, so their frontiers are shorter: KRPvKR 6.72 GB over 1,073,741,824
+// slots, with four 5-piece tables loaded for its promotions.
+constexpr double kTableBytesPerSlot = 7.5;
+constexpr double kPawnTableBytesPerSlot = 5.5;
 constexpr double kLoadedTableBytesPerSlot = 0.5;  // a finished table in memory: four bits a slot
 // The process itself, its code and the small tables.
 constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
-// Minimizing: canonical legal positions are under half the slots (KQRvKR 0.40, KRPvKR 0.45), and
-// the passes hold up to 80 bytes per care minterm of the parts in flight (KQRvKR: 5.48 GB with one
-// part of at most logic::kPartCareMinterms at a time).
+// Minimizing: canonical legal positions are under half the slots (KQRvKR 0.40, KRPvKR 0.45). The
+// passes hold up to 100 bytes per care minterm of the parts in flight, the most in diffuse
+// functions (KRBvKR, mostly draws: 3.30 GB at -j2, two parts of at most logic::kPartCareMinterms
+// side by side; KQRvKR 2.22 GB), and a cover of millions of cubes needs more for its probe layout
+// after the passes (KRPvKR: 2.82 GB in the passes, 4.18 GB building the layout of 5.3 million
+// cubes): counted as 110 bytes per care minterm in flight.
 constexpr double kCareShareOfSlots = 0.46;
-constexpr double kMinimizeBytesPerCare = 80;
+constexpr double kMinimizeBytesPerCare = 110;
 // Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, about 155
 // bytes per care minterm in flight (KQRvKR: 16.4 GB with two parts of 52 million side by side),
 // so its parts are a quarter the size (logic::kResolvedPartCareMinterms) and counted at twice this.
@@ -98,7 +104,7 @@ std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const
 uint64_t table_slots(const Balance& b) { return Symmetry(Encoding(b.canonical())).domain_size(); }
 
 uint64_t table_peak_bytes(const Balance& b) {
-  double bytes = kTableBytesPerSlot * double(table_slots(b));
+  double bytes = (b.has_pawns() ? kPawnTableBytesPerSlot : kTableBytesPerSlot) * double(table_slots(b));
   for (const Balance& d : successor_balances(b.canonical())) bytes += kLoadedTableBytesPerSlot * double(table_slots(d));
   return kBaseBytes + uint64_t(bytes);
 }

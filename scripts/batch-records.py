@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Keeps the five-piece batch's per-balance records in the repository and prints the docs table.
+
+Tables and covers do not outlive the machine they were made on, but each balance's figures must:
+`save` splits an `egtmin-cli batch --json` report into docs/data/batch/NAME.json (one file per
+finished balance, the machine it ran on added), replacing that balance's earlier record; `table`
+prints the Markdown table of docs/benchmarks.md from every record, with totals against Syzygy.
+
+    egtmin-cli batch KNNvKP --data D --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json > batch.json
+    python3 scripts/batch-records.py save batch.json --note "other jobs alongside"
+    python3 scripts/batch-records.py table
+"""
+import argparse
+import json
+import os
+import pathlib
+import sys
+import tempfile
+
+RECORDS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "data" / "batch"
+
+
+def machine():
+    """The host in general terms: CPU model, cores, memory."""
+    model = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = 0
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return f"{os.cpu_count()}-core {model}, {round(mem / 2**30)} GiB"
+
+
+def write_atomically(path, text):
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def save(args):
+    report = json.load(open(args.report))
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    kept = 0
+    for r in report["balances"]:
+        stages = [r["table"]["done"], r["minimize"]["done"], r["check"]["done"]]
+        if not all(stages) or r.get("error") or r["mismatches"]:
+            print(f"{r['balance']}: not finished or not exact, not saved", file=sys.stderr)
+            continue
+        r["machine"] = args.machine or machine()
+        if args.note:
+            r["note"] = args.note
+        write_atomically(RECORDS / f"{r['balance']}.json", json.dumps(r, indent=1) + "\n")
+        kept += 1
+    print(f"{kept} record(s) saved under {RECORDS}")
+
+
+def fmt(n):
+    return f"{n:,}"
+
+
+def secs(s):
+    return f"{s:,.0f} s"
+
+
+def gb(b):
+    return f"{b / 1e9:.2f} GB"
+
+
+def table(_args):
+    records = [json.load(open(p)) for p in sorted(RECORDS.glob("*.json"))]
+    pawns = sum("P" in r["balance"] for r in records)
+    cursed = sum(r["values"]["cursed_win"] + r["values"]["blessed_loss"] > 0 for r in records)
+    print("| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
+          "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) |")
+    print("|---|" + "---:|" * 14)
+    cover = syzygy = 0
+    for r in records:
+        v = r["values"]
+        syz = r.get("syzygy_wdl_bytes")
+        if syz:
+            cover += r["cover_bytes"]
+            syzygy += syz
+        print(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
+              f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
+              f"| {secs(r['generate_seconds'])} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
+              f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
+              f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
+              f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) |")
+    print()
+    print(f"{len(records)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
+          f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
+          + (f" ({cover / syzygy:.3f}x)" if syzygy else "") + ".")
+    machines = sorted({r.get("machine", "?") + (f" ({r['note']})" if r.get("note") else "") for r in records})
+    print("Measured on: " + "; ".join(machines) + ".")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("save", help="split a batch --json report into per-balance records")
+    s.add_argument("report")
+    s.add_argument("--machine", help="describe the host (default: read from /proc)")
+    s.add_argument("--note", help="conditions of the run, e.g. other jobs alongside")
+    s.set_defaults(func=save)
+    t = sub.add_parser("table", help="print the docs table from the records")
+    t.set_defaults(func=table)
+    args = p.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
