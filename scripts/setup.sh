@@ -10,12 +10,15 @@ packages=(
   liblzma-dev xz-utils libfathom-dev googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev
   desktop-file-utils appstream file
+  # clang and its runtimes (libclang-rt-14-dev: libFuzzer, ASan, UBSan, TSan) for scripts/fuzz.sh,
+  # scripts/sanitize.sh and scripts/tsan.sh; debootstrap for the packages' clean-root proofs
+  # (packaging/test-in-clean-root.sh, packaging/test-dev-in-clean-root.sh).
   clang libclang-rt-14-dev
   debootstrap
+  # The cluster test's one-node Slurm (scripts/cluster-test.sh): its daemons are started only by
+  # that script, in a private network namespace (iproute2 brings it the loopback interface).
+  slurmctld slurmd slurm-client munge iproute2
 )
-# clang and its runtimes (libclang-rt-14-dev: libFuzzer, ASan, UBSan, TSan) for scripts/fuzz.sh,
-# scripts/sanitize.sh and scripts/tsan.sh; debootstrap for the packages' clean-root proofs
-# (packaging/test-in-clean-root.sh, packaging/test-dev-in-clean-root.sh).
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli batch: every stage for a whole piece count (or the balances named), resumable.
+#include <csignal>
 #include <cstdio>
 
 #include "common.hpp"
@@ -42,6 +43,10 @@ nlohmann::json record_json(const run::BatchRecord& r) {
                       {"split_inputs", r.split_inputs},
                       {"care_positions", r.care_positions},
                       {"passes", passes_json(r.passes)},
+                      {"verify", stage_json(r.verify)},
+                      {"syzygy_compared", r.syzygy_compared},
+                      {"syzygy_positions", r.syzygy_positions},
+                      {"syzygy_mismatches", r.syzygy_mismatches},
                       {"check", stage_json(r.check)},
                       {"checked_positions", r.checked_positions},
                       {"mismatches", r.mismatches}};
@@ -52,6 +57,13 @@ nlohmann::json record_json(const run::BatchRecord& r) {
 
 double gb(uint64_t bytes) { return double(bytes) / 1e9; }
 
+// A scheduler stops a job with SIGTERM (then SIGKILL after a grace period): cancel the run so the
+// stage in flight stops at its next step and writes nothing, rather than die mid-way.
+Progress* g_cancel_on_signal = nullptr;
+extern "C" void cancel_on_signal(int) {
+  if (g_cancel_on_signal) g_cancel_on_signal->cancel();  // an atomic store: safe in a handler
+}
+
 Command add_batch(CLI::App& app) {
   struct Args {
     Common common;
@@ -59,6 +71,8 @@ Command add_batch(CLI::App& app) {
     int pieces = 0;
     std::string sizes;
     std::string memory_limit = "auto";
+    std::string syzygy;
+    std::string stage;
   };
   auto a = std::make_shared<Args>();
   auto* sub =
@@ -70,12 +84,25 @@ Command add_batch(CLI::App& app) {
       "Uses the default passes and effort of minimize. The report gives, per balance: positions, the\n"
       "five values, each stage's time and peak memory, cubes, cover bytes and Syzygy's WDL bytes\n"
       "(from --syzygy-sizes, a 'bytes<TAB>file' table).\n"
-      "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv");
+      "With --syzygy, each table is also compared with Syzygy's WDL file (the verify stage).\n"
+      "--stage runs one stage of the balances named, as a cluster job does (see cluster submit): the\n"
+      "stages it needs must be done, and SIGTERM stops it without writing anything.\n"
+      "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv\n"
+      "  egtmin-cli batch KQvKR --stage minimize --data /shared/egtmin");
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
+  sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files to compare each table with (verify stage)");
+  sub->add_option("--stage", a->stage, "Run only this stage: table, verify, minimize or check");
   add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
+            std::optional<run::BatchStage> only;
+            if (!a->stage.empty()) {
+              only = run::parse_stage(a->stage);
+              if (!only) return fail("--stage: unknown stage '" + a->stage + "' (table, verify, minimize or check)");
+              if (*only == run::BatchStage::Verify && a->syzygy.empty())
+                return fail("--stage verify compares with Syzygy: give --syzygy DIR");
+            }
             auto requested = balances_or_pieces(a->balances, a->pieces, "batch");
             if (!requested) return fail(requested.error().message);
             run::BatchRequest request;
@@ -83,6 +110,8 @@ Command add_batch(CLI::App& app) {
             request.data_dir = a->common.data_dir();
             request.passes = *logic::parse_passes(logic::kDefaultPasses);
             request.threads = a->common.threads;
+            request.only = only;
+            request.syzygy_dir = a->syzygy;
             auto limit = memory_limit(a->memory_limit);
             if (!limit) return fail(limit.error().message);
             request.memory_limit = *limit;
@@ -92,6 +121,9 @@ Command add_batch(CLI::App& app) {
               request.syzygy_sizes = *sizes;
             }
             auto progress = make_progress(a->common);
+            g_cancel_on_signal = progress.get();
+            std::signal(SIGTERM, cancel_on_signal);
+            std::signal(SIGINT, cancel_on_signal);
             run::BatchEvents events;
             if (!a->common.json)
               events.stage_done = [&](const run::BatchRecord& r, std::string_view stage, bool skipped) {
@@ -104,6 +136,12 @@ Command add_batch(CLI::App& app) {
                 else if (stage == "table")
                   std::printf("%.1f s generate + %.1f s self-check, peak %.2f GB: %s", r.generate_seconds,
                               r.self_check_seconds, gb(r.table.peak_bytes), value_counts_text(r.counts).c_str());
+                else if (stage == "verify" && !r.syzygy_compared)
+                  std::printf("no Syzygy WDL file: not compared");
+                else if (stage == "verify")
+                  std::printf("%llu positions against Syzygy, %llu mismatches in %.1f s",
+                              (unsigned long long)r.syzygy_positions, (unsigned long long)r.syzygy_mismatches,
+                              r.verify.seconds);
                 else if (stage == "minimize") {
                   std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
                               (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, r.minimize.seconds,
@@ -117,6 +155,9 @@ Command add_batch(CLI::App& app) {
                 std::fflush(stdout);
               };
             auto records = run::run_batch(request, events, *progress);
+            std::signal(SIGTERM, SIG_DFL);
+            std::signal(SIGINT, SIG_DFL);
+            g_cancel_on_signal = nullptr;
             end_progress(a->common);
             if (!records) return fail(records.error().message);
             nlohmann::json rows = nlohmann::json::array();

@@ -6,13 +6,16 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "logic/check.hpp"
+#include "probe/syzygy.hpp"
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
 #include "table/self_check.hpp"
 #include "table/table_store.hpp"
+#include "table/verify.hpp"
 #include "util/atomic_file.hpp"
 #include "util/defaults.hpp"
 #include "util/memory.hpp"
@@ -50,6 +53,8 @@ std::string to_text(const BatchRecord& r) {
   o << "\ncare_positions " << r.care_positions << '\n';
   for (const logic::PassReport& p : r.passes)
     o << "pass " << p.pass << ' ' << p.cubes << ' ' << p.seconds << ' ' << p.cpu_seconds << ' ' << p.peak_bytes << '\n';
+  stage("verify", r.verify);
+  o << "syzygy " << r.syzygy_compared << ' ' << r.syzygy_positions << ' ' << r.syzygy_mismatches << '\n';
   stage("check", r.check);
   o << "checked_positions " << r.checked_positions << "\nmismatches " << r.mismatches << '\n';
   return o.str();
@@ -102,6 +107,10 @@ std::optional<BatchRecord> from_text(const std::string& text, const Balance& b) 
       r.passes.push_back(p);
     } else if (key == "split_inputs") {
       for (int i; l >> i;) r.split_inputs.push_back(i);
+    } else if (key == "verify") {
+      stage(r.verify);
+    } else if (key == "syzygy") {
+      l >> r.syzygy_compared >> r.syzygy_positions >> r.syzygy_mismatches;
     } else if (key == "check") {
       stage(r.check);
     } else if (key == "checked_positions") {
@@ -226,6 +235,55 @@ void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& pro
   r.minimize.done = true;
 }
 
+void verify_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+  auto syzygy = Syzygy::open(req.syzygy_dir);
+  if (!syzygy) {
+    r.error = "verify: " + syzygy.error().message;
+    return;
+  }
+  if (!(*syzygy)->has_wdl(r.balance)) {  // nothing to compare with: the self-check stays the proof
+    r.syzygy_compared = false;
+    r.syzygy_positions = r.syzygy_mismatches = 0;
+    r.verify = {true, 0, 0};
+    return;
+  }
+  VerifyReport report;
+  r.verify = measured([&] {
+    auto t = store.get(r.balance);
+    if (!t) {
+      r.error = "verify: " + t.error().message;
+      return;
+    }
+    VerifyOptions opts;
+    opts.threads = resolve_threads(req.threads);
+    report = verify_against_syzygy(**t, **syzygy, opts, progress);
+  });
+  if (!r.error.empty() || progress.cancelled()) return;
+  r.syzygy_compared = true;
+  r.syzygy_positions = report.positions;
+  r.syzygy_mismatches = report.mismatches;
+  if (report.mismatches > 0) {
+    r.error = "verify: " + std::to_string(report.mismatches) + " positions differ from Syzygy" +
+              (report.examples.empty() ? "" : " (first: " + report.examples.front() + ")");
+    return;
+  }
+  r.verify.done = true;
+}
+
+// Removes NAME.*.tmp-* in dir: the temporaries of b's files that a killed writer left (the
+// target itself was never touched; write_file_atomically renames only a whole file).
+void remove_temporaries(const std::filesystem::path& dir, const Balance& b) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return;
+  const std::string prefix = b.name() + ".";
+  std::vector<std::filesystem::path> stale;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && name.find(".tmp-") != std::string::npos) stale.push_back(e.path());
+  }
+  for (const auto& p : stale) std::filesystem::remove(p, ec);
+}
+
 void check_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, const Progress& progress) {
   logic::CheckReport report;
   r.check = measured([&] {
@@ -253,6 +311,18 @@ void check_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, con
 }
 
 }  // namespace
+
+StageFigures& BatchRecord::stage(BatchStage s) { return const_cast<StageFigures&>(std::as_const(*this).stage(s)); }
+
+const StageFigures& BatchRecord::stage(BatchStage s) const {
+  switch (s) {
+    case BatchStage::Table: return table;
+    case BatchStage::Verify: return verify;
+    case BatchStage::Minimize: return minimize;
+    case BatchStage::Check: return check;
+  }
+  return table;
+}
 
 Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem::path& tsv) {
   std::ifstream in(tsv);
@@ -284,6 +354,15 @@ std::optional<BatchRecord> load_record(const std::filesystem::path& data_dir, co
   return from_text(std::string(bytes->begin(), bytes->end()), b);
 }
 
+BatchRecord record_as_found(const std::filesystem::path& data_dir, const Balance& b) {
+  BatchRecord r = load_record(data_dir, b).value_or(BatchRecord{});
+  r.balance = b;
+  r.error.clear();
+  if (!TableStore(data_dir).on_disk(b)) r.table.done = r.verify.done = r.minimize.done = r.check.done = false;
+  if (!std::filesystem::exists(store::cover_path(data_dir, b))) r.minimize.done = r.check.done = false;
+  return r;
+}
+
 Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const BatchEvents& events,
                                            const Progress& progress) {
   const std::vector<Balance> order = dependency_order(request.balances);
@@ -291,50 +370,63 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
     if (b.pieces() < kMinSupportedPieces || b.pieces() > kMaxSupportedPieces)
       return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; egtmin handles " +
                    std::to_string(kMinSupportedPieces) + " to " + std::to_string(kMaxSupportedPieces)};
+  if (request.only == BatchStage::Verify && request.syzygy_dir.empty())
+    return Error{"the verify stage compares with Syzygy: give its directory"};
   const int threads = resolve_threads(request.threads);
   TableStore store(request.data_dir);
   std::vector<BatchRecord> records;
   for (size_t i = 0; i < order.size(); ++i) {
     if (progress.cancelled()) return Error{"cancelled"};
     const Balance& b = order[i];
-    BatchRecord r = load_record(request.data_dir, b).value_or(BatchRecord{});
-    r.balance = b;
-    r.error.clear();
+    BatchRecord r = record_as_found(request.data_dir, b);
     if (auto it = request.syzygy_sizes.find(b.name()); it != request.syzygy_sizes.end())
       r.syzygy_wdl_bytes = it->second;
-    // A stage counts as done only while what it made is still there.
-    if (!store.on_disk(b)) r.table.done = r.minimize.done = r.check.done = false;
-    if (!std::filesystem::exists(store::cover_path(request.data_dir, b))) r.minimize.done = r.check.done = false;
     const std::string where = b.name() + " (" + std::to_string(i + 1) + "/" + std::to_string(order.size()) + ")";
     Progress stage_progress(progress, [&](const ProgressEvent& e) {
       progress.report(e.stage, e.fraction, where + ": " + std::string(e.detail));
     });
-    auto step = [&](std::string_view name, StageFigures& figures, auto&& run) -> bool {
-      const bool skipped = figures.done;
-      if (!skipped) {
-        run();
-        if (progress.cancelled()) return false;
-        if (auto s = save_record(request.data_dir, r); !s) {
-          r.error = "record: " + s.error().message;
-          return false;
-        }
-      }
-      if (events.stage_done) events.stage_done(r, name, skipped);
-      return r.error.empty();
+    auto wanted = [&](BatchStage s) {
+      if (request.only) return *request.only == s;
+      return s != BatchStage::Verify || !request.syzygy_dir.empty();
     };
-    const bool ok = step("table", r.table,
-                         [&] {
-                           r.minimize.done = r.check.done = false;  // a new table needs a new cover
-                           table_stage(store, r, threads, request.memory_limit, stage_progress);
-                         }) &&
-                    step("minimize", r.minimize,
-                         [&] {
-                           store.unload_all();  // minimize loads what it needs
-                           r.check.done = false;
-                           minimize_stage(request, r, stage_progress);
-                         }) &&
-                    step("check", r.check, [&] { check_stage(store, request, r, stage_progress); });
-    (void)ok;
+    auto run_stage = [&](BatchStage s) {
+      switch (s) {
+        case BatchStage::Table:
+          r.verify.done = r.minimize.done = r.check.done = false;  // a new table needs a new cover
+          remove_temporaries(store.path_for(b).parent_path(), b);
+          table_stage(store, r, threads, request.memory_limit, stage_progress);
+          break;
+        case BatchStage::Verify: verify_stage(store, request, r, stage_progress); break;
+        case BatchStage::Minimize:
+          store.unload_all();  // minimize loads what it needs
+          r.check.done = false;
+          remove_temporaries(store::cover_path(request.data_dir, b).parent_path(), b);
+          minimize_stage(request, r, stage_progress);
+          break;
+        case BatchStage::Check: check_stage(store, request, r, stage_progress); break;
+      }
+    };
+    remove_temporaries(record_path(request.data_dir, b).parent_path(), b);
+    for (BatchStage s : kBatchStages) {
+      if (!wanted(s)) {
+        // One stage alone needs the stages before it, all but the optional Syzygy comparison.
+        if (request.only && s < *request.only && s != BatchStage::Verify && !r.stage(s).done) {
+          r.error = std::string(stage_name(*request.only)) + ": needs the " + std::string(stage_name(s)) +
+                    " stage done first";
+          if (events.stage_done) events.stage_done(r, stage_name(*request.only), false);
+          break;
+        }
+        continue;
+      }
+      const bool skipped = r.stage(s).done;
+      if (!skipped) {
+        run_stage(s);
+        if (progress.cancelled()) break;
+        if (auto saved = save_record(request.data_dir, r); !saved) r.error = "record: " + saved.error().message;
+      }
+      if (events.stage_done) events.stage_done(r, stage_name(s), skipped);
+      if (!r.error.empty()) break;
+    }
     store.unload_all();  // 5-piece tables are hundreds of MB each
     if (progress.cancelled()) return Error{"cancelled"};
     records.push_back(std::move(r));

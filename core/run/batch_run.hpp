@@ -6,6 +6,8 @@
 // moment and started again redoes at most the stage it was in, never a finished one, and the
 // report is rebuilt from the records. Balances go in dependency order (a balance after the
 // tables its captures and promotions reach), each stage timed with its own peak memory.
+// A request for one stage only is what a cluster job runs (cluster/submit.hpp): the scheduler
+// orders the jobs, and the records are the one account of what is finished.
 #pragma once
 
 #include <array>
@@ -18,6 +20,7 @@
 
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
+#include "run/batch_stage.hpp"
 #include "run/run_plan.hpp"
 #include "table/table.hpp"
 #include "util/progress.hpp"
@@ -52,6 +55,12 @@ struct BatchRecord {
   uint64_t care_positions = 0;
   // Per pass, over parts summed (logic::Minimized::reports): where the minimization's time goes.
   std::vector<logic::PassReport> passes;
+  // Comparison with Syzygy's WDL file on every legal position (the verify stage, run when a
+  // Syzygy directory is given); not compared when the directory has no file for the balance.
+  StageFigures verify;
+  bool syzygy_compared = false;
+  uint64_t syzygy_positions = 0;
+  uint64_t syzygy_mismatches = 0;
   // Check of the cover over every legal position.
   StageFigures check;
   uint64_t checked_positions = 0;
@@ -59,6 +68,9 @@ struct BatchRecord {
   // Syzygy's WDL file for the balance, in bytes, when the sizes are known.
   std::optional<uint64_t> syzygy_wdl_bytes;
   std::string error;  // the stage that failed and why; empty when none did
+
+  StageFigures& stage(BatchStage s);
+  const StageFigures& stage(BatchStage s) const;
 };
 
 struct BatchRequest {
@@ -73,6 +85,11 @@ struct BatchRequest {
   std::optional<uint64_t> memory_limit;
   // Syzygy WDL sizes, by balance name (read_syzygy_sizes()).
   std::map<std::string, uint64_t> syzygy_sizes;
+  // Syzygy's directory: when given, each table is compared with its WDL file (the verify stage).
+  std::filesystem::path syzygy_dir;
+  // Only this stage of each balance (a cluster job's step). The stages it needs must be done: a
+  // balance whose are not gets an error naming them, and nothing of it is run.
+  std::optional<BatchStage> only;
 };
 
 struct BatchEvents {
@@ -86,8 +103,14 @@ Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem:
 // The record of b under data_dir, when it has one.
 std::optional<BatchRecord> load_record(const std::filesystem::path& data_dir, const Balance& b);
 
-// Runs every stage not done yet for each balance. A balance whose stage fails keeps its error in
-// its record and the run goes on with the others; cancellation stops it between steps.
+// The record of b as the files under data_dir bear it out: a stage counts as done only while what
+// it made is still there (no table: nothing done; no cover: neither minimize nor check). A
+// balance without a record has every stage to do.
+BatchRecord record_as_found(const std::filesystem::path& data_dir, const Balance& b);
+
+// Runs every stage not done yet for each balance (or, with request.only, that one stage). Before a
+// stage runs, temporaries that a killed earlier attempt left beside the files it writes are removed. A balance whose
+// stage fails keeps its error in its record and the run goes on with the others; cancellation stops it between steps.
 Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const BatchEvents& events = {},
                                            const Progress& progress = no_progress());
 

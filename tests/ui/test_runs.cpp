@@ -17,9 +17,13 @@
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
+#include <fstream>
 
 #include "app_context.hpp"
+#include "cluster/job_files.hpp"
 #include "runs/balance_picker.hpp"
+#include "runs/cluster_view.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/run_widget.hpp"
 #include "runs/runs_panel.hpp"
@@ -50,6 +54,45 @@ class TestRuns : public QObject {
   void cleanupTestCase() {
     QVERIFY(panel_->cancelAllAndWait());
     delete panel_;
+  }
+
+  // The cluster view shows what `cluster status` reads: a fake squeue and sacct stand in for Slurm.
+  void clusterViewReadsTheDataDirectory() {
+    ClusterView* view = panel_->clusterView();
+    QVERIFY(view);
+    QTemporaryDir data;
+    const std::filesystem::path dir = data.path().toStdString();
+    const Balance krvk = *Balance::parse("KRvK");
+    QVERIFY(cluster::write_job_id(dir, krvk, run::BatchStage::Table, "7"));
+    QVERIFY(cluster::write_job_id(dir, krvk, run::BatchStage::Minimize, "8"));
+    std::string queue = "7|RUNNING|None\n8|PENDING|Dependency\n";
+    view->setCommandRunner([&queue](const std::vector<std::string>& argv) -> Result<cluster::CommandOutput> {
+      if (argv[0] == "squeue") return cluster::CommandOutput{0, queue, ""};
+      return cluster::CommandOutput{1, "", "sacct: error: Slurm accounting storage is disabled"};
+    });
+    view->dataEdit()->setText(data.path());
+    QSignalSpy refreshed(view, &ClusterView::refreshed);
+    view->refresh();
+    QVERIFY(refreshed.wait(10000));
+    QCOMPARE(view->tree()->topLevelItemCount(), 1);
+    QTreeWidgetItem* row = view->tree()->topLevelItem(0);
+    QCOMPARE(row->text(0), QString("KRvK"));
+    QCOMPARE(row->text(1), QString("running (job 7)"));
+    QCOMPARE(row->text(2), QString("-"));  // verify: not submitted
+    QCOMPARE(row->text(3), QString("queued (job 8)"));
+    QVERIFY2(view->summary()->text().contains("1 running"), qPrintable(view->summary()->text()));
+
+    // The table job left the queue without finishing: failed, its log's last line in the tooltip.
+    queue = "8|PENDING|DependencyNeverSatisfied\n";
+    std::filesystem::create_directories(cluster::logs_dir(dir));
+    std::ofstream(cluster::log_path(dir, krvk, run::BatchStage::Table, "7")) << "egtmin-cli: error: cancelled\n";
+    view->refresh();
+    QVERIFY(refreshed.wait(10000));
+    row = view->tree()->topLevelItem(0);
+    QCOMPARE(row->text(1), QString("failed (job 7)"));
+    QVERIFY2(row->toolTip(1).contains("egtmin-cli: error: cancelled"), qPrintable(row->toolTip(1)));
+    QCOMPARE(row->text(3), QString("failed (job 8)"));
+    view->setCommandRunner(cluster::run_command);
   }
 
   void balanceTreeAndFilter() {

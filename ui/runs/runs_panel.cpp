@@ -19,6 +19,7 @@
 #include "logic/pass_registry.hpp"
 #include "run/run_plan.hpp"
 #include "runs/balance_picker.hpp"
+#include "runs/cluster_view.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/run_widget.hpp"
 #include "util/defaults.hpp"
@@ -101,9 +102,16 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   runsBoxLayout->addWidget(scroll, 1);
   runsBoxLayout->addWidget(clear, 0, Qt::AlignRight);
 
+  cluster_ = new ClusterView(ctx_, this);
+  auto* right = new QSplitter(Qt::Vertical, this);
+  right->addWidget(runsBox);
+  right->addWidget(cluster_);
+  right->setStretchFactor(0, 3);
+  right->setStretchFactor(1, 1);
+
   auto* split = new QSplitter(this);
   split->addWidget(setup);
-  split->addWidget(runsBox);
+  split->addWidget(right);
   split->setStretchFactor(1, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

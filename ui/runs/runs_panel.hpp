@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs panel: pick balances, a pass sequence and the effort, start runs (several may run at once), watch each
-// one's progress and log, cancel. Finished runs tell AppContext so the probe panel re-probes.
+// one's progress and log, cancel; and, read-only, a cluster run's stages for a data directory. Finished runs
+// tell AppContext so the probe panel re-probes.
 #pragma once
 
 #include <QList>
@@ -19,6 +20,7 @@ namespace egtmin::ui {
 
 class AppContext;
 class BalancePicker;
+class ClusterView;
 class PassPicker;
 class RunWidget;
 
@@ -44,6 +46,9 @@ class RunsPanel : public QWidget {
   QLabel* planLabel() const { return plan_; }
   // Bytes a run may use at its peak; 0 (the default): the memory available when it is planned.
   void setMemoryLimit(quint64 bytes);
+
+  // A cluster run's stages for a data directory, read-only (egtmin-cli cluster status).
+  ClusterView* clusterView() const { return cluster_; }
 
   QList<RunJob*> jobs() const { return jobs_; }
   QList<RunWidget*> runWidgets() const;
@@ -83,6 +88,7 @@ class RunsPanel : public QWidget {
   QLabel* plan_;
   quint64 memoryLimit_ = 0;
   QVBoxLayout* runsLayout_;
+  ClusterView* cluster_;
   QList<RunJob*> jobs_;
 };
 

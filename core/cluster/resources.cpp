@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cluster/resources.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "run/run_plan.hpp"
+#include "table/generator.hpp"
+#include "util/memory.hpp"
+
+namespace egtmin::cluster {
+
+namespace {
+
+using run::BatchStage;
+
+// Wall seconds per canonical table slot, on one or two cores of a 2-core AMD EPYC with other work
+// alongside (docs/benchmarks.md, docs/cluster.md), taken at the slower of the measured balances: a
+// table generated and self-checked, KQRvKR 1,228 s over 335.5 million slots beside a test run
+// (KRPvKR 948 s over 1,074 million); a minimization, KQRvKR 1,156 s on one thread with the
+// earlier, larger parts (KRPvKR now 1,062 s on two). The Syzygy comparison and the check, from
+// cluster jobs on the same machine under a load of four jobs per core: KQvKR 11.9 s and 3.9 s,
+// KRvKR 16.3 s and 7.2 s, over 5.2 million slots each.
+constexpr double kTableSecondsPerSlot = 2.7e-6;
+constexpr double kMinimizeSecondsPerSlot = 3.5e-6;
+constexpr double kVerifySecondsPerSlot = 3.0e-6;
+constexpr double kCheckSecondsPerSlot = 1.4e-6;
+constexpr double kTimeSafety = 3;
+constexpr std::chrono::seconds kMinimumTime{600};
+constexpr double kMemoryHeadroom = 1.2;
+constexpr uint64_t kMinimumMemory = uint64_t{512} << 20;
+// The process and a loaded table (four bits a slot), as run_plan counts them.
+constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
+constexpr double kLoadedTableBytesPerSlot = 0.5;
+
+Result<std::pair<BatchStage, std::string_view>> split_override(std::string_view text, const char* flag) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos)
+    return Error{std::string(flag) + ": '" + std::string(text) +
+                 "' is not STAGE=VALUE (stage: table, verify, minimize, check)"};
+  auto stage = run::parse_stage(text.substr(0, eq));
+  if (!stage)
+    return Error{std::string(flag) + ": unknown stage '" + std::string(text.substr(0, eq)) +
+                 "' (table, verify, minimize or check)"};
+  return std::pair{*stage, text.substr(eq + 1)};
+}
+
+}  // namespace
+
+uint64_t expected_memory_bytes(const Balance& b, BatchStage s, int cpus) {
+  const double slots = double(run::table_slots(b));
+  switch (s) {
+    case BatchStage::Table: return run::table_peak_bytes(b);
+    case BatchStage::Minimize: return run::minimize_peak_bytes(b, cpus);
+    // The table loaded, and the cover (or Syzygy's file, mapped) beside it, well under a byte a slot.
+    case BatchStage::Verify:
+    case BatchStage::Check: return kBaseBytes + uint64_t(2 * kLoadedTableBytesPerSlot * slots);
+  }
+  return kBaseBytes;
+}
+
+std::chrono::seconds expected_seconds(const Balance& b, BatchStage s, int cpus) {
+  const double slots = double(run::table_slots(b));
+  double per_slot = 0;
+  switch (s) {
+    case BatchStage::Table: per_slot = kTableSecondsPerSlot; break;
+    case BatchStage::Verify: per_slot = kVerifySecondsPerSlot; break;
+    case BatchStage::Minimize: per_slot = kMinimizeSecondsPerSlot; break;
+    case BatchStage::Check: per_slot = kCheckSecondsPerSlot; break;
+  }
+  // The rates were measured on one to two cores; more cores help up to the parts in flight, so
+  // count no more than half of each core beyond two.
+  const double speedup = cpus <= 2 ? 1.0 : 1.0 + 0.5 * double(cpus - 2) / 2.0;
+  return std::chrono::seconds(int64_t(std::ceil(per_slot * slots / speedup)));
+}
+
+StageResources stage_resources(const Balance& b, BatchStage s, int cpus, const ResourceOverrides& overrides) {
+  StageResources r;
+  r.cpus = std::max(cpus, 1);
+  if (auto it = overrides.memory_bytes.find(s); it != overrides.memory_bytes.end()) {
+    r.memory_bytes = it->second;
+  } else {
+    r.memory_bytes = std::max(kMinimumMemory, uint64_t(kMemoryHeadroom * double(expected_memory_bytes(b, s, r.cpus))));
+  }
+  if (auto it = overrides.time.find(s); it != overrides.time.end()) {
+    r.time = it->second;
+  } else {
+    const auto t = std::chrono::seconds(int64_t(kTimeSafety * double(expected_seconds(b, s, r.cpus).count())));
+    // Whole minutes: Slurm counts in minutes.
+    r.time = std::max(kMinimumTime, std::chrono::seconds((t.count() + 59) / 60 * 60));
+  }
+  return r;
+}
+
+std::string slurm_memory(uint64_t bytes) {
+  const uint64_t mib = (bytes + (uint64_t{1} << 20) - 1) >> 20;
+  return std::to_string(std::max<uint64_t>(mib, 1)) + "M";
+}
+
+std::string slurm_time(std::chrono::seconds t) {
+  const int64_t s = std::max<int64_t>(t.count(), 60);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", (long long)(s / 86400), (long long)(s / 3600 % 24),
+                (long long)(s / 60 % 60), (long long)(s % 60));
+  return buf;
+}
+
+Result<std::chrono::seconds> parse_slurm_time(std::string_view text) {
+  auto bad = [&] {
+    return Error{"'" + std::string(text) + "' is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)"};
+  };
+  if (text.empty()) return bad();
+  int64_t days = 0;
+  std::string_view rest = text;
+  const auto dash = text.find('-');
+  std::vector<int64_t> parts;
+  auto number = [](std::string_view digits, int64_t& out) {
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return false;
+    out = std::stoll(std::string(digits));
+    return true;
+  };
+  if (dash != std::string_view::npos) {
+    if (!number(text.substr(0, dash), days)) return bad();
+    rest = text.substr(dash + 1);
+  }
+  while (true) {
+    const auto colon = rest.find(':');
+    int64_t v = 0;
+    if (!number(rest.substr(0, colon), v)) return bad();
+    parts.push_back(v);
+    if (colon == std::string_view::npos) break;
+    rest = rest.substr(colon + 1);
+  }
+  if (parts.size() > 3) return bad();
+  int64_t seconds = 0;
+  if (dash != std::string_view::npos) {  // D-HH, D-HH:MM, D-HH:MM:SS
+    seconds = parts[0] * 3600 + (parts.size() > 1 ? parts[1] * 60 : 0) + (parts.size() > 2 ? parts[2] : 0);
+    seconds += days * 86400;
+  } else if (parts.size() == 1) {  // MM
+    seconds = parts[0] * 60;
+  } else if (parts.size() == 2) {  // MM:SS
+    seconds = parts[0] * 60 + parts[1];
+  } else {  // HH:MM:SS
+    seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+  }
+  if (seconds <= 0) return Error{"'" + std::string(text) + "' is no time at all"};
+  return std::chrono::seconds(seconds);
+}
+
+Status parse_memory_override(std::string_view text, ResourceOverrides& into) {
+  auto split = split_override(text, "--mem");
+  if (!split) return split.error();
+  auto bytes = parse_byte_size(split->second);
+  if (!bytes) return Error{"--mem " + std::string(text) + ": " + bytes.error().message};
+  if (*bytes == 0) return Error{"--mem " + std::string(text) + ": a job needs some memory"};
+  into.memory_bytes[split->first] = *bytes;
+  return ok_status();
+}
+
+Status parse_time_override(std::string_view text, ResourceOverrides& into) {
+  auto split = split_override(text, "--time");
+  if (!split) return split.error();
+  auto t = parse_slurm_time(split->second);
+  if (!t) return Error{"--time " + std::string(text) + ": " + t.error().message};
+  into.time[split->first] = *t;
+  return ok_status();
+}
+
+}  // namespace egtmin::cluster
