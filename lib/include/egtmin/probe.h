@@ -112,7 +112,7 @@ typedef struct egtmin_options {
 } egtmin_options;
 
 typedef struct egtmin_root_move {
-  unsigned from, to; /* squares, 0 = a1 */
+  unsigned from, to;  /* squares, 0 = a1 */
   unsigned promotion; /* EGTMIN_PROMOTES_* */
   int wdl;            /* the value of the move for the side to move: EGTMIN_LOSS .. EGTMIN_WIN */
 } egtmin_root_move;
@@ -156,8 +156,7 @@ EGTMIN_API int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* pos);
  * The position is checked in full. The halfmove clock is accepted: each move's value is the
  * table's, whose cursed wins and blessed losses are told apart from a fresh clock; with a
  * running clock a win may still be a draw in the game. */
-EGTMIN_API int egtmin_probe_root(egtmin_tb* tb, const egtmin_position* pos, egtmin_root_move* moves,
-                                 size_t capacity);
+EGTMIN_API int egtmin_probe_root(egtmin_tb* tb, const egtmin_position* pos, egtmin_root_move* moves, size_t capacity);
 
 /* EGTMIN_OK when the position is legal (and has no castling rights), else EGTMIN_ERR_POSITION or
  * EGTMIN_ERR_CASTLING, egtmin_last_error() saying why. Needs no handle. */
