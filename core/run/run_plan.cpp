@@ -32,9 +32,10 @@ constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
 // functions (KRBvKR, mostly draws: 3.30 GB at -j2, two parts of at most logic::kPartCareMinterms
 // side by side; KQRvKR 2.22 GB), and a cover of millions of cubes needs more for its probe layout
 // after the passes (KRPvKR: 2.82 GB in the passes, 4.18 GB building the layout of 5.3 million
-// cubes): counted as 110 bytes per care minterm in flight.
+// cubes; the diffuse KNNvKQ: 3.09 GB, then 4.71 GB for 1.3 million): counted as 130 bytes per
+// care minterm in flight.
 constexpr double kCareShareOfSlots = 0.46;
-constexpr double kMinimizeBytesPerCare = 110;
+constexpr double kMinimizeBytesPerCare = 130;
 // Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, about 155
 // bytes per care minterm in flight (KQRvKR: 16.4 GB with two parts of 52 million side by side),
 // so its parts are a quarter the size (logic::kResolvedPartCareMinterms) and counted at twice this.
