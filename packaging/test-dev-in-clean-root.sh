@@ -21,26 +21,10 @@ syzygy=$(realpath "${3:?Syzygy directory}")
 positions=${4:-1000000}
 R=${ROOT_DIR:-/tmp/egtmin-dev-root}
 base=${BASE_TAR:-/tmp/egtmin-deb-base.tar}
-[ "$(id -u)" -eq 0 ] || { echo "$0: needs root" >&2; exit 2; }
 lib_deb=$(ls "$build"/libegtmin-probe0_*.deb) dev_deb=$(ls "$build"/libegtmin-probe-dev_*.deb)
 
-if [ ! -f "$base" ]; then
-  command -v debootstrap >/dev/null || { echo "$0: install debootstrap first" >&2; exit 2; }
-  # A missing sources.list (deb822 sources only) makes grep exit 2: not an error here.
-  mirror=$({ grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
-    || true; } | head -1 | tr -d ' ')
-  [ -n "$mirror" ] || { echo "$0: no Debian mirror in /etc/apt sources" >&2; exit 2; }
-  echo "== debootstrap --variant=minbase bookworm $mirror"
-  rm -rf "$R.tmp"
-  debootstrap --variant=minbase bookworm "$R.tmp" "$mirror" >/tmp/egtmin-debootstrap.log
-  tar -C "$R.tmp" -cf "$base" . && rm -rf "$R.tmp"
-fi
-
-unmount() { for m in dev/pts dev proc sys; do mountpoint -q "$R/$m" 2>/dev/null && umount -l "$R/$m"; done; true; }
-unmount
-rm -rf "$R" && mkdir -p "$R" && tar -C "$R" -xf "$base"
-trap unmount EXIT
-cp /etc/resolv.conf "$R/etc/resolv.conf"
+source "$(dirname "$0")/clean-root.sh"
+start_clean_root
 cp "$lib_deb" "$dev_deb" "$R/"
 # Only the 2-4-piece files: what the example probes.
 mkdir -p "$R/covers" "$R/syzygy"
@@ -53,14 +37,6 @@ for f in "$syzygy"/*.rtbw; do
   n=$(basename "$f" .rtbw)
   [ "$(printf %s "$n" | tr -d v | wc -c)" -le 4 ] && cp "$f" "$R/syzygy/"
 done
-mount --bind /dev "$R/dev"
-mount -t proc proc "$R/proc"
-mount -t sysfs sys "$R/sys"
-
-in_root() {
-  echo "== $*"
-  chroot "$R" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 bash -c "$*"
-}
 
 in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
   /$(basename "$lib_deb") /$(basename "$dev_deb") gcc libc6-dev pkg-config cmake make libfathom-dev >/tmp/apt.log 2>&1 \

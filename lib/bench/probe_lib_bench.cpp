@@ -18,36 +18,14 @@
 #include "bench/sampler.hpp"
 #include "egtmin/probe.h"
 #include "probe/cover_prober.hpp"
+#include "testing/core_to_c.hpp"
 
 using namespace egtmin;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-egtmin_position to_c(const Position& pos) {
-  egtmin_position p{};
-  uint64_t* types[6] = {&p.kings, &p.queens, &p.rooks, &p.bishops, &p.knights, &p.pawns};
-  for (int s = 0; s < 64; ++s) {
-    const Piece pc = pos.at(Square(s));
-    if (pc == NoPiece) continue;
-    const uint64_t bit = uint64_t{1} << (s ^ 56);
-    (color_of(pc) == White ? p.white : p.black) |= bit;
-    *types[type_of(pc)] |= bit;
-  }
-  p.white_to_move = pos.side_to_move() == White;
-  return p;
-}
-
-int to_c(Wdl v) {
-  switch (v) {
-    case Wdl::Win: return EGTMIN_WIN;
-    case Wdl::CursedWin: return EGTMIN_CURSED_WIN;
-    case Wdl::Draw: return EGTMIN_DRAW;
-    case Wdl::BlessedLoss: return EGTMIN_BLESSED_LOSS;
-    case Wdl::Loss: return EGTMIN_LOSS;
-    default: return -100;
-  }
-}
+using c_api::to_c;
 
 volatile uint64_t g_sink;
 

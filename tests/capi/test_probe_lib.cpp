@@ -20,6 +20,7 @@
 #include "support/env.hpp"
 #include "support/temp_dir.hpp"
 #include "table/table_store.hpp"
+#include "testing/core_to_c.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin {
@@ -61,31 +62,7 @@ const fs::path& cover_dir() {
 // Run first by CTest (the fixture capi_covers), so that parallel test processes find the covers made.
 TEST(ProbeLibSetup, MakeCovers) { EXPECT_TRUE(fs::exists(cover_dir() / "KPvKP.egtc")); }
 
-egtmin_position to_c(const Position& pos) {
-  egtmin_position p{};
-  uint64_t* types[6] = {&p.kings, &p.queens, &p.rooks, &p.bishops, &p.knights, &p.pawns};
-  for (int s = 0; s < 64; ++s) {
-    const Piece pc = pos.at(Square(s));
-    if (pc == NoPiece) continue;
-    const uint64_t bit = uint64_t{1} << (s ^ 56);  // a8 = 0 here, a1 = 0 there
-    (color_of(pc) == White ? p.white : p.black) |= bit;
-    *types[type_of(pc)] |= bit;
-  }
-  p.white_to_move = pos.side_to_move() == White;
-  p.ep = pos.ep_square() == NoSquare ? 0 : unsigned(pos.ep_square() ^ 56);
-  return p;
-}
-
-int to_c(Wdl v) {
-  switch (v) {
-    case Wdl::Win: return EGTMIN_WIN;
-    case Wdl::CursedWin: return EGTMIN_CURSED_WIN;
-    case Wdl::Draw: return EGTMIN_DRAW;
-    case Wdl::BlessedLoss: return EGTMIN_BLESSED_LOSS;
-    case Wdl::Loss: return EGTMIN_LOSS;
-    default: return EGTMIN_ERR_POSITION;
-  }
-}
+using c_api::to_c;
 
 // Legal positions of the covered balances with their table values for the side to move, both
 // colourings (the colour-swapped balance is probed through the canonical cover).
