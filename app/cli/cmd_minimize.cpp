@@ -32,6 +32,7 @@ Command add_minimize(CLI::App& app) {
     std::string split = "auto";
     bool no_save = false;
     bool capture_resolved = false;
+    std::string implied = "most-cubes";
     std::string memory_limit = "auto";
   };
   auto a = std::make_shared<Args>();
@@ -61,6 +62,10 @@ Command add_minimize(CLI::App& app) {
                 "Leave the won positions a capture or promotion wins to the probe's capture search: a "
                 "smaller cover, saved as DATA/covers/NAME.egtcr (needs the covers of the balances captures reach "
                 "to probe)");
+  sub->add_option("--implied", a->implied,
+                  "The output whose cubes the file leaves out (a position no cube holds has it): most-cubes "
+                  "(about half the file) or none")
+      ->capture_default_str();
   add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
@@ -98,6 +103,12 @@ Command add_minimize(CLI::App& app) {
             request.threads = a->common.threads;
             request.covers = a->no_save ? run::CoverOutput::Discard : run::CoverOutput::Save;
             if (a->capture_resolved) request.kind = store::CoverKind::CaptureResolved;
+            auto implied = run::parse_implied(a->implied);
+            if (!implied) {
+              fail("--implied: " + implied.error().message);
+              return int(kUsage);
+            }
+            request.implied = *implied;
             request.data_dir = a->common.data_dir();
             auto limit = memory_limit(a->memory_limit);
             if (!limit) {
@@ -116,6 +127,8 @@ Command add_minimize(CLI::App& app) {
                             (unsigned long long)r.summary.initial_cubes);
                 for (const auto& p : r.summary.reports)
                   std::printf("  %s %llu (%.2f s)", p.pass.c_str(), (unsigned long long)p.cubes, p.seconds);
+                if (r.implied != logic::Output::None)
+                  std::printf("  stored %llu (%s implied)", (unsigned long long)r.cubes, logic::output_name(r.implied));
                 std::printf("  total %.2f s (cpu %.2f s)", r.seconds, r.cpu_seconds);
                 if (r.capture_resolved) std::printf("  %llu left to captures", (unsigned long long)r.capture_resolved);
                 if (!r.summary.split_inputs.empty()) {
@@ -159,6 +172,7 @@ Command add_minimize(CLI::App& app) {
                             {"cpu_seconds", o.cpu_seconds},
                             {"kind", a->capture_resolved ? "capture-resolved" : "standalone"},
                             {"capture_resolved_positions", o.capture_resolved},
+                            {"implied", logic::output_name(o.implied)},
                             {"passes", jp}});
             }
             if (a->common.json)

@@ -61,7 +61,7 @@ Command add_pla(CLI::App& app) {
                 }
                 auto cover = store::load_cover(store::cover_path(store.data_dir(), bal), &bal);
                 if (!cover) return fail(cover.error().message);
-                text = logic::write_pla_cover(enc, cover->cubes, cover->canon);
+                text = logic::write_pla_cover(enc, cover->cubes, cover->canon, cover->implied);
                 auto s =
                     write_file_atomically(a->out, std::span<const uint8_t>((const uint8_t*)text.data(), text.size()));
                 if (!s) return fail(s.error().message);
@@ -125,6 +125,7 @@ Command add_pla(CLI::App& app) {
               cf.canon = scheme;
               cf.passes = "pla-import";
               cf.cubes = std::move(pla->on);
+              cf.implied = pla->header.implied;
               TableStore store(a->common.data_dir());
               auto s = store::save_cover(store::cover_path(store.data_dir(), bal), cf);
               if (!s) return fail(s.error().message);

@@ -74,10 +74,15 @@ Command add_probe(CLI::App& app) {
               auto r = prober.probe(*pos, method);
               if (!r) return fail(r.error().message);
               j["cover_wdl"] = wdl_name(r->wdl);
-              j["cube"] = logic::to_text(r->cube, r->inputs);
-              char hex[24];
-              std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
-              j["cube_hex"] = hex;
+              if (r->cube) {
+                j["cube"] = logic::to_text(r->cube, r->inputs);
+                char hex[24];
+                std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
+                j["cube_hex"] = hex;
+              } else {  // the cover's implied output: no cube is stored for it
+                j["cube"] = "none: the cover's implied value";
+                j["cube_hex"] = nullptr;
+              }
               j["cover_cubes"] = prober.cover(canonical)->cube_count();
             }
 

@@ -23,12 +23,11 @@ constexpr uint64_t kMaxTriesPerSample = 1000;
 constexpr uint64_t kSampleReportEvery = 4096;
 constexpr uint64_t kReportEveryChunks = 16;
 
-
 }  // namespace
 
 CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme,
-                        std::span<const uint32_t> rule_draws, uint64_t sample, uint64_t seed, int threads,
-                        const Progress& progress) {
+                        std::span<const uint32_t> rule_draws, Output implied, uint64_t sample, uint64_t seed,
+                        int threads, const Progress& progress) {
   CheckReport rep;
   const Encoding& enc = table.encoding();
   const int n = enc.bits();
@@ -52,9 +51,9 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
       ++rep.positions;
       auto r = canon.canonical(enc.decode(idx));
       const uint64_t ri = enc.encode(r.placement);
-      const CubeWord* c = first_match(cover, minterm_fast(ri, n));
-      Wdl got = c ? value_of(output_of(*c), in_rule_draws(rule_draws, ri)) : Wdl::Illegal;
-      if (c && r.negate) got = negate(got);
+      const Output o = output_at(cover, minterm_fast(ri, n), implied);
+      Wdl got = o != Output::None ? value_of(o, in_rule_draws(rule_draws, ri)) : Wdl::Illegal;
+      if (got != Wdl::Illegal && r.negate) got = negate(got);
       if (got != want) {
         ++rep.mismatches;
         note(idx, want, got);
@@ -73,13 +72,15 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
     reps.words()[w] = care.on_slot(0).words()[w] | care.on_slot(1).words()[w] | care.on_slot(2).words()[w];
   reps.finish();
   BitTree painted(n);
-  std::vector<uint8_t> value(size_t(1) << std::max(0, n - 2), 0);  // 2 bits per index
+  // 2 bits per index; what no cube paints keeps the implied output (0, Output::None, if none).
+  std::vector<uint8_t> value(size_t(1) << std::max(0, n - 2), uint8_t(0x55 * unsigned(implied)));
   for (CubeWord c : cover) {
     uint8_t o = uint8_t(output_of(c));
     for_each_in(reps, c, [&](uint64_t idx) {
       if (painted.test(idx)) return;
       painted.set(idx);
-      value[idx >> 2] |= uint8_t(o << ((idx & 3) * 2));
+      const int shift = int(idx & 3) * 2;
+      value[idx >> 2] = uint8_t((value[idx >> 2] & ~(3 << shift)) | o << shift);
     });
   }
   const uint64_t size = enc.size();

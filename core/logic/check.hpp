@@ -27,9 +27,10 @@ struct CheckReport {
 // sample == 0: every index of the 2^n space, where the first match is found by painting the
 // cubes in order over the representatives (exactly first-match semantics, without a linear scan
 // per position). sample > 0: that many uniformly drawn legal positions, each by linear scan.
-// `rule_draws`: the cover's list of the rule's draws (ascending representative indices).
+// `rule_draws`: the cover's list of the rule's draws (ascending representative indices);
+// `implied`: the value of a representative that no cube holds (Output::None: none, a mismatch).
 CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme,
-                        std::span<const uint32_t> rule_draws, uint64_t sample = 0,
-                        uint64_t seed = 1, int threads = 1, const Progress& progress = no_progress());
+                        std::span<const uint32_t> rule_draws, Output implied, uint64_t sample = 0, uint64_t seed = 1,
+                        int threads = 1, const Progress& progress = no_progress());
 
 }  // namespace egtmin::logic

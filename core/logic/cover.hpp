@@ -3,6 +3,7 @@
 // unboxed because a 4-piece ON-set starts as tens of millions of minterms.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,27 @@ inline const CubeWord* first_match(const Cover& f, CubeWord m) {
   for (const CubeWord& c : f)
     if (contains(c, m)) return &c;
   return nullptr;
+}
+
+// A cover may leave one output implied: its cubes are not stored, and a care position that matches
+// no cube has it (cubes of one output never hold a care position of another, so the position of any
+// other output still finds its cube). The output with the most cubes saves the most.
+inline Output most_cubes_output(const Cover& f) {
+  std::array<uint64_t, 4> n{};
+  for (CubeWord c : f) ++n[size_t(output_of(c))];
+  Output best = Output::None;
+  for (int o = 1; o <= 3; ++o)
+    if (n[size_t(o)] > (best == Output::None ? 0 : n[size_t(best)])) best = Output(o);
+  return best;
+}
+inline void drop_output(Cover& f, Output o) {
+  std::erase_if(f, [o](CubeWord c) { return output_of(c) == o; });
+}
+
+// The output a cover gives a care position: its first matching cube's, else the implied one.
+inline Output output_at(const Cover& f, CubeWord m, Output implied) {
+  const CubeWord* c = first_match(f, m);
+  return c ? output_of(*c) : implied;
 }
 
 }  // namespace egtmin::logic

@@ -11,8 +11,16 @@ namespace egtmin::logic {
 namespace {
 constexpr const char* kOutputLabels = "win draw loss";
 
-std::string header_text(const Encoding& enc, CanonScheme scheme, const char* type, uint64_t rows) {
-  std::string s = "# egtmin balance=" + enc.balance().name() + " canon=" + std::string(canon_name(scheme)) + "\n";
+// The labels of kOutputLabels by Output (index 0 unused).
+constexpr std::string_view kOutputNames[4] = {"none", "win", "draw", "loss"};
+
+std::string header_text(const Encoding& enc, CanonScheme scheme, const char* type, uint64_t rows,
+                        Output implied = Output::None) {
+  std::string s = "# egtmin balance=" + enc.balance().name() + " canon=" + std::string(canon_name(scheme));
+  // A cover's implied output has no rows: espresso would read those positions as off, egtmin's
+  // import restores the output from here.
+  if (implied != Output::None) s += " implied=" + std::string(kOutputNames[size_t(implied)]);
+  s += "\n";
   s += ".i " + std::to_string(enc.bits()) + "\n.o 3\n";
   s += ".ilb " + pla_input_labels(enc) + "\n.ob " + kOutputLabels + "\n";
   s += ".type " + std::string(type) + "\n.p " + std::to_string(rows) + "\n";
@@ -55,8 +63,8 @@ std::string pla_input_labels(const Encoding& enc) {
   return s;
 }
 
-std::string write_pla_cover(const Encoding& enc, const Cover& cover, CanonScheme scheme) {
-  std::string s = header_text(enc, scheme, "fd", cover.size());
+std::string write_pla_cover(const Encoding& enc, const Cover& cover, CanonScheme scheme, Output implied) {
+  std::string s = header_text(enc, scheme, "fd", cover.size(), implied);
   for (CubeWord c : cover) append_row(s, c, enc.bits());
   s += ".e\n";
   return s;
@@ -117,6 +125,11 @@ Result<PlaContent> parse_pla(std::string_view text, const std::string& origin, i
             auto c = parse_canon(kv.substr(6));
             if (!c) return err(c.error().message);
             out.header.canon = *c;
+          }
+          if (kv.starts_with("implied=")) {
+            const auto* o = std::find(std::begin(kOutputNames) + 1, std::end(kOutputNames), kv.substr(8));
+            if (o == std::end(kOutputNames)) return err("unknown implied output '" + std::string(kv.substr(8)) + "'");
+            out.header.implied = Output(o - std::begin(kOutputNames));
           }
           if (sp == std::string_view::npos) break;
           rest.remove_prefix(sp + 1);

@@ -20,15 +20,16 @@
 namespace egtmin::logic {
 
 struct PlaHeader {
-  std::string balance;  // from "# egtmin balance=NAME canon=SCHEME", may be empty
+  std::string balance;  // from "# egtmin balance=NAME canon=SCHEME [implied=OUTPUT]", may be empty
   std::optional<CanonScheme> canon;
+  Output implied = Output::None;  // a cover's output that has no rows (store::CoverFile::implied)
 };
 
 // Input labels: stm, then e.g. wK5 .. wK0 per piece (white/black, piece letter, bit).
 std::string pla_input_labels(const Encoding& enc);
 
-// Writes the cover (each cube one row) as type fd.
-std::string write_pla_cover(const Encoding& enc, const Cover& cover, CanonScheme scheme);
+// Writes the cover (each cube one row) as type fd; an implied output goes in the header comment.
+std::string write_pla_cover(const Encoding& enc, const Cover& cover, CanonScheme scheme, Output implied = Output::None);
 // Writes every care minterm of f as type fr; `sink` receives the text in pieces (tables are big).
 void write_pla_function(const Encoding& enc, const CareFunction& f, const std::function<void(std::string_view)>& sink);
 

@@ -71,7 +71,7 @@ LoadedCover::Found LoadedCover::find(const Placement& p, Method m, bool& negate,
   };
   if (m == Method::Linear) {
     const logic::CubeWord c = scan();
-    return {c ? logic::output_of(c) : logic::Output::None, c};
+    return {c ? logic::output_of(c) : file.implied, c};
   }
   Found f;
   f.out = index.find_output(idx);
@@ -79,6 +79,7 @@ LoadedCover::Found LoadedCover::find(const Placement& p, Method m, bool& negate,
   f.cube = index.find(idx, mt);
   if (!f.cube && region.built()) f.cube = region.find(idx, file.cubes);
   if (!f.cube && f.out != logic::Output::None && name_cube) f.cube = scan();
+  if (f.out == logic::Output::None) f.out = file.implied;  // no cube holds it
   return f;
 }
 
@@ -136,7 +137,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     // Five pieces: the front line, then regions for everything it misses. The tree of a cover of
     // millions of cubes took minutes to build and probed several times slower than Fathom.
     lc->index = CubeIndex::front_line(cover.cubes, cover.inputs, queries);
-    lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes());
+    lc->region =
+        RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied);
   } else {
     lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
     const bool want_regions =
@@ -146,7 +148,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (want_regions) {
       // Front misses go to the regions, so they need not hold what the front line answers. A cover
       // too diffuse for the directory (built() false) keeps its tree.
-      lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes());
+      lc->region =
+          RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied);
       if (lc->region.built()) lc->index.drop_tree();
     }
   }
@@ -237,6 +240,7 @@ void CoverProber::rebuild_material_hash() {
       e.rule_draw_count = lc.file.rule_draws.size();
     }
     e.capture_resolved = lc.file.kind == store::CoverKind::CaptureResolved;
+    e.implied = uint8_t(lc.file.implied);
     return e;
   };
   // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a

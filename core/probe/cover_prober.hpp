@@ -203,6 +203,7 @@ class CoverProber {
     const uint32_t* rule_draws = nullptr;
     size_t rule_draw_count = 0;
     uint8_t capture_resolved = 0;  // the cover leaves positions a capture wins to the search
+    uint8_t implied = 0;           // the cover's implied output (store::CoverFile::implied)
   };
 
  private:

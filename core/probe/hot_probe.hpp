@@ -171,6 +171,7 @@ inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
         break;
       }
   }
+  if (out == logic::Output::None) out = logic::Output(e.implied);  // no cube holds it
   if (out == logic::Output::None) return Wdl::Illegal;
   const unsigned negate = unsigned(swapped) ^ (stm & 1);
   if (e.rule_draws) [[unlikely]] {

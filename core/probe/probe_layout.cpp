@@ -65,9 +65,9 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   ByteWriter w;
   w.put(lc.file.balance.name());
   w.put(int32_t(lc.file.inputs));
-  // The cover's kind rides in the scheme byte's high bits, as in the cover file (0 for standalone
-  // covers: their layouts are as before).
-  w.put(uint8_t(uint8_t(lc.file.canon) | uint8_t(lc.file.kind) << 4));
+  // The cover's kind (bits 4-5) and implied output (bits 6-7) ride in the scheme byte's high bits,
+  // as in the cover file (0 for standalone covers storing every output: their layouts are as before).
+  w.put(uint8_t(uint8_t(lc.file.canon) | uint8_t(lc.file.kind) << 4 | uint8_t(lc.file.implied) << 6));
   w.put(lc.file.passes);
   w.put(lc.file.rule_draws);
   w.put(uint64_t(lc.cube_count()));
@@ -138,12 +138,13 @@ Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const Cov
   r.get(cubes);
   const auto balance = Balance::parse(name);
   if (!r.ok() || !balance || balance->pieces() < 2 || balance->pieces() > 5 || inputs != 1 + 6 * balance->pieces() ||
-      (canon & 15) > uint8_t(CanonScheme::Full) || (canon >> 4) > uint8_t(store::CoverKind::CaptureResolved))
+      (canon & 15) > uint8_t(CanonScheme::Full) || ((canon >> 4) & 3) > uint8_t(store::CoverKind::CaptureResolved))
     return Error{where + "damaged description of the cover"};
   lc->file.balance = *balance;
   lc->file.inputs = inputs;
   lc->file.canon = CanonScheme(canon & 15);
-  lc->file.kind = store::CoverKind(canon >> 4);
+  lc->file.kind = store::CoverKind((canon >> 4) & 3);
+  lc->file.implied = logic::Output(canon >> 6);
   lc->encoding = Encoding(*balance);
   lc->canon = CoverCanon(lc->encoding, lc->file.canon);
   lc->index.load_state(r);

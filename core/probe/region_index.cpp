@@ -129,9 +129,12 @@ struct Plan {
 // With a fallback (5 pieces), each region's most common value among its positions is the answer
 // when no cube matches, and only the positions of other values need cubes: cubes of different
 // outputs never share a care position, so a position of the fallback value matches none of them.
+// A cover with an implied output has no cubes for it: a region holding any of its positions (those
+// no cube holds) must fall back to it. Without a fallback (3-4 pieces) such positions stay in the
+// target, no cube takes them, and the probe's miss gives the implied output.
 template <class Take, class Fill>
 Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words,
-                 bool with_fallback, Take&& take, Fill&& fill) {
+                 bool with_fallback, unsigned implied, Take&& take, Fill&& fill) {
   std::vector<std::vector<uint32_t>> in_region(regions);
   for (uint32_t c = 0; c < shapes.size(); ++c)
     lay.for_each_region(shapes[c], [&](uint32_t r) {
@@ -166,6 +169,12 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
         uint64_t n = 0;
         for (size_t w = 0; w < words; ++w) n += uint64_t(__builtin_popcountll(left[w] & of_value[o][w]));
         if (n > most) most = n, fallback = o;
+      }
+      if (implied) {
+        bool uncovered = false;
+        for (size_t w = 0; w < words && !uncovered; ++w)
+          uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+        if (uncovered) fallback = implied;
       }
       plan.fallback[r] = uint8_t(fallback);
       if (fallback)
@@ -223,7 +232,8 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 }  // namespace
 
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
-                         std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed) {
+                         std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
+                         logic::Output implied) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -300,7 +310,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
   // the plan skips regions whose gathered bitmap is empty as it goes.
   auto plan_for = [&](const Layout& lay, auto&& take) {
-    return greedy_plan(shapes, lay, regions, words, k_ == 5, take,
+    return greedy_plan(shapes, lay, regions, words, k_ == 5, unsigned(implied), take,
                        [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
   };
 

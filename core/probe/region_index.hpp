@@ -124,7 +124,8 @@ class RegionIndex {
   // Empty (built() false) when the encoding does not apply, `fixed` is not fixed_count distinct
   // slots in ascending order, or (3-4 pieces) a region would need more than 2,047 cubes.
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
-              std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt);
+              std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
+              logic::Output implied = logic::Output::None);
 
   bool built() const { return hot_size_ != 0; }
   // The slots the regions fix.

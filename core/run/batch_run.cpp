@@ -297,8 +297,8 @@ void check_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, con
       r.error = "check: " + cover.error().message;
       return;
     }
-    report = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, 0, 1, resolve_threads(req.threads),
-                                progress);
+    report = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, cover->implied, 0, 1,
+                                resolve_threads(req.threads), progress);
   });
   if (!r.error.empty() || progress.cancelled()) return;
   r.checked_positions = report.positions;

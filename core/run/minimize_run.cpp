@@ -18,6 +18,12 @@
 
 namespace egtmin::run {
 
+Result<ImpliedOutput> parse_implied(std::string_view name) {
+  if (name == "none") return ImpliedOutput::None;
+  if (name == "most-cubes") return ImpliedOutput::MostCubes;
+  return Error{"unknown implied output '" + std::string(name) + "' (none or most-cubes)"};
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -196,7 +202,11 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       r.error = b.name() + ": " + m.error().message;
       return;
     }
+    const logic::Output implied =
+        request.implied == ImpliedOutput::MostCubes ? logic::most_cubes_output(m->cover) : logic::Output::None;
+    if (implied != logic::Output::None) logic::drop_output(m->cover, implied);
     r.cubes = m->cover.size();
+    r.implied = implied;
     if (request.covers == CoverOutput::Save) {
       tracker.report(slot, work, 1.0, Stage::Save, detail(""));
       store::CoverFile file;
@@ -207,6 +217,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       file.passes = logic::passes_string(request.passes);
       file.cubes = std::move(m->cover);
       file.rule_draws = std::move(m->rule_draws);
+      file.implied = implied;
       const auto path = store::cover_path(request.data_dir, b, request.kind);
       if (auto s = store::save_cover(path, file); !s) {
         r.error = b.name() + ": " + s.error().message;

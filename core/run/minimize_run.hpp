@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chess/balance.hpp"
@@ -24,6 +25,12 @@ namespace egtmin::run {
 // Benchmarks minimize without writing cover files.
 enum class CoverOutput : uint8_t { Save, Discard };
 
+// Which output a saved cover leaves implied (store::CoverFile::implied): none, or the one with the
+// most cubes (about half of every measured cover's cubes).
+enum class ImpliedOutput : uint8_t { None, MostCubes };
+constexpr ImpliedOutput kDefaultImplied = ImpliedOutput::MostCubes;
+Result<ImpliedOutput> parse_implied(std::string_view name);  // "none" or "most-cubes"
+
 struct MinimizeRequest {
   std::vector<Balance> balances;    // any colouring; each is minimized once, in canonical form
   std::vector<logic::Pass> passes;  // empty: only make the tables
@@ -35,6 +42,7 @@ struct MinimizeRequest {
   // Capture-resolved: won positions a capture or promotion wins are left to the probe's capture
   // search (table/capture_resolve.hpp), and the cover is saved as NAME.egtcr.
   store::CoverKind kind = store::CoverKind::Standalone;
+  ImpliedOutput implied = kDefaultImplied;
   std::filesystem::path data_dir;
   // Bytes the run may use at its peak: a run whose plan (run/run_plan.hpp) is expected to need
   // more is refused before it starts. Unset: the memory available when it starts; 0: no check.
@@ -45,9 +53,10 @@ struct MinimizeRequest {
 
 struct BalanceResult {
   Balance balance;
-  std::string error;              // empty when it succeeded
-  logic::Minimized summary;       // its cover is dropped once saved (memory over many balances)
-  uint64_t cubes = 0;             // of the final cover
+  std::string error;         // empty when it succeeded
+  logic::Minimized summary;  // its cover is dropped once saved (memory over many balances)
+  uint64_t cubes = 0;        // of the final cover, the implied output's left out
+  logic::Output implied = logic::Output::None;
   uint64_t capture_resolved = 0;  // positions left to the capture search (capture-resolved covers)
   double seconds = 0;             // minimization wall time
   double cpu_seconds = 0;

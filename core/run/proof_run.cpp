@@ -106,9 +106,9 @@ Result<std::vector<BalanceProof>> run_proof(const ProofRequest& request, const P
               proof.error = r.error().message;
           }
           if (request.check_cover && proof.error.empty())
-            proof.cover =
-                logic::check_cover(resolved ? resolved->table : **table, cover->cubes, cover->canon, cover->rule_draws,
-                                   request.cover_sample, request.cover_seed, threads, part(Stage::Check, "cover"));
+            proof.cover = logic::check_cover(resolved ? resolved->table : **table, cover->cubes, cover->canon,
+                                             cover->rule_draws, cover->implied, request.cover_sample,
+                                             request.cover_seed, threads, part(Stage::Check, "cover"));
           if (request.check_probe && !progress.cancelled()) {
             const Progress p = part(Stage::Check, "indexed probe");
             if (cover->kind == store::CoverKind::CaptureResolved) {

@@ -21,11 +21,12 @@ namespace {
 
 // Layout (docs/file-format.md), all integers little-endian:
 //   0   8  magic "EGTMCOV\x1a"
-//   8   2  format version (3: standalone; 4: a kind byte follows the scheme; versions 1 and 2,
-//          without the rule's draws, are refused)
+//   8   2  format version (3: standalone; 4: the kind beside the scheme; 5: the implied output
+//          too; versions 1 and 2, without the rule's draws, are refused)
 //   10  1  inputs (1 + 6 * pieces)
 //   11  1  canon scheme (0 none, 1 board, 2 full) in bits 0-3; version 4: the cover's kind in
-//          bits 4-7 (1: capture-resolved)
+//          bits 4-7 (1: capture-resolved); version 5: the kind in bits 4-5 and the implied output
+//          (0 none, 1 White wins, 2 draw, 3 White loses) in bits 6-7
 //   12  8  cube count
 //   20  8  payload length in bytes
 //   28  8  CRC-64 (ECMA-182, lzma_crc64) of the payload
@@ -39,13 +40,16 @@ namespace {
 //          the raw length as a LEB128 number and a raw LZMA2 stream of D LEB128 numbers, the gaps
 //          between successive indices (the first from 0)
 constexpr uint8_t kMagic[8] = {'E', 'G', 'T', 'M', 'C', 'O', 'V', 0x1a};
-constexpr uint16_t kVersion = 4;
+constexpr uint16_t kVersion = 5;
 constexpr uint16_t kFirstWithRuleDraws = 3;
-// Standalone covers are written as version 3, which every egtmin since the rule's values reads;
-// only capture-resolved covers need version 4 (an older egtmin then says the file is newer rather
-// than giving values without the capture search).
+// Each cover is written in the oldest version that holds it: standalone covers with every output
+// stored as version 3, which every egtmin since the rule's values reads; capture-resolved ones as
+// version 4, covers with an implied output as version 5. An older egtmin then says the file is
+// newer rather than giving values without the capture search or the implied output.
 constexpr uint16_t kStandaloneVersion = 3;
+constexpr uint16_t kKindVersion = 4;
 constexpr int kKindShift = 4;
+constexpr int kImpliedShift = 6;
 constexpr size_t kFixedPart = 37;  // up to and including the balance name length
 // Cubes beyond this are refused before allocating: 2^31 cubes would be 16 GiB, far beyond any
 // cover (the worst is one cube per care position of a 5-piece balance, < 2^31).
@@ -263,9 +267,11 @@ std::vector<uint8_t> serialize_cover(const CoverFile& cover) {
   const std::string name = cover.balance.canonical().name();
   std::vector<uint8_t> out(kMagic, kMagic + 8);
   const bool resolved = cover.kind == CoverKind::CaptureResolved;
-  put_le(out, resolved ? kVersion : kStandaloneVersion, 2);
+  const bool implied = cover.implied != logic::Output::None;
+  put_le(out, implied ? kVersion : resolved ? kKindVersion : kStandaloneVersion, 2);
   out.push_back(uint8_t(cover.inputs));
-  out.push_back(uint8_t(uint8_t(cover.canon) | uint8_t(cover.kind) << kKindShift));
+  out.push_back(
+      uint8_t(uint8_t(cover.canon) | uint8_t(cover.kind) << kKindShift | uint8_t(cover.implied) << kImpliedShift));
   put_le(out, count, 8);
   put_le(out, payload.size(), 8);
   put_le(out, lzma_crc64(payload.data(), payload.size(), 0), 8);
@@ -363,11 +369,13 @@ Result<CoverFile> parse_cover(std::span<const uint8_t> bytes, const std::string&
   if (cover.inputs != 1 + 6 * cover.balance.pieces() || cover.inputs > logic::kMaxInputs)
     return bad("inputs " + std::to_string(cover.inputs) + " do not fit balance " + name);
   const uint8_t scheme = version >= 4 ? p[11] & ((1u << kKindShift) - 1) : p[11];
-  const uint8_t kind = version >= 4 ? p[11] >> kKindShift : 0;
+  const uint8_t kind = version >= 5 ? (p[11] >> kKindShift) & 3 : version >= 4 ? p[11] >> kKindShift : 0;
+  const uint8_t implied = version >= 5 ? p[11] >> kImpliedShift : 0;
   if (scheme > uint8_t(CanonScheme::Full)) return bad("unknown canon scheme " + std::to_string(scheme));
   if (kind > uint8_t(CoverKind::CaptureResolved)) return bad("unknown cover kind " + std::to_string(kind));
   cover.canon = CanonScheme(scheme);
   cover.kind = CoverKind(kind);
+  cover.implied = logic::Output(implied);
   cover.passes.assign(reinterpret_cast<const char*>(p + passes_at), passes_len);
 
   const uint64_t count = get_le(p + 12, 8);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "chess/balance.hpp"
+#include "logic/cover.hpp"
 #include "logic/cube.hpp"
 #include "table/cover_canon.hpp"
 #include "table/wdl.hpp"
@@ -39,6 +40,12 @@ struct CoverFile {
   // blessed loss: their cube says win or loss, and the 50-move rule makes it a draw.
   std::vector<uint32_t> rule_draws;
   CoverKind kind = CoverKind::Standalone;
+  // The output whose cubes are left out (logic::most_cubes_output): a care position matching no
+  // cube has it. Output::None: every output has its cubes, and no match means no value.
+  logic::Output implied = logic::Output::None;
+
+  // The output of a representative's minterm: its first cube's, else the implied one.
+  logic::Output output_at(logic::CubeWord minterm) const { return logic::output_at(cubes, minterm, implied); }
 
   // Is the representative with this index a cursed win or blessed loss?
   bool is_rule_draw(uint64_t index) const { return logic::in_rule_draws(rule_draws, index); }

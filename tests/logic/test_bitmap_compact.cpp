@@ -161,10 +161,10 @@ TEST(BitmapCompact, PipelineBitmapPathMatchesTheMintermPathOnTables) {
       ASSERT_EQ(new_r->reports.size(), old_r->reports.size());
       if (std::string(passes).starts_with("canon")) EXPECT_EQ(new_r->reports[0].cubes, old_r->reports[0].cubes);
       // Both exact on every legal position (the same function on the care set).
-      auto c = check_cover(**t, new_r->cover, new_r->scheme, new_r->rule_draws, 0, 1, 2);
+      auto c = check_cover(**t, new_r->cover, new_r->scheme, new_r->rule_draws, logic::Output::None, 0, 1, 2);
       EXPECT_TRUE(c.exhaustive);
       EXPECT_EQ(c.mismatches, 0u) << c.first_mismatch;
-      auto d = check_cover(**t, old_r->cover, old_r->scheme, old_r->rule_draws, 0, 1, 2);
+      auto d = check_cover(**t, old_r->cover, old_r->scheme, old_r->rule_draws, logic::Output::None, 0, 1, 2);
       EXPECT_EQ(d.mismatches, 0u) << d.first_mismatch;
       EXPECT_EQ(c.positions, d.positions);
       // The bitmap compaction is at least as compact as the minterm one.

@@ -219,12 +219,12 @@ void expect_exhaustively_correct(const char* name, const char* passes, CanonSche
   ASSERT_TRUE(t) << t.error().message;
   auto r = minimize_table(**t, *parse_passes(passes), MinimizeOptions{canon, 2});
   ASSERT_TRUE(r) << r.error().message;
-  auto c = check_cover(**t, r->cover, r->scheme, r->rule_draws, 0, 1, 2);
+  auto c = check_cover(**t, r->cover, r->scheme, r->rule_draws, logic::Output::None, 0, 1, 2);
   EXPECT_TRUE(c.exhaustive);
   EXPECT_GT(c.positions, 0u);
   EXPECT_EQ(c.mismatches, 0u) << name << " " << passes << ": " << c.first_mismatch;
   // The sampled linear-scan check agrees with the painted one.
-  auto s = check_cover(**t, r->cover, r->scheme, r->rule_draws, 2000, 5, 1);
+  auto s = check_cover(**t, r->cover, r->scheme, r->rule_draws, logic::Output::None, 2000, 5, 1);
   EXPECT_EQ(s.mismatches, 0u) << name << ": " << s.first_mismatch;
 }
 

@@ -76,7 +76,9 @@ TEST(LogicCli, MinimizeCheckAndJson) {
     ASSERT_EQ(b["passes"].size(), 4u);
     EXPECT_EQ(b["passes"][0]["pass"], "canon");
     EXPECT_EQ(b["passes"][3]["pass"], "irredundant");
-    EXPECT_EQ(b["passes"][3]["cubes"], b["cubes"]);
+    // The output with the most cubes is left implied: the file stores the rest.
+    EXPECT_LT(b["cubes"].get<int>(), b["passes"][3]["cubes"].get<int>());
+    EXPECT_NE(b["implied"], "none");
     for (const char* k : {"literals", "seconds", "peak_bytes"}) EXPECT_TRUE(b["passes"][0].contains(k)) << k;
   }
   auto c = cli("check KRvK KQvK --json --probe" + d);

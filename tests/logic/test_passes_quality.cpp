@@ -283,7 +283,7 @@ TEST(LogicPassesQuality, HighEffortBalancesCheckAndNeverGrow) {
     auto h = minimize_table(**t, passes, high);
     ASSERT_TRUE(n && h);
     EXPECT_LE(h->cover.size(), n->cover.size()) << name;
-    auto c = check_cover(**t, h->cover, h->scheme, h->rule_draws, 0, 1, 2);
+    auto c = check_cover(**t, h->cover, h->scheme, h->rule_draws, logic::Output::None, 0, 1, 2);
     EXPECT_TRUE(c.exhaustive);
     EXPECT_GT(c.positions, 0u);
     EXPECT_EQ(c.mismatches, 0u) << name << ": " << c.first_mismatch;

@@ -88,7 +88,7 @@ TEST(LogicSplit, SplitRunIsExact) {
   auto r = minimize_table(**t, passes, split_opts);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->split_inputs, (std::vector<int>{0, 1, 7}));
-  auto c = check_cover(**t, r->cover, r->scheme, r->rule_draws, 0, 1, 2);
+  auto c = check_cover(**t, r->cover, r->scheme, r->rule_draws, logic::Output::None, 0, 1, 2);
   EXPECT_TRUE(c.exhaustive);
   EXPECT_EQ(c.mismatches, 0u) << c.first_mismatch;
   ASSERT_EQ(r->reports.size(), passes.size());

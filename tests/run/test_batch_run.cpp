@@ -73,7 +73,7 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
     EXPECT_GT(r.care_positions, 0u);
     ASSERT_EQ(r.passes.size(), 4u);  // the default passes, each timed
     EXPECT_EQ(r.passes.back().pass, "irredundant");
-    EXPECT_EQ(r.passes.back().cubes, r.cubes);
+    EXPECT_LT(r.cubes, r.passes.back().cubes);  // the output with the most cubes is left implied
   }
   EXPECT_EQ((*first)[1].syzygy_wdl_bytes, std::optional<uint64_t>(7824));
   EXPECT_FALSE((*first)[0].syzygy_wdl_bytes);

@@ -82,7 +82,7 @@ TEST(MinimizeRun, GeneratesThenMinimizesInParallelWithEveryPassReported) {
     EXPECT_EQ(cover->passes, "canon,compact,expand,irredundant");
     auto t = store.get(b.balance);
     ASSERT_TRUE(t);
-    auto check = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws);
+    auto check = logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, cover->implied);
     EXPECT_EQ(check.mismatches, 0u) << b.balance.name();
   }
 

@@ -168,6 +168,28 @@ TEST(CoverFile, KindRoundTripsAndNamesItsFile) {
   ASSERT_FALSE(bad.ok());
 }
 
+// An implied output needs version 5, with the kind beside it; a cover storing every output keeps
+// the older version, which older egtmins read.
+TEST(CoverFile, ImpliedOutputRoundTripsInVersion5) {
+  for (CoverKind kind : {CoverKind::Standalone, CoverKind::CaptureResolved})
+    for (logic::Output o : {logic::Output::Win, logic::Output::Draw, logic::Output::Loss}) {
+      CoverFile c = sample_cover();
+      c.kind = kind;
+      c.implied = o;
+      const auto bytes = serialize_cover(c);
+      EXPECT_EQ(bytes[8], 5);
+      auto back = parse_cover(bytes, "mem");
+      ASSERT_TRUE(back.ok()) << back.error().message;
+      EXPECT_EQ(back->implied, o);
+      EXPECT_EQ(back->kind, kind);
+      EXPECT_EQ(back->canon, CanonScheme::Full);
+      EXPECT_EQ(back->cubes, sorted(c.cubes));
+    }
+  CoverFile c = sample_cover();
+  EXPECT_EQ(serialize_cover(c)[8], 3);
+  EXPECT_EQ(parse_cover(serialize_cover(c), "mem")->implied, logic::Output::None);
+}
+
 TEST(CoverFile, EmptyCoverRoundTrips) {
   CoverFile c = sample_cover(0);
   auto back = parse_cover(serialize_cover(c), "mem");
@@ -304,8 +326,8 @@ TEST(CoverFile, RejectsWrongVersionTruncationAndCorruption) {
   for (auto good : {serialize_cover(sample_cover()), serialize_cover(sample_cover(0))}) {
     {
       auto b = good;
-      b[8] = 5;  // newer than this egtmin reads (4 is the capture-resolved kind's)
-      EXPECT_NE(message(b).find("version 5"), std::string::npos) << message(b);
+      b[8] = 6;  // newer than this egtmin reads (5 is the implied output's)
+      EXPECT_NE(message(b).find("version 6"), std::string::npos) << message(b);
       b[8] = 0;
       EXPECT_NE(message(b).find("version 0"), std::string::npos) << message(b);
     }

@@ -40,6 +40,8 @@ Result<Wdl> CoverValueSource::probe(const Position& pos, QString* detail) {
   if (detail && r->cube)
     *detail = QString::fromStdString(logic::to_text(r->cube, r->inputs)) +
               QStringLiteral(" (%1 literals)").arg(logic::literals(r->cube));
+  else if (detail)
+    *detail = QStringLiteral("no stored cube: the cover's implied value");
   return r->wdl;
 }
 
