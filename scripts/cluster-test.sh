@@ -22,8 +22,30 @@ for c in munged slurmctld slurmd sbatch squeue scancel sinfo unshare ip; do
 done
 
 if [ -z "${EGTMIN_SLURM_NETNS:-}" ]; then
-  unshare --net true 2>/dev/null || skip "no private network namespace (unshare --net) to keep the cluster off the network"
-  EGTMIN_SLURM_NETNS=1 exec unshare --net "$0" "$@"
+  # Propagation unchanged: in a chroot, / is no mount point whose propagation could be changed.
+  unshare --net --mount --propagation unchanged true 2>/dev/null ||
+    skip "no private network and mount namespaces (unshare --net --mount) to keep the cluster off the network"
+  EGTMIN_SLURM_NETNS=1 exec unshare --net --mount --propagation unchanged "$0" "$@"
+fi
+
+# slurmd needs the cgroup filesystem, which a bare root (a chroot, a container) may not have
+# mounted: it is mounted as the kernel runs it, the unified hierarchy, or the v1 hierarchies this
+# process is in (slurmd refuses a mix). /sys is made private in this mount namespace first, so the
+# mounts stay in it.
+mount_cgroups() {
+  mount --make-rprivate /sys || return 1
+  if grep -q -v '^0::' /proc/self/cgroup; then
+    mount -t tmpfs cgroup /sys/fs/cgroup || return 1
+    local c
+    for c in $(awk -F: '$1 != 0 {print $2}' /proc/self/cgroup); do  # "cpu", "cpu,cpuacct", "name=systemd"
+      mkdir -p "/sys/fs/cgroup/${c#name=}" && mount -t cgroup -o "$c" cgroup "/sys/fs/cgroup/${c#name=}" || return 1
+    done
+  else
+    mount -t cgroup2 cgroup2 /sys/fs/cgroup
+  fi
+}
+if ! mountpoint -q /sys/fs/cgroup; then
+  mount_cgroups 2>/dev/null || skip "no cgroup filesystem at /sys/fs/cgroup for slurmd"
 fi
 
 # Inside the namespace: loopback up, and one more loopback address, since the daemons resolve

@@ -22,6 +22,11 @@ slurmd_port=${EGTMIN_SLURMD_PORT:-16818}
 pid_of() { [ -s "$dir/$1.pid" ] && cat "$dir/$1.pid"; }
 alive() { local p; p=$(pid_of "$1") && kill -0 "$p" 2>/dev/null; }
 
+daemon_failed() {
+  echo "local-slurm: $1 did not start; its log ($dir/$1.log):" >&2
+  tail -n 20 "$dir/$1.log" >&2 || true
+}
+
 start() {
   mkdir -p "$dir/munge" "$dir/state" "$dir/spool"
   chmod 700 "$dir"
@@ -37,7 +42,7 @@ start() {
   mem=$(awk '/MemTotal/ {print int($2 / 1024 / 2)}' /proc/meminfo)
   cat > "$conf" <<CONF
 ClusterName=egtmintest
-SlurmctldHost=localhost
+SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 AuthType=auth/munge
@@ -72,8 +77,9 @@ NodeName=egtminnode NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMem
 PartitionName=local Nodes=egtminnode Default=YES MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF=$conf
-  nice -n 19 slurmctld -f "$conf"
-  nice -n 19 slurmd -f "$conf" -N egtminnode
+  # Addresses are given with the names: a bare root may have no /etc/hosts to resolve localhost.
+  nice -n 19 slurmctld -f "$conf" || { daemon_failed slurmctld; return 1; }
+  nice -n 19 slurmd -f "$conf" -N egtminnode || { daemon_failed slurmd; return 1; }
   for _ in $(seq 60); do
     state=$(timeout 5 sinfo -h -n egtminnode -o %T 2>/dev/null || true)
     case "$state" in idle*|mixed*|allocated*) echo "local-slurm: node egtminnode $state ($dir)"; return 0 ;; esac
