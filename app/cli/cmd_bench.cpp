@@ -2,6 +2,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "bench/ablation.hpp"
 #include "bench/probe_bench.hpp"
 #include "bench/size_report.hpp"
 #include "common.hpp"
@@ -172,6 +173,73 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
   return kOk;
 }
 
+struct AblationArgs {
+  Common common;
+  std::vector<std::string> balances;
+  int pieces = 0;
+  std::string work, syzygy, ideas;
+  int probe_pieces = 4;
+  uint64_t probe_positions = 200'000;
+};
+
+int run_ablation_bench(const AblationArgs& a) {
+  auto balances = balances_or_pieces(a.balances, a.pieces, "bench ablation");
+  if (!balances) {
+    fail(balances.error().message);
+    return kUsage;
+  }
+  bench::AblationRequest req;
+  req.balances = *balances;
+  req.data_dir = a.common.data_dir();
+  req.work_dir = a.work.empty() ? a.common.data_dir() / "ablation" : std::filesystem::path(a.work);
+  for (size_t at = 0; at < a.ideas.size();) {
+    const size_t comma = std::min(a.ideas.find(',', at), a.ideas.size());
+    if (comma > at) req.ideas.push_back(a.ideas.substr(at, comma - at));
+    at = comma + 1;
+  }
+  if (!a.syzygy.empty()) req.syzygy = a.syzygy;
+  req.probe_pieces = a.probe_pieces;
+  req.probe_positions = a.probe_positions;
+  req.threads = a.common.threads;
+  auto progress = make_progress(a.common);
+  auto rows = bench::run_ablation(req, *progress);
+  end_progress(a.common);
+  if (!rows) return fail(rows.error().message);
+  nlohmann::json j = nlohmann::json::array();
+  uint64_t mismatches = 0;
+  for (const bench::AblationRow& r : *rows) {
+    nlohmann::json jb = nlohmann::json::array();
+    for (const bench::AblationBalance& b : r.balances)
+      jb.push_back({{"balance", b.balance.name()},
+                    {"bytes", b.bytes},
+                    {"cubes", b.cubes},
+                    {"minimize_seconds", b.minimize_seconds}});
+    j.push_back({{"idea", r.idea},
+                 {"description", r.description},
+                 {"bytes", r.bytes},
+                 {"cubes", r.cubes},
+                 {"minimize_seconds", r.minimize_seconds},
+                 {"probe_positions", r.probe_positions},
+                 {"probe_mismatches", r.probe_mismatches},
+                 {"indexed_batch_mean_ns", r.probe_ns},
+                 {"fathom_batch_mean_ns", r.fathom_ns},
+                 {"balances", jb}});
+    mismatches += r.probe_mismatches;
+  }
+  if (a.common.json) {
+    print_json({{"ideas", j}, {"work_dir", req.work_dir.string()}});
+  } else {
+    const uint64_t base = rows->empty() ? 0 : rows->front().bytes;
+    std::printf("%-17s %10s %9s %8s %11s %11s %7s\n", "idea", "bytes", "cubes", "min s", "indexed ns", "fathom ns",
+                "bytes/1st");
+    for (const bench::AblationRow& r : *rows)
+      std::printf("%-17s %10llu %9llu %8.1f %11.1f %11.1f %7.3f\n", r.idea.c_str(), (unsigned long long)r.bytes,
+                  (unsigned long long)r.cubes, r.minimize_seconds, r.probe_ns, r.fathom_ns,
+                  base ? double(r.bytes) / double(base) : 0.0);
+  }
+  return mismatches == 0 ? int(kOk) : int(kFailure);
+}
+
 Command add_bench(CLI::App& app) {
   struct Args {
     Common probe_common, size_common;
@@ -231,7 +299,28 @@ Command add_bench(CLI::App& app) {
       "Example:\n  egtmin-cli bench size --syzygy ../shared/syzygy --json\n"
       "  egtmin-cli bench size --syzygy ../shared/syzygy --capture-resolved");
   add_common(s, a->size_common);
-  return {sub, [a, p, s] {
+  auto ab = std::make_shared<AblationArgs>();
+  auto* ablation = sub->add_subcommand(
+      "ablation", "Each idea that might shrink the covers against the default covers: bytes, cubes, time, probe");
+  add_balance_selection(ablation, ab->balances, ab->pieces, "Balances to minimize for every idea");
+  ablation->add_option("--work", ab->work,
+                       "Directory for each idea's covers, WORK/IDEA/covers (default DATA/ablation)");
+  ablation->add_option("--ideas", ab->ideas, "Comma-separated ideas (default: all but effort-high)");
+  ablation->add_option("--syzygy", ab->syzygy, "Syzygy directory: time each idea's indexed probe against Fathom");
+  ablation->add_option("--probe-pieces", ab->probe_pieces, "Pieces of the timed positions (default 4)")
+      ->check(CLI::Range(3, 5));
+  ablation->add_option("--probe-positions", ab->probe_positions, "Timed positions per idea (default 200,000)")
+      ->check(CLI::PositiveNumber);
+  std::string idea_help = "Ideas:\n";
+  for (const bench::AblationIdea& i : bench::ablation_ideas())
+    idea_help += "  " + i.name + std::string(i.name.size() < 17 ? 17 - i.name.size() : 1, ' ') + i.description + "\n";
+  ablation->footer(idea_help +
+                   "Each idea minimizes the balances into WORK/IDEA/covers with the shared tables; the probe of each\n"
+                   "is timed on the same positions (seed 1) with Fathom in the same run.\n"
+                   "Example:\n  egtmin-cli bench ablation --pieces 4 --syzygy ../shared/syzygy --json");
+  add_common(ablation, ab->common);
+  return {sub, [a, p, s, ab, ablation] {
+            if (ablation->parsed()) return run_ablation_bench(*ab);
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
               for (const std::string& name : a->balance_names) {

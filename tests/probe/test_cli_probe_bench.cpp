@@ -131,5 +131,23 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
   EXPECT_GT(j["syzygy_xz_bytes"].get<uint64_t>(), 0u);
 }
 
+// The ablation minimizes the same balances for each idea into its own directory: with every output
+// stored the files are larger than the default's (an output implied); an unknown idea is named.
+TEST_F(CliProbeBench, BenchAblationComparesIdeasOnTheSameBalances) {
+  const auto data = *dir_ / "ablation-data";
+  CliRun r = run_cli("bench ablation KRvK KQvK --ideas default,all-outputs --json --quiet --data " + data.string());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out)["ideas"];
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["idea"], "default");
+  EXPECT_EQ(j[1]["idea"], "all-outputs");
+  for (const auto& idea : j) EXPECT_EQ(idea["balances"].size(), 2u);
+  EXPECT_LT(j[0]["bytes"].get<uint64_t>(), j[1]["bytes"].get<uint64_t>());
+  EXPECT_LT(j[0]["cubes"].get<uint64_t>(), j[1]["cubes"].get<uint64_t>());
+  EXPECT_TRUE(std::filesystem::exists(data / "ablation" / "all-outputs" / "covers" / "KRvK.egtc"));
+  CliRun bad = run_cli("bench ablation KRvK --ideas default,smaller --quiet --data " + data.string());
+  EXPECT_EQ(bad.rc, 1);
+}
+
 }  // namespace
 }  // namespace egtmin
