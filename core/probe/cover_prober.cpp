@@ -252,24 +252,10 @@ void CoverProber::rebuild_material_hash() {
       if (std::none_of(entries.begin(), entries.end(), [&](const HotEntry& o) { return o.key == e.key; }))
         entries.push_back(e);
     }
-  // The multiplier that leaves the fewest keys off their home slot, ideally none: then the
-  // probe's loop always stops at its first compare, a branch that never mispredicts. The keys
-  // are few (two per cover), so trying a few thousand multipliers costs microseconds.
   const size_t slots = size_t{1} << kHashBits;
-  std::vector<char> taken(slots);
-  size_t best_displaced = SIZE_MAX;
-  uint64_t candidate = 0x9E3779B97F4A7C15ull;
-  for (int attempt = 0; attempt < 4096 && best_displaced > 0; ++attempt) {
-    std::fill(taken.begin(), taken.end(), 0);
-    size_t displaced = 0;
-    for (const HotEntry& e : entries) {
-      const size_t h = hot::key_hash(e.key, candidate, kHashBits);
-      displaced += taken[h];
-      taken[h] = 1;
-    }
-    if (displaced < best_displaced) best_displaced = displaced, hash_mul_ = candidate;
-    candidate = (candidate ^ (candidate >> 31)) * 0xBF58476D1CE4E5B9ull | 1;  // next odd multiplier
-  }
+  std::vector<uint64_t> keys;
+  for (const HotEntry& e : entries) keys.push_back(e.key);
+  hash_mul_ = best_key_multiplier(keys, kHashBits);
   hot_.fill(HotEntry{});
   for (const HotEntry& e : entries)
     for (size_t h = hot::key_hash(e.key, hash_mul_, kHashBits);; h = (h + 1) & (slots - 1))

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "table/symmetry.hpp"
+#include "util/key_hash.hpp"
 
 namespace egtmin::probe {
 namespace hot {
@@ -38,7 +39,7 @@ inline logic::CubeWord fast_minterm(uint64_t index, int n) {
 }
 
 inline constexpr uint64_t kNoKey = ~uint64_t{0};
-inline size_t key_hash(uint64_t key, uint64_t mul, int bits) { return size_t((key * mul) >> (64 - bits)); }
+using egtmin::key_hash;
 
 // The board transforms Symmetry::canonical tries for a white king on each square, by symmetry
 // mode (0 none, 1 the left-right mirror, 2 all eight): those taking the king to its orbit's

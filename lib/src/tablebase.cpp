@@ -6,6 +6,7 @@
 #include <new>
 
 #include "store/cover_file.hpp"
+#include "util/key_hash.hpp"
 
 namespace egtmin::capi {
 
@@ -79,25 +80,14 @@ int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Ta
   }
 
   // Open addressing, at most a quarter full, with the multiplier that leaves the fewest keys off
-  // their home slot (as CoverProber's material hash): the probe's loop then stops at once.
+  // their home slot (util/key_hash.hpp, as CoverProber's material hash).
   unsigned bits = 6;
   while ((size_t{1} << bits) < 4 * keys.size()) ++bits;
   const size_t size = size_t{1} << bits;
   tb->hash_shift_ = 64 - bits;
-  std::vector<char> taken(size);
-  size_t best = SIZE_MAX;
-  uint64_t candidate = 0x9E3779B97F4A7C15ull;
-  for (int attempt = 0; attempt < 4096 && best > 0; ++attempt) {
-    std::fill(taken.begin(), taken.end(), 0);
-    size_t displaced = 0;
-    for (const Key& k : keys) {
-      const size_t h = size_t((k.key * candidate) >> tb->hash_shift_);
-      displaced += taken[h];
-      taken[h] = 1;
-    }
-    if (displaced < best) best = displaced, tb->hash_mul_ = candidate;
-    candidate = (candidate ^ (candidate >> 31)) * 0xBF58476D1CE4E5B9ull | 1;
-  }
+  std::vector<uint64_t> key_values;
+  for (const Key& k : keys) key_values.push_back(k.key);
+  tb->hash_mul_ = best_key_multiplier(key_values, int(bits));
   tb->slots_ = std::make_unique<KeySlot[]>(size);
   tb->slot_mask_ = size - 1;
   for (const Key& k : keys)
