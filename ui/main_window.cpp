@@ -14,6 +14,7 @@
 #include "app_context.hpp"
 #include "board/board_editor_widget.hpp"
 #include "board/board_widget.hpp"
+#include "charts/ablation_chart.hpp"
 #include "charts/charts_panel.hpp"
 #include "charts/probe_times_chart.hpp"
 #include "chess/balance.hpp"
@@ -117,6 +118,12 @@ void MainWindow::openSettings() {
     bench->cancel();
     bench->wait(30000);
     statusBar()->showMessage(tr("Probe benchmark cancelled: the settings may change its directories"), 8000);
+  }
+  // The ablation times each idea's probe the same way, and minimizes into the data directory.
+  if (AblationChart* ablation = charts_->ablationChart(); ablation && ablation->busy()) {
+    ablation->cancel();
+    ablation->wait(60000);
+    statusBar()->showMessage(tr("Ablation cancelled: the settings may change its directories"), 8000);
   }
   SettingsDialog d(ctx_, this);
   d.exec();

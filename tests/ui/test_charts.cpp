@@ -1,16 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The charts area fed with known numbers: minimization time vs cover size (one point per run and
-// balance), our cover vs Syzygy WDL file sizes (scatter plus the y = x diagonal, the size report
-// off the GUI thread, a plain message without Syzygy), and SVG export beside PNG.
+// balance, a balance's runs joined), our cover vs Syzygy WDL file sizes (scatter plus the y = x
+// diagonal, the size report off the GUI thread, a plain message without Syzygy), the joint density
+// of two probe methods' times, Fig. 1b and the ablation chart from given ablation rows, and SVG
+// export beside PNG.
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
+#include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QScatterSeries>
+#include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "app_context.hpp"
+#include "charts/ablation_chart.hpp"
 #include "charts/charts_panel.hpp"
+#include "charts/iteration_chart.hpp"
+#include "charts/probe_time_density.hpp"
+#include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
 #include "charts/sizes_chart.hpp"
 
@@ -36,6 +50,48 @@ S* seriesNamed(QChart* chart, const QString& name) {
   for (QAbstractSeries* s : chart->series())
     if (s->name() == name) return qobject_cast<S*>(s);
   return nullptr;
+}
+
+template <class S>
+QList<S*> seriesOf(QChart* chart) {
+  QList<S*> out;
+  for (QAbstractSeries* s : chart->series())
+    if (auto* t = qobject_cast<S*>(s)) out << t;
+  return out;
+}
+
+QList<qreal> barValues(const QBarSet* set) {
+  QList<qreal> v;
+  for (int i = 0; i < set->count(); ++i) v << set->at(i);
+  return v;
+}
+
+bench::AblationBalance ab(const char* balance, uint64_t bytes, uint64_t cubes, double seconds) {
+  return {*Balance::parse(balance), bytes, cubes, seconds};
+}
+
+bench::AblationRow row(const char* idea, std::vector<bench::AblationBalance> balances, double probeNs = 0,
+                       double fathomNs = 0) {
+  bench::AblationRow r;
+  r.idea = idea;
+  r.description = std::string("about ") + idea;
+  r.balances = std::move(balances);
+  for (const bench::AblationBalance& b : r.balances) {
+    r.bytes += b.bytes;
+    r.cubes += b.cubes;
+    r.minimize_seconds += b.minimize_seconds;
+  }
+  r.probe_ns = probeNs;
+  r.fathom_ns = fathomNs;
+  r.probe_positions = probeNs > 0 ? 1000 : 0;
+  return r;
+}
+
+// default and espresso over KvK (no cubes either way), KRvK and KQvK, and one more idea.
+std::vector<bench::AblationRow> knownRows() {
+  return {row("default", {ab("KvK", 100, 0, 0.01), ab("KRvK", 1000, 40, 0.5), ab("KQvK", 900, 30, 0.25)}, 50, 100),
+          row("espresso", {ab("KvK", 100, 0, 0.01), ab("KRvK", 800, 35, 2.0), ab("KQvK", 700, 20, 1.0)}, 40, 100),
+          row("split-stm", {ab("KvK", 100, 0, 0.01), ab("KRvK", 1500, 60, 0.5), ab("KQvK", 900, 30, 0.25)})};
 }
 
 bool isSvg(const QString& path) {
@@ -68,6 +124,16 @@ class TestCharts : public QObject {
     QCOMPARE(pts[1], QPointF(10, 1.0));
     panel.addPoints(QStringLiteral("run B"), {pt("KRvK", "start", 0, 30, 3.0)});
     QCOMPARE(time->pointCount(), 3);
+    // KRvK now has two runs: one dashed line joins its points, by cubes; KQvK stays a lone point.
+    QCOMPARE(time->joinedBalances(), QStringList{QStringLiteral("KRvK")});
+    auto* all = qobject_cast<QScatterSeries*>(time->chart()->series().value(0));
+    QVERIFY(all);
+    QCOMPARE(all->count(), 3);
+    auto* joined = seriesNamed<QLineSeries>(time->chart(), QStringLiteral("KRvK"));
+    QVERIFY(joined);
+    QCOMPARE(joined->points(), (QList<QPointF>{{30, 3.0}, {40, 2.0}}));
+    QVERIFY(!seriesNamed<QLineSeries>(time->chart(), QStringLiteral("KQvK")));
+    QCOMPARE(seriesOf<QLineSeries>(time->chart()).size(), 1);
     panel.clear();
     QCOMPARE(time->pointCount(), 0);
     QVERIFY(time->chart()->series().isEmpty());
@@ -104,6 +170,192 @@ class TestCharts : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(chart.message().contains(QStringLiteral("No balance")), 5000);
   }
 
+  void jointDensityBins() {
+    // Pairs (x, y) on edges 10^k, 10 cells a decade: 100 and 110 share a cell, 1000 is a decade on.
+    const std::vector<uint32_t> x{100, 100, 110, 1000, 50};
+    const std::vector<uint32_t> y{1000, 1000, 1050, 100, 50, 7};  // the 7 has no partner
+    const ProbeTimeDensity d = binJointProbeTimes(x, y, 10);
+    QCOMPARE(d.positions, quint64(5));
+    QCOMPARE(d.edges.front(), 10.0);  // the decade below 50
+    QCOMPARE(d.edges.size(), 3 * 10 + 1);
+    QVERIFY(qFuzzyCompare(d.edges.back(), 10000.0));
+    QCOMPARE(d.above, quint64(3));  // y slower
+    QCOMPARE(d.below, quint64(1));
+    QCOMPARE(d.xMeanNs, (100.0 + 100 + 110 + 1000 + 50) / 5);
+    QCOMPARE(d.yMeanNs, (1000.0 + 1000 + 1050 + 100 + 50) / 5);
+    // 50 -> cell 6 (10^1.6 = 39.8 .. 10^1.7 = 50.1); 100 and 110 -> 10; 1000 and 1050 -> 20.
+    const QList<ProbeTimeDensity::Cell> want{{6, 6, 1}, {10, 20, 3}, {20, 10, 1}};
+    QCOMPARE(d.cells, want);
+    QCOMPARE(d.maxCount(), quint64(3));
+    QVERIFY(binJointProbeTimes({}, {1, 2}).empty());
+  }
+
+  void jointDensityDrawn() {
+    QVERIFY(dir_.isValid());
+    AppContext ctx(dir_.filePath("data-density"), QString());
+    ProbeTimesChart chart(&ctx);
+    chart.resize(900, 600);
+    ProbeTimesResult r;
+    r.positions = 5;
+    r.pieces = 3;
+    r.density = binJointProbeTimes({100, 100, 110, 1000, 50}, {1000, 1000, 1050, 100, 50});
+    r.density.xMethod = QStringLiteral("indexed");
+    r.density.yMethod = QStringLiteral("fathom");
+    chart.setResult(r);
+    QCOMPARE(chart.currentView(), ProbeTimesChart::Histograms);
+    chart.setView(ProbeTimesChart::JointDensity);
+    QCOMPARE(chart.viewBox()->currentIndex(), int(ProbeTimesChart::JointDensity));
+    // One square per non-empty cell, spread over the shades; the diagonal and the mean beside them.
+    auto* mean = seriesNamed<QScatterSeries>(chart.chart(), QStringLiteral("mean"));
+    auto* diagonal = seriesNamed<QLineSeries>(chart.chart(), QStringLiteral("y = x"));
+    QVERIFY(mean && diagonal);
+    QCOMPARE(mean->points(), (QList<QPointF>{{r.density.xMeanNs, r.density.yMeanNs}}));
+    QList<QPointF> squares;
+    int shades = 0;
+    for (QScatterSeries* s : seriesOf<QScatterSeries>(chart.chart()))
+      if (s != mean) {
+        squares += s->points();
+        ++shades;
+        QCOMPARE(s->markerShape(), QScatterSeries::MarkerShapeRectangle);
+      }
+    QCOMPARE(squares.size(), 3);
+    QCOMPARE(shades, 2);  // counts 1 and 3
+    QVERIFY(seriesNamed<QScatterSeries>(chart.chart(), QStringLiteral("1 position per cell")));
+    QVERIFY(seriesNamed<QScatterSeries>(chart.chart(), QStringLiteral("3 positions per cell")));
+    // The cell of 100..110 ns (x) and 1000..1050 ns (y), at its geometric centre.
+    const QPointF centre(std::sqrt(100.0 * std::pow(10.0, 2.1)), std::sqrt(1000.0 * std::pow(10.0, 3.1)));
+    QVERIFY(std::any_of(squares.begin(), squares.end(), [&](const QPointF& p) {
+      return qFuzzyCompare(p.x(), centre.x()) && qFuzzyCompare(p.y(), centre.y());
+    }));
+    QVERIFY2(chart.summaryLabel()->text().contains(QStringLiteral("60.0%")), qPrintable(chart.summaryLabel()->text()));
+    // The CSV follows the view: the density's cells.
+    QString err;
+    QVERIFY2(chart.exportCsv(dir_.filePath("density.csv"), &err), qPrintable(err));
+    QFile csv(dir_.filePath("density.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.front(), QByteArray("indexed_from_ns,indexed_to_ns,fathom_from_ns,fathom_to_ns,positions"));
+    QCOMPARE(lines.size(), 1 + 3);
+    // A result without times of both methods says so in the density view, and exports nothing.
+    chart.setResult(ProbeTimesResult{});
+    QVERIFY(chart.chart()->series().isEmpty());
+    QVERIFY(chart.chart()->title().contains(QStringLiteral("No joint density")));
+    QVERIFY(!chart.exportCsv(dir_.filePath("none.csv"), &err));
+    chart.setView(ProbeTimesChart::Histograms);
+    QVERIFY(chart.chart()->title().contains(QStringLiteral("histogram")));
+  }
+
+  void iterationFromAblationRows() {
+    IterationChart chart;
+    QVERIFY(!chart.message().isEmpty());  // before any ablation: what to do
+    QVERIFY(chart.chart()->series().isEmpty());
+    chart.setRows(knownRows());
+    QVERIFY2(chart.message().isEmpty(), qPrintable(chart.message()));
+    // KvK stores no cubes either way: left out, and said so.
+    QCOMPARE(chart.balances(), (QStringList{QStringLiteral("KRvK"), QStringLiteral("KQvK")}));
+    auto bars = seriesOf<QBarSeries>(chart.chart());
+    QCOMPARE(bars.size(), 1);
+    QCOMPARE(bars[0]->count(), 2);
+    QCOMPARE(barValues(bars[0]->barSets()[0]), (QList<qreal>{40, 30}));  // default
+    QCOMPARE(barValues(bars[0]->barSets()[1]), (QList<qreal>{35, 20}));  // espresso
+    QVERIFY(bars[0]->barSets()[1]->label().contains(QStringLiteral("espresso")));
+    auto* x = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+    QVERIFY(x);
+    QCOMPARE(x->categories(), chart.balances());
+    QVERIFY2(chart.summaryLabel()->text().contains(QStringLiteral("KvK")), qPrintable(chart.summaryLabel()->text()));
+    QString err;
+    QVERIFY2(chart.exportCsv(dir_.filePath("iteration.csv"), &err), qPrintable(err));
+    QFile csv(dir_.filePath("iteration.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    QCOMPARE(csv.readAll(), QByteArray("balance,one_pass_cubes,iterated_cubes,one_pass_seconds,iterated_seconds\n"
+                                       "KRvK,40,35,0.5,2\nKQvK,30,20,0.25,1\n"));
+    // Without the iterated idea, or with nothing at all: a message, no bars, no crash.
+    std::vector<bench::AblationRow> noEspresso = knownRows();
+    noEspresso.erase(noEspresso.begin() + 1);
+    chart.setRows(noEspresso);
+    QVERIFY2(chart.message().contains(QStringLiteral("espresso")), qPrintable(chart.message()));
+    QVERIFY(chart.chart()->series().isEmpty());
+    QVERIFY(!chart.exportCsv(dir_.filePath("none.csv"), &err));
+    chart.setRows({});
+    QVERIFY(!chart.message().isEmpty());
+    QVERIFY(chart.chart()->series().isEmpty());
+  }
+
+  void ablationFromRows() {
+    QVERIFY(dir_.isValid());
+    AppContext ctx(dir_.filePath("data-ablation"), QString());
+    ChartsPanel panel(&ctx);
+    AblationChart* chart = panel.ablationChart();
+    QVERIFY(chart && panel.iterationChart());
+    QVERIFY(!chart->hasResult());
+    QVERIFY(!chart->message().isEmpty());
+    QVERIFY(chart->runButton()->isEnabled());  // Syzygy is optional: sizes only without it
+    const bench::AblationRequest req = chart->request();
+    QVERIFY(!req.syzygy);
+    QCOMPARE(req.probe_pieces, 3);
+    QVERIFY(req.work_dir == std::filesystem::path(dir_.filePath("data-ablation").toStdString()) / "ablation");
+    QCOMPARE(req.balances.size(), Balance::all_up_to(3).size());
+
+    QSignalSpy changed(chart, &AblationChart::resultChanged);
+    chart->setRows(knownRows());
+    QCOMPARE(changed.count(), 1);
+    QVERIFY2(chart->message().isEmpty(), qPrintable(chart->message()));
+    auto bars = seriesOf<QBarSeries>(chart->chart());
+    QCOMPARE(bars.size(), 1);
+    QCOMPARE(bars[0]->count(), 2);
+    // Bytes relative to the default's 2000; the probe against Fathom where timed (0: not timed).
+    QCOMPARE(barValues(bars[0]->barSets()[0]), (QList<qreal>{1.0, 0.8, 1.25}));
+    QCOMPARE(barValues(bars[0]->barSets()[1]), (QList<qreal>{0.5, 0.4, 0.0}));
+    auto* x = qobject_cast<QBarCategoryAxis*>(chart->chart()->axes(Qt::Horizontal).value(0));
+    QVERIFY(x);
+    QCOMPARE(x->categories(), (QStringList{"default", "espresso", "split-stm"}));
+    auto lines = seriesOf<QLineSeries>(chart->chart());
+    QCOMPARE(lines.size(), 1);
+    for (const QPointF& p : lines[0]->points()) QCOMPARE(p.y(), 1.0);
+    QVERIFY(chart->summaryLabel()->text().contains(QStringLiteral("split-stm")));
+    // The same rows drew Fig. 1b.
+    QCOMPARE(panel.iterationChart()->balances(), (QStringList{QStringLiteral("KRvK"), QStringLiteral("KQvK")}));
+
+    QString err;
+    QVERIFY2(chart->exportCsv(dir_.filePath("ablation.csv"), &err), qPrintable(err));
+    QFile csv(dir_.filePath("ablation.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QList<QByteArray> lines2 = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines2.front(), QByteArray("idea,balance,bytes,cubes,minimize_seconds,bytes_vs_default,indexed_batch_ns,"
+                                        "fathom_batch_ns,probe_positions,probe_mismatches"));
+    QCOMPARE(lines2.size(), 1 + 3 * (3 + 1));
+    QVERIFY(lines2.contains("espresso,KRvK,800,35,2,0.8,,,,"));
+    QVERIFY(lines2.contains("espresso,all,1600,55,3.01,0.8,40,100,1000,0"));
+    QVERIFY(lines2.contains("split-stm,all,2500,90,0.76,1.25,,,,"));
+
+    // Without any timed probe the probe bars go; without the default nothing is compared; an
+    // empty result says so. None of it crashes, and the chart says why.
+    std::vector<bench::AblationRow> untimed = knownRows();
+    for (bench::AblationRow& r : untimed) r.probe_ns = r.fathom_ns = 0;
+    chart->setRows(untimed);
+    bars = seriesOf<QBarSeries>(chart->chart());
+    QCOMPARE(bars.size(), 1);
+    QCOMPARE(bars[0]->count(), 1);
+    std::vector<bench::AblationRow> noDefault = knownRows();
+    noDefault.erase(noDefault.begin());
+    chart->setRows(noDefault);
+    QVERIFY2(chart->message().contains(QStringLiteral("default")), qPrintable(chart->message()));
+    QVERIFY(chart->chart()->series().isEmpty());
+    QVERIFY(!panel.iterationChart()->message().isEmpty());
+    chart->setRows({});
+    QVERIFY(!chart->hasResult());
+    QVERIFY(chart->message().contains(QStringLiteral("no ideas")));
+    QVERIFY(!chart->exportCsv(dir_.filePath("none.csv"), &err));
+
+    // The tabs are reachable by name.
+    panel.showTab(QStringLiteral("ablation"));
+    auto* tabs = panel.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->currentWidget(), chart);
+    panel.showTab(QStringLiteral("iteration"));
+    QCOMPARE(tabs->currentWidget(), panel.iterationChart());
+  }
+
   void svgExportBesidePng() {
     QVERIFY(dir_.isValid());
     AppContext ctx(dir_.filePath("data3"), QString());
@@ -127,6 +379,13 @@ class TestCharts : public QObject {
     const QString sizes = dir_.filePath("sizes.svg");
     QVERIFY(panel.sizesChart()->exportSvg(sizes));
     QVERIFY(isSvg(sizes));
+    panel.ablationChart()->setRows(knownRows());
+    const QString ablation = dir_.filePath("ablation.svg");
+    QVERIFY(panel.ablationChart()->exportSvg(ablation));
+    QVERIFY(isSvg(ablation));
+    const QString iteration = dir_.filePath("iteration.svg");
+    QVERIFY(panel.iterationChart()->exportSvg(iteration));
+    QVERIFY(isSvg(iteration));
   }
 };
 

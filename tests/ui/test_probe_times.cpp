@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The probe-time chart (the paper's Fig. 2b): core's probe benchmark launched from the charts
 // area in the background on real covers and Syzygy files, the histograms it plots (one series per
-// method, counts summing to the positions probed), mean/median and mismatches shown, plain
-// messages without Syzygy or covers, cancellation, and PNG/SVG/CSV export.
+// method, counts summing to the positions probed), the joint density of indexed and Fathom times
+// from the same run, mean/median and mismatches shown, plain messages without Syzygy or covers,
+// cancellation, and PNG/SVG/CSV export.
 #include <QChart>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -11,6 +12,7 @@
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -170,6 +172,31 @@ class TestProbeTimes : public QObject {
              qPrintable(chart->summaryLabel()->text()));
     QVERIFY(chart->runButton()->isEnabled());
     QVERIFY(!chart->cancelButton()->isEnabled());
+
+    // The joint density of the same run: every position once, indexed across and Fathom up.
+    const ProbeTimeDensity& d = r.density;
+    QCOMPARE(d.positions, quint64(kPositions));
+    QCOMPARE(d.xMethod, QString("indexed"));
+    QCOMPARE(d.yMethod, QString("fathom"));
+    quint64 cellSum = 0;
+    for (const ProbeTimeDensity::Cell& c : d.cells) cellSum += c.count;
+    QCOMPARE(cellSum, quint64(kPositions));
+    QVERIFY(d.above + d.below <= quint64(kPositions));
+    chart->setView(ProbeTimesChart::JointDensity);
+    int squares = 0;
+    bool mean = false;
+    for (QAbstractSeries* s : chart->chart()->series())
+      if (auto* sc = qobject_cast<QScatterSeries*>(s)) {
+        if (sc->name() == QStringLiteral("mean"))
+          mean = true;
+        else
+          squares += int(sc->count());
+      }
+    QVERIFY(mean);
+    QCOMPARE(squares, int(d.cells.size()));
+    QVERIFY(chart->exportSvg(dir_.filePath("probe-density.svg")));
+    chart->setView(ProbeTimesChart::Histograms);
+    QCOMPARE(chart->chart()->series().size(), 3);
 
     // Exports.
     QVERIFY(chart->exportPng(dir_.filePath("probe-times.png")));

@@ -19,6 +19,8 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "charts/ablation_chart.hpp"
+#include "charts/iteration_chart.hpp"
 #include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
 #include "charts/sizes_chart.hpp"
@@ -68,17 +70,25 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
     tabs->addTab(passes, tr("Passes"));
     time_ = new TimeChart(this);
     tabs->addTab(time_, tr("Time vs cubes"));
+    iteration_ = new IterationChart(this);
+    tabs->addTab(iteration_, tr("Iterated passes"));
     sizes_ = new SizesChart(ctx, this);
     tabs->addTab(sizes_, tr("File sizes"));
     syzygy_ = new SyzygySizeChart(ctx, this);
     tabs->addTab(syzygy_, tr("Cover vs Syzygy"));
     probeTimes_ = new ProbeTimesChart(ctx, this);
     tabs->addTab(probeTimes_, tr("Probe times"));
+    ablation_ = new AblationChart(ctx, this);
+    tabs->addTab(ablation_, tr("Ablation"));
     passes->setObjectName("passes");
     time_->setObjectName("time");
+    iteration_->setObjectName("iteration");
     sizes_->setObjectName("sizes");
     syzygy_->setObjectName("syzygy");
     probeTimes_->setObjectName("probe-times");
+    ablation_->setObjectName("ablation");
+    // Fig. 1b is the ablation's "default" and "espresso" rows: one run feeds both tabs.
+    connect(ablation_, &AblationChart::resultChanged, iteration_, [this] { iteration_->setRows(ablation_->rows()); });
     layout->addWidget(tabs);
   } else {
     layout->addWidget(passes);

@@ -2,8 +2,9 @@
 // Charts of finished runs: cubes, literals, seconds or memory after each pass, one line per
 // balance and run, on a log scale for the counts (they fall by orders of magnitude). Exports the
 // chart as PNG or SVG and the numbers as CSV. Further tabs: minimization time vs cover size,
-// table vs cover file sizes, our cover vs Syzygy WDL file sizes, and probe-time distributions
-// from a probe benchmark run in the background.
+// table vs cover file sizes, our cover vs Syzygy WDL file sizes, probe-time distributions and
+// their joint density from a probe benchmark run in the background, the size ablation run in the
+// background, and from its result cover sizes with and without iterating the passes.
 #pragma once
 
 #include <QList>
@@ -18,7 +19,9 @@ class QTabWidget;
 
 namespace egtmin::ui {
 
+class AblationChart;
 class AppContext;
+class IterationChart;
 class ProbeTimesChart;
 class SizesChart;
 class SyzygySizeChart;
@@ -37,7 +40,11 @@ class ChartsPanel : public QWidget {
   TimeChart* timeChart() const { return time_; }
   // Probe-time distributions (with a context only).
   ProbeTimesChart* probeTimesChart() const { return probeTimes_; }
-  // Brings a tab to the front (with a context): "passes", "time", "sizes", "syzygy", "probe-times".
+  // The size ablation, and Fig. 1b drawn from its result (with a context only).
+  AblationChart* ablationChart() const { return ablation_; }
+  IterationChart* iterationChart() const { return iteration_; }
+  // Brings a tab to the front (with a context): "passes", "time", "iteration", "sizes", "syzygy",
+  // "probe-times", "ablation".
   void showTab(const QString& name);
 
   // Adds a finished run's points (nothing when it ran no passes).
@@ -67,6 +74,8 @@ class ChartsPanel : public QWidget {
   SyzygySizeChart* syzygy_ = nullptr;
   TimeChart* time_ = nullptr;
   ProbeTimesChart* probeTimes_ = nullptr;
+  IterationChart* iteration_ = nullptr;
+  AblationChart* ablation_ = nullptr;
   QTabWidget* tabs_ = nullptr;
 };
 

@@ -132,6 +132,10 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   pieces_->setObjectName("probe-bench-pieces");
   for (int p : {3, 4, 5}) pieces_->addItem(tr("%1 pieces").arg(p), p);
   if (ctx_ && coversWithPieces(ctx_->dataDir(), 4) > 0) pieces_->setCurrentIndex(1);
+  shown_ = new QComboBox(this);
+  shown_->setObjectName("probe-bench-view");
+  shown_->addItems({tr("Histograms"), tr("Joint density: indexed vs Fathom")});
+  shown_->setToolTip(tr("One histogram per method, or each position's indexed time against Fathom's (Fig. 2b)"));
   run_ = new QPushButton(tr("Run"), this);
   run_->setObjectName("probe-bench-run");
   cancel_ = new QPushButton(tr("Cancel"), this);
@@ -156,6 +160,8 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   top->addWidget(cancel_);
   top->addWidget(bar_);
   top->addWidget(stage_, 1);
+  top->addWidget(new QLabel(tr("View:"), this));
+  top->addWidget(shown_);
   auto* png = new QPushButton(tr("Export PNG…"), this);
   auto* svg = new QPushButton(tr("Export SVG…"), this);
   auto* csv = new QPushButton(tr("Export CSV…"), this);
@@ -172,12 +178,15 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   connect(run_, &QPushButton::clicked, this, &ProbeTimesChart::start);
   connect(cancel_, &QPushButton::clicked, this, &ProbeTimesChart::cancel);
   connect(pieces_, &QComboBox::currentIndexChanged, this, &ProbeTimesChart::refresh);
+  connect(shown_, &QComboBox::currentIndexChanged, this, [this] {
+    if (hasResult_) draw();
+  });
   if (ctx_) connect(ctx_, &AppContext::changed, this, &ProbeTimesChart::refresh);
   connectExport(this, png, tr("Export chart"), QStringLiteral("probe-times.png"), tr("PNG images (*.png)"),
                 [this](const QString& path, QString*) { return exportPng(path); });
   connectExport(this, svg, tr("Export chart"), QStringLiteral("probe-times.svg"), tr("SVG images (*.svg)"),
                 [this](const QString& path, QString*) { return exportSvg(path); });
-  connectExport(this, csv, tr("Export histogram"), QStringLiteral("probe-times.csv"), tr("CSV files (*.csv)"),
+  connectExport(this, csv, tr("Export numbers"), QStringLiteral("probe-times.csv"), tr("CSV files (*.csv)"),
                 [this](const QString& path, QString* error) { return exportCsv(path, error); });
   refresh();
 }
@@ -188,6 +197,10 @@ ProbeTimesChart::~ProbeTimesChart() {
 }
 
 QChart* ProbeTimesChart::chart() const { return view_->chart(); }
+
+ProbeTimesChart::View ProbeTimesChart::currentView() const { return View(shown_->currentIndex()); }
+
+void ProbeTimesChart::setView(View v) { shown_->setCurrentIndex(int(v)); }
 
 bool ProbeTimesChart::exportPng(const QString& path) const { return exportChartPng(view_, path); }
 
@@ -294,7 +307,10 @@ void ProbeTimesChart::start() {
           for (const probe::ProbeMethodInfo& pm : probe::probe_methods())
             for (const bench::MethodTiming& m : r->methods)
               if (m.name == pm.name) order.push_back(&m);
+          const bench::MethodTiming *indexed = nullptr, *fathom = nullptr;
           for (const bench::MethodTiming* m : order) {
+            if (m->name == "indexed") indexed = m;
+            if (m->name == "fathom") fathom = m;
             ProbeTimeHistogram h = binProbeTimes(m->times_ns, lo, hi);
             h.method = QString::fromStdString(m->name);
             h.meanNs = m->per_probe.mean_ns;
@@ -303,6 +319,12 @@ void ProbeTimesChart::start() {
             h.batchMeanNs = m->batch_mean_ns;
             h.memoryBytes = m->memory_bytes;
             out.methods << h;
+          }
+          // Both time every position in the same order (neither is a scan method on a subsample).
+          if (indexed && fathom) {
+            out.density = binJointProbeTimes(indexed->times_ns, fathom->times_ns);
+            out.density.xMethod = QStringLiteral("indexed");
+            out.density.yMethod = QStringLiteral("fathom");
           }
           o.ok = true;
         }
@@ -362,6 +384,34 @@ void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
   result_ = r;
   hasResult_ = true;
   message_.clear();
+  draw();
+}
+
+void ProbeTimesChart::draw() {
+  const ProbeTimesResult& r = result_;
+  if (currentView() == JointDensity) {
+    const ProbeTimeDensity& d = r.density;
+    if (d.empty()) {
+      // Said in the chart, the result kept: the histograms view still has it.
+      auto* chart = new QChart;
+      chart->setAnimationOptions(QChart::NoAnimation);
+      chart->setTitle(tr("No joint density: this run has no indexed and Fathom times of the same positions"));
+      view_->setChart(chart);
+    } else {
+      view_->setChart(makeProbeDensityChart(
+          d, tr("Indexed vs Fathom per position, %1 random %2-piece positions (joint density, log time axes)")
+                 .arg(QLocale().toString(d.positions))
+                 .arg(r.pieces)));
+    }
+  } else {
+    drawHistograms();
+  }
+  summary_->setText(summaryText());
+  summary_->setToolTip(r.mismatchExamples.join(QLatin1Char('\n')));
+}
+
+void ProbeTimesChart::drawHistograms() {
+  const ProbeTimesResult& r = result_;
   auto* chart = new QChart;
   chart->setAnimationOptions(QChart::NoAnimation);
   chart->setTitle(tr("Time per probe, %1 random %2-piece positions (histogram, log time axis)")
@@ -418,7 +468,10 @@ void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
   }
   chart->legend()->setAlignment(Qt::AlignTop);
   view_->setChart(chart);
+}
 
+QString ProbeTimesChart::summaryText() const {
+  const ProbeTimesResult& r = result_;
   QString text = tr("%1 positions (%2 drawn, illegal or uncovered ones discarded). ")
                      .arg(QLocale().toString(r.positions), QLocale().toString(r.candidates));
   text += r.mismatches == 0 ? tr("<b>0 mismatches</b> against Fathom.")
@@ -431,13 +484,22 @@ void ProbeTimesChart::setResult(const ProbeTimesResult& r) {
                 .arg(h.method, ns(h.medianNs), ns(h.meanNs), ns(h.p99Ns), ns(h.batchMeanNs))
                 .arg(QLocale().toString(double(h.memoryBytes) / 1024.0, 'f', 0));
   text += rows.join(QStringLiteral(" · "));
-  summary_->setText(text);
-  summary_->setToolTip(r.mismatchExamples.join(QLatin1Char('\n')));
+  if (const ProbeTimeDensity& d = r.density; !d.empty())
+    text += QStringLiteral("<br>") + tr("Fathom slower on %1% of the positions (above the diagonal), indexed slower on "
+                                        "%2% (below); means: indexed %3, Fathom %4.")
+                                         .arg(100.0 * double(d.above) / double(d.positions), 0, 'f', 1)
+                                         .arg(100.0 * double(d.below) / double(d.positions), 0, 'f', 1)
+                                         .arg(ns(d.xMeanNs), ns(d.yMeanNs));
+  return text;
 }
 
 bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
   if (!hasResult_) {
     if (error) *error = tr("No probe benchmark result to export");
+    return false;
+  }
+  if (currentView() == JointDensity && result_.density.empty()) {
+    if (error) *error = tr("This result has no joint density to export");
     return false;
   }
   QSaveFile f(path);
@@ -446,10 +508,19 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
     return false;
   }
   QTextStream out(&f);
-  out << "method,bin_from_ns,bin_to_ns,probes\n";
-  for (const ProbeTimeHistogram& h : result_.methods)
-    for (int i = 0; i < h.counts.size(); ++i)
-      out << h.method << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
+  if (currentView() == JointDensity) {
+    const ProbeTimeDensity& d = result_.density;
+    out << d.xMethod << "_from_ns," << d.xMethod << "_to_ns," << d.yMethod << "_from_ns," << d.yMethod
+        << "_to_ns,positions\n";
+    for (const ProbeTimeDensity::Cell& c : d.cells)
+      out << d.edges[c.x] << ',' << d.edges[c.x + 1] << ',' << d.edges[c.y] << ',' << d.edges[c.y + 1] << ',' << c.count
+          << '\n';
+  } else {
+    out << "method,bin_from_ns,bin_to_ns,probes\n";
+    for (const ProbeTimeHistogram& h : result_.methods)
+      for (int i = 0; i < h.counts.size(); ++i)
+        out << h.method << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
+  }
   out.flush();
   if (!f.commit()) {
     if (error) *error = f.errorString();

@@ -3,7 +3,8 @@
 // random legal positions checked against Fathom, then each method timed per probe) launched from
 // the GUI in the background, and the per-probe times of our two cover methods (indexed, linear) and
 // Fathom drawn as histograms on a log time axis, with each method's median and mean and the number
-// of positions where a method disagreed with Fathom.
+// of positions where a method disagreed with Fathom; or, from the same run, the joint density of the
+// indexed method's time against Fathom's on each position.
 #pragma once
 
 #include <QFuture>
@@ -16,6 +17,8 @@
 #include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "charts/probe_time_density.hpp"
 
 class QChart;
 class QChartView;
@@ -52,6 +55,7 @@ struct ProbeTimesResult {
   double timerOverheadNs = 0;
   int pieces = 0;
   QList<ProbeTimeHistogram> methods;  // indexed, linear, fathom
+  ProbeTimeDensity density;           // indexed (x) against fathom (y), position by position
 };
 
 // Bins times (ns) on edges 10^k with `perDecade` bins per decade, from the decade below the
@@ -61,6 +65,9 @@ ProbeTimeHistogram binProbeTimes(const std::vector<uint32_t>& times, uint32_t lo
 class ProbeTimesChart : public QWidget {
   Q_OBJECT
  public:
+  // What the chart draws from a result: one histogram per method, or indexed against Fathom.
+  enum View { Histograms = 0, JointDensity = 1 };
+
   explicit ProbeTimesChart(AppContext* ctx, QWidget* parent = nullptr);
   ~ProbeTimesChart() override;  // cancels and waits: the worker uses this widget's shared state
 
@@ -68,6 +75,9 @@ class ProbeTimesChart : public QWidget {
   QChartView* view() const { return view_; }
   QSpinBox* positionsBox() const { return positions_; }
   QComboBox* piecesBox() const { return pieces_; }
+  QComboBox* viewBox() const { return shown_; }  // items in View's order
+  View currentView() const;
+  void setView(View v);
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QProgressBar* progressBar() const { return bar_; }
@@ -84,6 +94,7 @@ class ProbeTimesChart : public QWidget {
 
   bool exportPng(const QString& path) const;
   bool exportSvg(const QString& path) const;
+  // The shown view's numbers: the histograms' bins, or the density's non-empty cells.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
   // Blocks (processing events) until no benchmark runs; false on timeout.
@@ -106,11 +117,15 @@ class ProbeTimesChart : public QWidget {
   void setMessage(const QString& message);
   void poll();
   void done(const Outcome& o);
+  void draw();  // the result in the current view
+  void drawHistograms();
+  QString summaryText() const;
 
   AppContext* ctx_;
   QChartView* view_;
   QSpinBox* positions_;
   QComboBox* pieces_;
+  QComboBox* shown_;
   QPushButton *run_, *cancel_;
   QProgressBar* bar_;
   QLabel* stage_;

@@ -3,6 +3,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,8 +16,10 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSvgGenerator>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
 #include <cmath>
 
 #include "app_context.hpp"
@@ -254,18 +257,18 @@ void TimeChart::rebuild() {
     view_->setChart(chart);
     return;
   }
-  chart->setTitle(tr("Minimization time vs cover size (one point per run and balance)"));
+  chart->setTitle(tr("Minimization time vs cover size (one point per run and balance, a balance's runs joined)"));
   auto* s = new QScatterSeries;
   s->setName(tr("runs"));
   s->setMarkerSize(8);
   double xlo = 1e300, xhi = 1, ylo = 1e300, yhi = 1e-3;
   for (const Point& p : points_) {
-    const double c = std::max(1.0, p.cubes), t = std::max(1e-3, p.seconds);
-    s->append(c, t);
-    xlo = std::min(xlo, c);
-    xhi = std::max(xhi, c);
-    ylo = std::min(ylo, t);
-    yhi = std::max(yhi, t);
+    const QPointF at = plotted(p);
+    s->append(at);
+    xlo = std::min(xlo, at.x());
+    xhi = std::max(xhi, at.x());
+    ylo = std::min(ylo, at.y());
+    yhi = std::max(yhi, at.y());
   }
   auto* x = logAxis(xlo, xhi, tr("cover size (cubes)"));
   auto* y = logAxis(ylo, yhi, tr("minimization time (s)"));
@@ -274,8 +277,52 @@ void TimeChart::rebuild() {
   chart->addSeries(s);
   s->attachAxis(x);
   s->attachAxis(y);
+  // As in the paper's Fig. 1a, a balance minimized several ways (other passes, other effort) is one
+  // dashed line through its points, so the pairs read as pairs; left to right by cubes.
+  for (const QString& balance : joinedBalances()) {
+    QList<QPointF> line;
+    for (const Point& p : points_)
+      if (p.balance == balance) line << plotted(p);
+    std::sort(line.begin(), line.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    auto* joined = new QLineSeries;
+    joined->setName(balance);
+    joined->append(line);
+    QPen pen(Qt::gray);
+    pen.setStyle(Qt::DashLine);
+    joined->setPen(pen);
+    chart->addSeries(joined);
+    joined->attachAxis(x);
+    joined->attachAxis(y);
+  }
+  // Which balance and run a point is, on hover: the legend is hidden (one entry per balance would
+  // crowd the chart).
+  connect(s, &QScatterSeries::hovered, view_, [this](const QPointF& at, bool state) {
+    if (!state) {
+      QToolTip::hideText();
+      return;
+    }
+    QStringList lines;
+    for (const Point& p : points_)
+      if (plotted(p) == at)
+        lines << tr("%1 (%2): %3 cubes, %4 s").arg(p.balance, p.run).arg(p.cubes).arg(p.seconds, 0, 'g', 3);
+    QToolTip::showText(QCursor::pos(), lines.join(QLatin1Char('\n')), view_);
+  });
   chart->legend()->hide();
   view_->setChart(chart);
+}
+
+QPointF TimeChart::plotted(const Point& p) {
+  // Kept off the log axes' zero: a cover of no cubes, a run under a millisecond.
+  return {std::max(1.0, p.cubes), std::max(1e-3, p.seconds)};
+}
+
+QStringList TimeChart::joinedBalances() const {
+  QStringList seen, twice;
+  for (const Point& p : points_) {
+    if (seen.contains(p.balance) && !twice.contains(p.balance)) twice << p.balance;
+    seen << p.balance;
+  }
+  return twice;
 }
 
 }  // namespace egtmin::ui

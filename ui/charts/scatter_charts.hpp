@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Log-log scatter charts after the paper's figures: our cover file size against the Syzygy WDL
 // file size per balance (Fig. 2a, with the y = x diagonal), and minimization time against the
-// final cover size per finished run and balance (Fig. 1a). Also SVG/PNG export of any chart view.
+// final cover size per finished run and balance (Fig. 1a, a balance's runs joined by a dashed line).
+// Also SVG/PNG export of any chart view.
 #pragma once
 
 #include <functional>
 
 #include <QFutureWatcher>
 #include <QList>
+#include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include "runs/run_job.hpp"
@@ -73,9 +76,13 @@ class TimeChart : public QWidget {
   QChartView* view() const { return view_; }
   bool exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
   // One point per balance in the run: total seconds over its passes against its final cubes.
+  // The chart's first series holds every point; each balance with points from several runs adds
+  // a line through them, named by the balance.
   void addPoints(const QString& runTitle, const QList<PassPoint>& points);
   void clear();
   int pointCount() const { return int(points_.size()); }
+  // Balances with more than one point (one joining line each), in the order first seen.
+  QStringList joinedBalances() const;
 
  private:
   void rebuild();
@@ -83,6 +90,7 @@ class TimeChart : public QWidget {
     QString run, balance;
     double seconds = 0, cubes = 0;
   };
+  static QPointF plotted(const Point& p);
   QList<Point> points_;
   QChartView* view_;
 };

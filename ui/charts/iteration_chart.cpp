@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts/iteration_chart.hpp"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTextStream>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/scatter_charts.hpp"
+
+namespace egtmin::ui {
+
+namespace {
+
+const bench::AblationRow* findIdea(const std::vector<bench::AblationRow>& rows, const char* idea) {
+  auto it = std::find_if(rows.begin(), rows.end(), [&](const bench::AblationRow& r) { return r.idea == idea; });
+  return it == rows.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+IterationChart::IterationChart(QWidget* parent) : QWidget(parent) {
+  view_ = new QChartView(new QChart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumHeight(200);
+  summary_ = new QLabel(this);
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* png = new QPushButton(tr("Export PNG…"), this);
+  auto* svg = new QPushButton(tr("Export SVG…"), this);
+  auto* csv = new QPushButton(tr("Export CSV…"), this);
+  auto* row = new QHBoxLayout;
+  row->addWidget(summary_, 1);
+  row->addWidget(png);
+  row->addWidget(svg);
+  row->addWidget(csv);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(view_, 1);
+  layout->addLayout(row);
+  connectExport(this, png, tr("Export chart"), QStringLiteral("iteration.png"), tr("PNG images (*.png)"),
+                [this](const QString& path, QString*) { return exportPng(path); });
+  connectExport(this, svg, tr("Export chart"), QStringLiteral("iteration.svg"), tr("SVG images (*.svg)"),
+                [this](const QString& path, QString*) { return exportSvg(path); });
+  connectExport(this, csv, tr("Export numbers"), QStringLiteral("iteration.csv"), tr("CSV files (*.csv)"),
+                [this](const QString& path, QString* error) { return exportCsv(path, error); });
+  setMessage(tr("Run the ablation (Ablation tab) to compare the default covers with iterated passes (espresso)"));
+}
+
+QChart* IterationChart::chart() const { return view_->chart(); }
+
+bool IterationChart::exportPng(const QString& path) const { return exportChartPng(view_, path); }
+
+bool IterationChart::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
+
+void IterationChart::setMessage(const QString& message) {
+  message_ = message;
+  balances_.clear();
+  pairs_.clear();
+  summary_->clear();
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(message);
+  view_->setChart(chart);  // the view deletes the previous chart
+}
+
+void IterationChart::setRows(const std::vector<bench::AblationRow>& rows) {
+  const bench::AblationRow* onePass = findIdea(rows, kOnePass);
+  const bench::AblationRow* iterated = findIdea(rows, kIterated);
+  if (!onePass || !iterated) {
+    setMessage(tr("This ablation has no \"%1\" idea: Fig. 1b compares \"%2\" (one pass each) with \"%3\" "
+                  "(the passes iterated)")
+                   .arg(QString::fromLatin1(!onePass ? kOnePass : kIterated), QString::fromLatin1(kOnePass),
+                        QString::fromLatin1(kIterated)));
+    return;
+  }
+  QList<Pair> pairs;
+  QStringList empty;
+  for (const bench::AblationBalance& a : onePass->balances) {
+    auto b = std::find_if(iterated->balances.begin(), iterated->balances.end(),
+                          [&](const bench::AblationBalance& x) { return x.balance == a.balance; });
+    if (b == iterated->balances.end()) continue;
+    const QString name = QString::fromStdString(a.balance.name());
+    // A balance of one value keeps it implied and stores no cubes: nothing to draw on a log axis.
+    if (a.cubes == 0 && b->cubes == 0) {
+      empty << name;
+      continue;
+    }
+    pairs << Pair{name, a.cubes, b->cubes, a.minimize_seconds, b->minimize_seconds};
+  }
+  if (pairs.isEmpty()) {
+    setMessage(empty.isEmpty()
+                   ? tr("The two ideas minimized no balance in common")
+                   : tr("No balance stores cubes in either idea (%1)").arg(empty.join(QStringLiteral(", "))));
+    return;
+  }
+  message_.clear();
+  pairs_ = pairs;
+  balances_.clear();
+  auto* one = new QBarSet(tr("one pass each (%1)").arg(QString::fromLatin1(kOnePass)));
+  auto* iter = new QBarSet(tr("passes iterated (%1)").arg(QString::fromLatin1(kIterated)));
+  quint64 hi = 1, oneTotal = 0, iterTotal = 0;
+  double oneSeconds = 0, iterSeconds = 0;
+  for (const Pair& p : pairs) {
+    balances_ << p.balance;
+    // Bars rise from 1 on the log axis; a side with no cubes shows as no bar.
+    *one << double(std::max<quint64>(1, p.onePassCubes));
+    *iter << double(std::max<quint64>(1, p.iteratedCubes));
+    hi = std::max({hi, p.onePassCubes, p.iteratedCubes});
+    oneTotal += p.onePassCubes;
+    iterTotal += p.iteratedCubes;
+    oneSeconds += p.onePassSeconds;
+    iterSeconds += p.iteratedSeconds;
+  }
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(tr("Cover size with and without iterating the passes (cubes per balance, log scale)"));
+  auto* series = new QBarSeries;
+  series->append(one);
+  series->append(iter);
+  chart->addSeries(series);
+  auto* x = new QBarCategoryAxis;
+  x->append(balances_);
+  chart->addAxis(x, Qt::AlignBottom);
+  series->attachAxis(x);
+  auto* y = new QLogValueAxis;
+  y->setBase(10);
+  y->setLabelFormat(QStringLiteral("%g"));
+  y->setRange(1, std::pow(10.0, std::ceil(std::log10(double(hi)) + 0.01)));
+  y->setTitleText(tr("cubes in the cover"));
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(y);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  view_->setChart(chart);
+
+  const QLocale locale;
+  QString text = tr("Total: %1 cubes in one pass each, %2 iterated (%3 of it), minimized in %4 s and %5 s.")
+                     .arg(locale.toString(oneTotal), locale.toString(iterTotal))
+                     .arg(oneTotal ? QStringLiteral("%1%").arg(100.0 * double(iterTotal) / double(oneTotal), 0, 'f', 1)
+                                   : QStringLiteral("–"))
+                     .arg(oneSeconds, 0, 'f', 2)
+                     .arg(iterSeconds, 0, 'f', 2);
+  if (!empty.isEmpty()) text += QLatin1Char(' ') + tr("No cubes either way: %1.").arg(empty.join(QStringLiteral(", ")));
+  summary_->setText(text);
+}
+
+bool IterationChart::exportCsv(const QString& path, QString* error) const {
+  if (pairs_.isEmpty()) {
+    if (error) *error = message_.isEmpty() ? tr("Nothing to export") : message_;
+    return false;
+  }
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  QTextStream out(&f);
+  out << "balance,one_pass_cubes,iterated_cubes,one_pass_seconds,iterated_seconds\n";
+  for (const Pair& p : pairs_)
+    out << p.balance << ',' << p.onePassCubes << ',' << p.iteratedCubes << ',' << p.onePassSeconds << ','
+        << p.iteratedSeconds << '\n';
+  out.flush();
+  if (!f.commit()) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace egtmin::ui
