@@ -16,7 +16,6 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QTextStream>
 #include <QThread>
@@ -479,44 +478,34 @@ bool AblationChart::exportCsv(const QString& path, QString* error) const {
     if (error) *error = tr("No ablation result to export");
     return false;
   }
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  const bench::AblationRow* base = baselineOf(rows_);
-  auto baseBytes = [&](const Balance& b) -> uint64_t {
-    if (!base) return 0;
-    for (const bench::AblationBalance& x : base->balances)
-      if (x.balance == b) return x.bytes;
-    return 0;
-  };
-  QTextStream out(&f);
-  out << "idea,balance,bytes,cubes,minimize_seconds,bytes_vs_default,indexed_batch_ns,fathom_batch_ns,"
-         "probe_positions,probe_mismatches\n";
-  for (const bench::AblationRow& r : rows_) {
-    const QString idea = QString::fromStdString(r.idea);
-    for (const bench::AblationBalance& b : r.balances) {
-      const uint64_t against = baseBytes(b.balance);
-      out << idea << ',' << QString::fromStdString(b.balance.name()) << ',' << b.bytes << ',' << b.cubes << ','
-          << b.minimize_seconds << ',' << (against ? QString::number(double(b.bytes) / double(against)) : QString())
-          << ",,,,\n";
+  return exportCsvFile(path, error, [&](QTextStream& out) {
+    const bench::AblationRow* base = baselineOf(rows_);
+    auto baseBytes = [&](const Balance& b) -> uint64_t {
+      if (!base) return 0;
+      for (const bench::AblationBalance& x : base->balances)
+        if (x.balance == b) return x.bytes;
+      return 0;
+    };
+    out << "idea,balance,bytes,cubes,minimize_seconds,bytes_vs_default,indexed_batch_ns,fathom_batch_ns,"
+           "probe_positions,probe_mismatches\n";
+    for (const bench::AblationRow& r : rows_) {
+      const QString idea = QString::fromStdString(r.idea);
+      for (const bench::AblationBalance& b : r.balances) {
+        const uint64_t against = baseBytes(b.balance);
+        out << idea << ',' << QString::fromStdString(b.balance.name()) << ',' << b.bytes << ',' << b.cubes << ','
+            << b.minimize_seconds << ',' << (against ? QString::number(double(b.bytes) / double(against)) : QString())
+            << ",,,,\n";
+      }
+      // The idea's totals, with the probe times (measured over all its balances at once).
+      out << idea << ",all," << r.bytes << ',' << r.cubes << ',' << r.minimize_seconds << ','
+          << (base && base->bytes ? QString::number(double(r.bytes) / double(base->bytes)) : QString()) << ',';
+      if (probeMeasured(r))
+        out << r.probe_ns << ',' << r.fathom_ns << ',' << r.probe_positions << ',' << r.probe_mismatches;
+      else
+        out << ",,,";
+      out << '\n';
     }
-    // The idea's totals, with the probe times (measured over all its balances at once).
-    out << idea << ",all," << r.bytes << ',' << r.cubes << ',' << r.minimize_seconds << ','
-        << (base && base->bytes ? QString::number(double(r.bytes) / double(base->bytes)) : QString()) << ',';
-    if (probeMeasured(r))
-      out << r.probe_ns << ',' << r.fathom_ns << ',' << r.probe_positions << ',' << r.probe_mismatches;
-    else
-      out << ",,,";
-    out << '\n';
-  }
-  out.flush();
-  if (!f.commit()) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  return true;
+  });
 }
 
 }  // namespace egtmin::ui

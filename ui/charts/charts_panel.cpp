@@ -12,7 +12,6 @@
 #include <QLogValueAxis>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTabWidget>
 #include <QTextStream>
 #include <QVBoxLayout>
@@ -220,23 +219,13 @@ bool ChartsPanel::exportPng(const QString& path) const { return view_->grab().sa
 bool ChartsPanel::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
 
 bool ChartsPanel::exportCsv(const QString& path, QString* error) const {
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  QTextStream out(&f);
-  out << "run,balance,step,pass,cubes,literals,seconds,peak_mib\n";
-  for (const Line& l : lines_)
-    for (const PassPoint& p : l.points)
-      out << '"' << QString(l.run).replace('"', QStringLiteral("\"\"")) << "\"," << p.balance << ',' << p.step << ','
-          << p.pass << ',' << p.cubes << ',' << p.literals << ',' << p.seconds << ',' << p.mib << '\n';
-  out.flush();
-  if (!f.commit()) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  return true;
+  return exportCsvFile(path, error, [&](QTextStream& out) {
+    out << "run,balance,step,pass,cubes,literals,seconds,peak_mib\n";
+    for (const Line& l : lines_)
+      for (const PassPoint& p : l.points)
+        out << '"' << QString(l.run).replace('"', QStringLiteral("\"\"")) << "\"," << p.balance << ',' << p.step << ','
+            << p.pass << ',' << p.cubes << ',' << p.literals << ',' << p.seconds << ',' << p.mib << '\n';
+  });
 }
 
 }  // namespace egtmin::ui

@@ -11,7 +11,6 @@
 #include <QLocale>
 #include <QLogValueAxis>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTextStream>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -159,22 +158,12 @@ bool IterationChart::exportCsv(const QString& path, QString* error) const {
     if (error) *error = message_.isEmpty() ? tr("Nothing to export") : message_;
     return false;
   }
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  QTextStream out(&f);
-  out << "balance,one_pass_cubes,iterated_cubes,one_pass_seconds,iterated_seconds\n";
-  for (const Pair& p : pairs_)
-    out << p.balance << ',' << p.onePassCubes << ',' << p.iteratedCubes << ',' << p.onePassSeconds << ','
-        << p.iteratedSeconds << '\n';
-  out.flush();
-  if (!f.commit()) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  return true;
+  return exportCsvFile(path, error, [&](QTextStream& out) {
+    out << "balance,one_pass_cubes,iterated_cubes,one_pass_seconds,iterated_seconds\n";
+    for (const Pair& p : pairs_)
+      out << p.balance << ',' << p.onePassCubes << ',' << p.iteratedCubes << ',' << p.onePassSeconds << ','
+          << p.iteratedSeconds << '\n';
+  });
 }
 
 }  // namespace egtmin::ui

@@ -17,7 +17,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QTextStream>
 #include <QThread>
@@ -502,31 +501,21 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
     if (error) *error = tr("This result has no joint density to export");
     return false;
   }
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  QTextStream out(&f);
-  if (currentView() == JointDensity) {
-    const ProbeTimeDensity& d = result_.density;
-    out << d.xMethod << "_from_ns," << d.xMethod << "_to_ns," << d.yMethod << "_from_ns," << d.yMethod
-        << "_to_ns,positions\n";
-    for (const ProbeTimeDensity::Cell& c : d.cells)
-      out << d.edges[c.x] << ',' << d.edges[c.x + 1] << ',' << d.edges[c.y] << ',' << d.edges[c.y + 1] << ',' << c.count
-          << '\n';
-  } else {
-    out << "method,bin_from_ns,bin_to_ns,probes\n";
-    for (const ProbeTimeHistogram& h : result_.methods)
-      for (int i = 0; i < h.counts.size(); ++i)
-        out << h.method << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
-  }
-  out.flush();
-  if (!f.commit()) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  return true;
+  return exportCsvFile(path, error, [&](QTextStream& out) {
+    if (currentView() == JointDensity) {
+      const ProbeTimeDensity& d = result_.density;
+      out << d.xMethod << "_from_ns," << d.xMethod << "_to_ns," << d.yMethod << "_from_ns," << d.yMethod
+          << "_to_ns,positions\n";
+      for (const ProbeTimeDensity::Cell& c : d.cells)
+        out << d.edges[c.x] << ',' << d.edges[c.x + 1] << ',' << d.edges[c.y] << ',' << d.edges[c.y + 1] << ','
+            << c.count << '\n';
+    } else {
+      out << "method,bin_from_ns,bin_to_ns,probes\n";
+      for (const ProbeTimeHistogram& h : result_.methods)
+        for (int i = 0; i < h.counts.size(); ++i)
+          out << h.method << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
+    }
+  });
 }
 
 }  // namespace egtmin::ui

@@ -14,8 +14,10 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScatterSeries>
 #include <QSvgGenerator>
+#include <QTextStream>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -44,6 +46,22 @@ bool exportChartSvg(QChartView* view, const QString& path) {
 }
 
 bool exportChartPng(QChartView* view, const QString& path) { return view && view->grab().save(path, "PNG"); }
+
+bool exportCsvFile(const QString& path, QString* error, const std::function<void(QTextStream&)>& write) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  QTextStream out(&f);
+  write(out);
+  out.flush();
+  if (!f.commit()) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  return true;
+}
 
 void connectExport(QWidget* owner, QPushButton* button, const QString& title, const QString& file,
                    const QString& filter, std::function<bool(const QString&, QString*)> write) {

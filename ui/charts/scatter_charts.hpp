@@ -16,6 +16,8 @@
 
 #include "runs/run_job.hpp"
 
+class QTextStream;
+
 class QChart;
 class QChartView;
 class QPushButton;
@@ -28,6 +30,9 @@ class AppContext;
 // Renders the view's chart into an SVG file; false when it cannot be written or came out empty.
 bool exportChartSvg(QChartView* view, const QString& path);
 bool exportChartPng(QChartView* view, const QString& path);
+// Writes a CSV file atomically (QSaveFile) with `write`; false, with the reason in `error`, when
+// it cannot be opened or committed.
+bool exportCsvFile(const QString& path, QString* error, const std::function<void(QTextStream&)>& write);
 
 // Wires an export button: a save dialog titled `title`, proposing `file` with `filter`, then
 // `write(path, &error)`; a failed write is reported in a message box (the error, or the path).
