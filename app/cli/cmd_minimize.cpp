@@ -59,8 +59,9 @@ Command add_minimize(CLI::App& app) {
       ->capture_default_str();
   sub->add_flag("--no-save", a->no_save, "Do not write cover files (benchmarks)");
   sub->add_flag("--capture-resolved", a->capture_resolved,
-                "Leave the won positions a capture or promotion wins to the probe's capture search: a "
-                "smaller cover, saved as DATA/covers/NAME.egtcr (needs the covers of the balances captures reach "
+                "Leave what a capture or promotion reaches (wins; draws as 'a draw or worse') to the probe's "
+                "capture search: a smaller cover, saved as DATA/covers/NAME.egtcr (needs the covers of the balances "
+                "captures reach "
                 "to probe)");
   sub->add_option("--implied", a->implied,
                   "The output whose cubes the file leaves out (a position no cube holds has it): most-cubes "
@@ -130,7 +131,9 @@ Command add_minimize(CLI::App& app) {
                 if (r.implied != logic::Output::None)
                   std::printf("  stored %llu (%s implied)", (unsigned long long)r.cubes, logic::output_name(r.implied));
                 std::printf("  total %.2f s (cpu %.2f s)", r.seconds, r.cpu_seconds);
-                if (r.capture_resolved) std::printf("  %llu left to captures", (unsigned long long)r.capture_resolved);
+                if (r.capture_resolved)
+                  std::printf("  %llu left to captures (%llu of them at most a draw)",
+                              (unsigned long long)r.capture_resolved, (unsigned long long)r.capture_capped);
                 if (!r.summary.split_inputs.empty()) {
                   std::printf("  in %llu parts (split on inputs", 1ull << r.summary.split_inputs.size());
                   for (int i : r.summary.split_inputs) std::printf(" %d", i);

@@ -19,7 +19,7 @@ const std::vector<AblationIdea>& ablation_ideas() {
        [](run::MinimizeRequest&) {}},
       {"all-outputs", "every output's cubes stored (minimize --implied none)",
        [](run::MinimizeRequest& r) { r.implied = run::ImpliedOutput::None; }},
-      {"capture-resolved", "won positions a capture or promotion wins left to the probe's capture search",
+      {"capture-resolved", "values a capture or promotion reaches left to the probe's capture search",
        [](run::MinimizeRequest& r) { r.kind = store::CoverKind::CaptureResolved; }},
       {"board-canon", "the board's symmetries only as don't-cares, not the colour swap (--canon board)",
        [](run::MinimizeRequest& r) { r.canon = CanonScheme::Board; }},

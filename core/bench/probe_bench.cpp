@@ -105,7 +105,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     r.timer_overhead_ns = summarize(t).median_ns;
   }
   std::vector<Position> chunk(4096);
-  const size_t n_samples = samples.size(), rounds = size_t(std::max(opts.rounds, 1));
+  const size_t rounds = size_t(std::max(opts.rounds, 1));
   struct Timed {
     MethodTiming mt;
     std::vector<uint32_t> times;  // every round's per-probe times, round after round

@@ -118,7 +118,6 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
   const int n = f.inputs();
   const int width = std::min(n, 6);
   const auto& on = f.on(o).words();
-  const auto& care = f.care_words();
   const uint64_t valid = width >= 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << width)) - 1;
   const int low_shift = 62 - 2 * n;  // pair shift of the last input
   const CubeWord low_mask = CubeWord((1u << (2 * width)) - 1) << low_shift;
@@ -145,7 +144,8 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
     for (uint64_t w = c0; w < c1; ++w) {
       const uint64_t bits = on[w];
       if (!bits) continue;
-      const uint64_t set = options.use_dont_cares ? (bits | ~care[w]) & valid : bits;
+      // Don't-cares: what no other output holds and o may hold (f.forbidden_word).
+      const uint64_t set = options.use_dont_cares ? (bits | ~f.forbidden_word(o, w)) & valid : bits;
       const int m = word_cubes(set, bits, width, cubes);
       const CubeWord base = minterm_fast(w << 6, n, o) & ~low_mask;
       for (int j = 0; j < m; ++j) chunk.push_back(base | (CubeWord(cubes[j]) << low_shift));

@@ -23,7 +23,7 @@ constexpr size_t kExpandChunk = size_t{1} << 18;
 void run_canon(PassState& st, const PassContext& cx) {
   if (st.canon_done || !st.table) return;
   st.list_minterms();
-  st.f = CareFunction::from_table(*st.table, cx.options.canon, cx.options.threads, cx.progress);
+  st.f = CareFunction::from_table(*st.table, cx.options.canon, cx.options.threads, cx.progress, st.at_most_draw);
   if (cx.progress.cancelled()) return;
   for (int s = 0; s < kOutputs; ++s)
     for (Cover* cv : {&st.work[s], &st.fixed[s]}) std::erase_if(*cv, [&](CubeWord c) { return !st.f.useful(c); });

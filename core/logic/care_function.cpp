@@ -7,12 +7,16 @@
 
 namespace egtmin::logic {
 
-CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int threads, const Progress& progress) {
+CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int threads, const Progress& progress,
+                                      const std::vector<uint64_t>* at_most_draw) {
   CareFunction f;
   const Encoding& enc = t.encoding();
   f.n_ = enc.bits();
   f.scheme_ = scheme;
   for (auto& b : f.on_) b = BitTree(f.n_);
+  const bool capped = at_most_draw && !at_most_draw->empty();
+  if (capped) f.at_most_draw_ = BitTree(f.n_);
+  auto capped_slot = [&](uint64_t slot) { return capped && ((*at_most_draw)[slot >> 6] >> (slot & 63) & 1); };
   CoverCanon canon(enc, scheme);
   const uint64_t words = f.on_[0].words().size();
   threads = std::max(1, threads);
@@ -31,12 +35,13 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
         if (s0 >= slots || progress.cancelled()) return;
         for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
           const Wdl v = fold(t.at_slot(slot));  // the cover's outputs are win, draw and loss
-          if (v == Wdl::Illegal) continue;
+          if (v == Wdl::Illegal && !capped_slot(slot)) continue;
           Placement p = sym.from_slot(slot);
           if (!canon.is_representative(p)) continue;
           uint64_t idx = enc.encode(p);
+          BitTree& into = v == Wdl::Illegal ? f.at_most_draw_ : f.on_[int(v) - 1];
           // Slots of one word can belong to different workers: set bits atomically.
-          std::atomic_ref<uint64_t> word(f.on_[int(v) - 1].words()[idx >> 6]);
+          std::atomic_ref<uint64_t> word(into.words()[idx >> 6]);
           word.fetch_or(uint64_t{1} << (idx & 63), std::memory_order_relaxed);
         }
         if ((s0 / kChunk) % kSlotReportEvery == 0) progress.report(Stage::CareSet, double(s0) / double(slots));
@@ -59,15 +64,20 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
       if (w0 >= words || progress.cancelled()) return;
       uint64_t w1 = std::min(words, w0 + kChunk);
       for (uint64_t w = w0; w < w1; ++w) {
-        uint64_t acc[kOutputs] = {0, 0, 0};
+        uint64_t acc[kOutputs] = {0, 0, 0}, acc_capped = 0;
         for (int b = 0; b < 64; ++b) {
           uint64_t idx = (w << 6) | uint64_t(b);
           if (idx >= enc.size()) break;
-          const Wdl v = fold(t.value(enc.decode(idx)));
-          if (v == Wdl::Illegal) continue;
-          acc[int(v) - 1] |= uint64_t{1} << b;
+          const Placement p = enc.decode(idx);
+          const uint64_t slot = t.symmetry().slot(t.symmetry().canonical(p));
+          const Wdl v = fold(t.at_slot(slot));
+          if (v != Wdl::Illegal)
+            acc[int(v) - 1] |= uint64_t{1} << b;
+          else if (capped_slot(slot) && enc.is_legal(p))
+            acc_capped |= uint64_t{1} << b;
         }
         for (int s = 0; s < kOutputs; ++s) f.on_[s].words()[w] = acc[s];
+        if (capped) f.at_most_draw_.words()[w] = acc_capped;
       }
       if ((w0 / kChunk) % kWordReportEvery == 0) progress.report(Stage::CareSet, double(w1) / double(words));
     }
@@ -89,14 +99,22 @@ CareFunction CareFunction::from_values(int n, std::span<const uint8_t> values) {
   return f;
 }
 
-CareFunction CareFunction::from_words(int n, CanonScheme scheme, std::array<std::vector<uint64_t>, kOutputs> words) {
+CareFunction CareFunction::from_words(int n, CanonScheme scheme, std::array<std::vector<uint64_t>, kOutputs> words,
+                                      std::vector<uint64_t> at_most_draw, int fixed_side) {
   CareFunction f;
   f.n_ = n;
   f.scheme_ = scheme;
+  f.fixed_side_ = fixed_side;
+  const uint64_t size = std::max<uint64_t>(1, (uint64_t{1} << n) >> 6);
   for (int s = 0; s < kOutputs; ++s) {
     f.on_[s] = BitTree(n);
     f.on_[s].words() = std::move(words[s]);
-    f.on_[s].words().resize(std::max<uint64_t>(1, (uint64_t{1} << n) >> 6), 0);
+    f.on_[s].words().resize(size, 0);
+  }
+  if (!at_most_draw.empty()) {
+    f.at_most_draw_ = BitTree(n);
+    f.at_most_draw_.words() = std::move(at_most_draw);
+    f.at_most_draw_.words().resize(size, 0);
   }
   f.finish();
   return f;
@@ -112,6 +130,18 @@ void CareFunction::finish() {
     total += __builtin_popcountll(care_words_[w]);
   }
   care_total_ = total;
+  at_most_draw_count_ = 0;
+  at_most_draw_half_ = {false, false};
+  if (at_most_draw_.inputs() > 0) {
+    at_most_draw_.finish();
+    const auto& x = at_most_draw_.words();
+    for (size_t w = 0; w < x.size(); ++w) {
+      if (!x[w]) continue;
+      at_most_draw_count_ += uint64_t(__builtin_popcountll(x[w]));
+      at_most_draw_half_[size_t(side_of_word(w))] = true;
+    }
+    if (at_most_draw_count_ == 0) at_most_draw_ = BitTree();  // nothing to test against
+  }
 }
 
 bool CareFunction::blocked(CubeWord c) const {
@@ -120,7 +150,38 @@ bool CareFunction::blocked(CubeWord c) const {
   int k = 0;
   for (int t = 0; t < kOutputs; ++t)
     if (t != s) others[k++] = &on_[t];
-  return intersects_any(others, k, c);
+  if (intersects_any(others, k, c)) return true;
+  const CubeWord part = side_to_move_win_part(c, output_of(c));
+  return part && intersects(at_most_draw_, part);
+}
+
+int CareFunction::side_of_word(uint64_t w) const {
+  // The side to move is the index's top bit: the first half of the words is White to move.
+  return fixed_side_ >= 0 ? fixed_side_ : int(w >= care_words_.size() / 2);
+}
+
+CubeWord CareFunction::side_to_move_win_part(CubeWord c, Output o) const {
+  if (!has_at_most_draw() || o == Output::Draw || o == Output::None) return 0;
+  // White wins is the mover's win with White (0) to move, White loses with Black (1) to move.
+  if (fixed_side_ >= 0) return fixed_side_ == (o == Output::Win ? 0 : 1) ? c : 0;
+  // Input 0 is the side to move: keep only that value of it.
+  const CubeWord may0 = CubeWord{2} << pair_shift(0), may1 = CubeWord{1} << pair_shift(0);
+  const CubeWord keep = o == Output::Win ? may0 : may1;
+  if (!(c & keep)) return 0;
+  return c & ~(o == Output::Win ? may1 : may0);
+}
+
+uint64_t CareFunction::forbidden_word(Output o, uint64_t w) const {
+  uint64_t off = care_words_[w] & ~on_[output_slot(o)].words()[w];
+  if (has_at_most_draw() && o != Output::Draw && side_of_word(w) == (o == Output::Loss ? 1 : 0))
+    off |= at_most_draw_.words()[w];
+  return off;
+}
+
+bool CareFunction::may_imply(Output o) const {
+  if (o == Output::Win) return !at_most_draw_half_[0];
+  if (o == Output::Loss) return !at_most_draw_half_[1];
+  return true;
 }
 
 std::vector<uint32_t> rule_draw_indices(const Table& t, CanonScheme scheme) {

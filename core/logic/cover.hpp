@@ -29,12 +29,12 @@ inline const CubeWord* first_match(const Cover& f, CubeWord m) {
 // A cover may leave one output implied: its cubes are not stored, and a care position that matches
 // no cube has it (cubes of one output never hold a care position of another, so the position of any
 // other output still finds its cube). The output with the most cubes saves the most.
-inline Output most_cubes_output(const Cover& f) {
+inline Output most_cubes_output(const Cover& f, std::array<bool, 3> allowed = {true, true, true}) {
   std::array<uint64_t, 4> n{};
   for (CubeWord c : f) ++n[size_t(output_of(c))];
   Output best = Output::None;
   for (int o = 1; o <= 3; ++o)
-    if (n[size_t(o)] > (best == Output::None ? 0 : n[size_t(best)])) best = Output(o);
+    if (allowed[size_t(o - 1)] && n[size_t(o)] > (best == Output::None ? 0 : n[size_t(best)])) best = Output(o);
   return best;
 }
 inline void drop_output(Cover& f, Output o) {

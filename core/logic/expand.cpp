@@ -61,12 +61,17 @@ inline bool cube_contains(CubeWord big, CubeWord small) { return excess_pairs(sm
 
 }  // namespace
 
-Expander::Expander(const CareFunction& f, Output o) : f_(f), on_(f.on(o)), covered_(on_.words().size(), 0) {
+Expander::Expander(const CareFunction& f, Output o) : f_(f), on_(f.on(o)), o_(o), covered_(on_.words().size(), 0) {
   for (int s = 0; s < kOutputs; ++s)
     if (s != output_slot(o)) block_[nb_++] = &f.on_slot(s);
 }
 
-bool Expander::blocked(CubeWord c) const { return intersects_any(block_, nb_, c); }
+bool Expander::blocked(CubeWord c) const {
+  if (intersects_any(block_, nb_, c)) return true;
+  // The "at most a draw" positions (capture-resolved functions) block the side to move's win.
+  const CubeWord part = f_.side_to_move_win_part(c, o_);
+  return part && intersects(f_.at_most_draw(), part);
+}
 
 bool Expander::has_uncovered(CubeWord c) const {
   return any_word_in(on_, c, [&](uint64_t word, uint64_t bits) { return (bits & ~covered_[word]) != 0; });

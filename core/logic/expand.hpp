@@ -43,6 +43,7 @@ class Expander {
  private:
   const CareFunction& f_;
   const BitTree& on_;
+  Output o_;
   const BitTree* block_[kOutputs] = {};
   int nb_ = 0;
   std::vector<uint64_t> covered_;

@@ -59,6 +59,8 @@ Cover minterm_cover(const CareFunction& f);
 
 struct PassState {
   const Table* table = nullptr;  // null for functions not from a table (canon is then a no-op)
+  // The table's "at most a draw" slots (table/capture_resolve.hpp), null for none.
+  const std::vector<uint64_t>* at_most_draw = nullptr;
   CareFunction f;
   std::array<Cover, kOutputs> work;
   std::array<Cover, kOutputs> fixed;

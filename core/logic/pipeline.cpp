@@ -204,14 +204,17 @@ Result<Minimized> run_parts(const CareFunction& f, const Split& split, const std
 }  // namespace
 
 Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
-                                 const Progress& progress, const PassEvents& events) {
+                                 const Progress& progress, const PassEvents& events,
+                                 const std::vector<uint64_t>* at_most_draw) {
   PassState st;
   st.table = &table;
+  st.at_most_draw = at_most_draw;
   // Canon first: build the minterms under the scheme directly (and time that as the canon pass).
   st.canon_done = !passes.empty() && passes.front().name() == kCanonPass;
   auto t0 = std::chrono::steady_clock::now();
   double c0 = cpu_now(cpu_scope(options));
-  st.f = CareFunction::from_table(table, st.canon_done ? options.canon : CanonScheme::None, options.threads, progress);
+  st.f = CareFunction::from_table(table, st.canon_done ? options.canon : CanonScheme::None, options.threads, progress,
+                                  at_most_draw);
   if (progress.cancelled()) return Error{"cancelled"};
   const bool timed = st.canon_done;
   // Without canon first, the canon pass rebuilds the function from the table: no parts then.
@@ -227,7 +230,10 @@ Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& pa
     double setup_cpu = timed ? cpu_now(cpu_scope(options)) - c0 : 0;
     m = run(st, passes, options, progress, events, setup, setup_cpu);
   }
-  if (m) m->rule_draws = rule_draw_indices(table, m->scheme);
+  if (m) {
+    m->rule_draws = rule_draw_indices(table, m->scheme);
+    for (int s = 0; s < kOutputs; ++s) m->may_imply[size_t(s)] = st.f.may_imply(slot_output(s));
+  }
   return m;
 }
 

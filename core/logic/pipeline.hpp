@@ -39,6 +39,8 @@ struct Minimized {
   uint64_t care_positions = 0;
   std::vector<int> split_inputs;    // minimized in parts split on these inputs (logic/split.hpp)
   std::vector<PassReport> reports;  // per pass; over parts, the parts' figures summed
+  // The outputs the cover may leave implied (CareFunction::may_imply), by output slot.
+  std::array<bool, kOutputs> may_imply = {true, true, true};
 };
 
 // What the pipeline tells as it goes, on the thread that runs it.
@@ -52,8 +54,11 @@ struct PassEvents {
 enum class CpuScope : uint8_t { Thread, Process };
 double cpu_now(CpuScope scope);
 
+// `at_most_draw`: the table's "at most a draw" slots of a capture-resolved function
+// (CaptureResolution::at_most_draw), null for none.
 Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
-                                 const Progress& progress = no_progress(), const PassEvents& events = {});
+                                 const Progress& progress = no_progress(), const PassEvents& events = {},
+                                 const std::vector<uint64_t>* at_most_draw = nullptr);
 // For functions not from a table (tests): canon is a no-op.
 Result<Minimized> minimize_function(CareFunction f, const std::vector<Pass>& passes, const MinimizeOptions& options,
                                     const Progress& progress = no_progress(), const PassEvents& events = {});

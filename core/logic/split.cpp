@@ -52,13 +52,21 @@ CareFunction split_part(const CareFunction& f, const Split& split, uint64_t valu
   const uint64_t free_mask = ((uint64_t{1} << (n - 6)) - 1) & ~split_word_mask(split, n);
   const uint64_t fixed = part_word_bits(split, value, n);
   const uint64_t words = uint64_t{1} << (m - 6);
+  auto part_words = [&](const std::vector<uint64_t>& from) {
+    std::vector<uint64_t> to(words);
+    for (uint64_t j = 0; j < words; ++j) to[j] = from[deposit(j, free_mask) | fixed];
+    return to;
+  };
   std::array<std::vector<uint64_t>, kOutputs> out;
-  for (int s = 0; s < kOutputs; ++s) {
-    const auto& from = f.on_slot(s).words();
-    out[s].resize(words);
-    for (uint64_t j = 0; j < words; ++j) out[s][j] = from[deposit(j, free_mask) | fixed];
-  }
-  return CareFunction::from_words(m, f.scheme(), std::move(out));
+  for (int s = 0; s < kOutputs; ++s) out[s] = part_words(f.on_slot(s).words());
+  std::vector<uint64_t> capped;
+  if (f.has_at_most_draw()) capped = part_words(f.at_most_draw().words());
+  // Split on input 0, a part has one side to move: it must know which ("at most a draw" forbids
+  // the side to move's win).
+  int side = f.fixed_side();
+  if (side < 0 && !split.inputs.empty() && split.inputs.front() == 0)
+    side = int((value >> (split.inputs.size() - 1)) & 1);
+  return CareFunction::from_words(m, f.scheme(), std::move(out), std::move(capped), side);
 }
 
 CubeWord unsplit(CubeWord c, const Split& split, uint64_t value, int n) {

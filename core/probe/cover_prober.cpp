@@ -407,18 +407,6 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
                    Balance::of(pos).canonical().name() + ")"};
   }
   const LoadedCover& lc = *covers_[size_t(slot_of_key_[size_t(key)])];
-  if (lc.file.kind == store::CoverKind::CaptureResolved) {
-    // The cover leaves the positions a capture or promotion wins to this search.
-    Result<bool> wins = capture_search(pos, m);
-    if (!wins) return wins.error();
-    if (*wins) {
-      CoverProbe out;
-      out.wdl = Wdl::Win;
-      out.balance = lc.file.balance;
-      out.inputs = lc.file.inputs;
-      return out;
-    }
-  }
 
   // The placement in the canonical balance's encoding order, colours swapped and the board
   // mirrored rank-wise when flipping.
@@ -450,6 +438,14 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
   out.balance = lc.file.balance;
   out.inputs = lc.file.inputs;
 
+  // A capture-resolved cover gives at most the position's value and leaves the rest to the
+  // capture search (table/capture_resolve.hpp): the better of the two is exact.
+  if (lc.file.kind == store::CoverKind::CaptureResolved && out.wdl != Wdl::Win) {
+    Result<Wdl> reached = capture_search(pos, m);
+    if (!reached) return reached.error();
+    out.wdl = better(out.wdl, *reached);
+  }
+
   if (pos.ep_square() != NoSquare) {
     // Covers have no en-passant rights: the capture is one more option for the side to move.
     for (const Move& mv : legal_moves(pos)) {
@@ -462,19 +458,19 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
   return out;
 }
 
-Result<bool> CoverProber::capture_search(const Position& pos, Method m) const {
+Result<Wdl> CoverProber::capture_search(const Position& pos, Method m) const {
   std::optional<Error> missing;
-  const bool wins = capture_wins(pos, [&](const Position& after) {
+  const Wdl best = capture_value(pos, [&](const Position& after) {
     auto v = probe(after, m, false);
     if (!v && !missing) missing = v.error();
     return v ? v->wdl : Wdl::Illegal;
   });
   if (missing) return *missing;
-  return wins;
+  return best;
 }
 
-bool CoverProber::capture_wins_hot(const Position& pos, Method m) const {
-  return capture_wins(pos, [&](const Position& after) { return probe_wdl(after, m); });
+Wdl CoverProber::capture_value_hot(const Position& pos, Method m) const {
+  return capture_value(pos, [&](const Position& after) { return probe_wdl(after, m); });
 }
 
 Result<CoverProbe> CoverProber::probe_checked(const Position& pos, Method m) const {

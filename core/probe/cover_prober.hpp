@@ -162,12 +162,13 @@ class CoverProber {
   Wdl probe_standalone(const Pos& pos, const HotEntry& e, Method m) const;
 
  private:
-  // Capture-resolved covers: does a capture or promotion win (the opponent's plain loss)? Children
-  // are probed through this prober; an error names a child it has no cover for.
-  Result<bool> capture_search(const Position& pos, Method m) const;
+  // Capture-resolved covers: the best value a capture or promotion reaches for the side to move
+  // (Illegal: none). Children are probed through this prober; an error names a child it has no
+  // cover for.
+  Result<Wdl> capture_search(const Position& pos, Method m) const;
   // Every capture-resolved cover has the covers its capture search probes; an error names them.
   Status check_capture_successors() const;
-  bool capture_wins_hot(const Position& pos, Method m) const;
+  Wdl capture_value_hot(const Position& pos, Method m) const;
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
   // for 5-piece covers, 4 bits each), so the hot path does no map lookups.
   static int material_key(const std::array<uint8_t, kPieces>& counts);
@@ -202,7 +203,7 @@ class CoverProber {
     // The cover's 50-move-rule draws (ascending representative indices); null when it has none.
     const uint32_t* rule_draws = nullptr;
     size_t rule_draw_count = 0;
-    uint8_t capture_resolved = 0;  // the cover leaves positions a capture wins to the search
+    uint8_t capture_resolved = 0;  // the cover leaves positions a capture reaches to the search
     uint8_t implied = 0;           // the cover's implied output (store::CoverFile::implied)
   };
 

@@ -216,9 +216,12 @@ inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {
 }
 
 inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method m) const {
-  if (e.capture_resolved) [[unlikely]]
-    if (capture_wins_hot(pos, m)) return Wdl::Win;
-  return probe_standalone(pos, e, m);
+  const Wdl stored = probe_standalone(pos, e, m);
+  // A capture-resolved cover gives at most the value; the capture search may give more
+  // (table/capture_resolve.hpp). A stored win needs no search.
+  if (!e.capture_resolved || stored == Wdl::Win) [[likely]]
+    return stored;
+  return better(stored, capture_value_hot(pos, m));
 }
 
 template <class Pos>

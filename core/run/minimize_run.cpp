@@ -172,16 +172,20 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     Progress part(progress, [&](const ProgressEvent& e) {
       tracker.report(slot, work, e.stage == Stage::Pass ? e.fraction : 0, e.stage, detail(e.detail));
     });
-    // A capture-resolved cover minimizes the table with the positions a capture wins left open.
+    // A capture-resolved cover minimizes the table with what a capture reaches left open.
     std::optional<CaptureResolution> resolved;
     if (request.kind == store::CoverKind::CaptureResolved) {
-      auto res = resolve_captures(**table, store.lookup(), options.threads, part);
+      // The partial cases (a draw a capture reaches) need an implied output to fall back on.
+      const CaptureRule rule =
+          request.implied == ImpliedOutput::None ? CaptureRule::WinsOnly : CaptureRule::ValueReached;
+      auto res = resolve_captures(**table, store.lookup(), options.threads, part, rule);
       if (!res) {
         r.error = b.name() + ": " + res.error().message;
         return;
       }
       resolved = std::move(*res);
-      r.capture_resolved = resolved->resolved;
+      r.capture_resolved = resolved->resolved + resolved->draw_capped;
+      r.capture_capped = resolved->draw_capped;
     }
     const Table& input = resolved ? resolved->table : **table;
     const int inputs = input.encoding().bits();
@@ -195,15 +199,21 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     const auto scope = options.threads > 1 ? logic::CpuScope::Process : logic::CpuScope::Thread;
     const auto t0 = Clock::now();
     const double c0 = logic::cpu_now(scope);
-    auto m = logic::minimize_table(input, request.passes, options, part, pass_events);
+    auto m = logic::minimize_table(input, request.passes, options, part, pass_events,
+                                   resolved ? &resolved->at_most_draw : nullptr);
     r.seconds = since(t0);
     r.cpu_seconds = logic::cpu_now(scope) - c0;
     if (!m) {
       r.error = b.name() + ": " + m.error().message;
       return;
     }
-    const logic::Output implied =
-        request.implied == ImpliedOutput::MostCubes ? logic::most_cubes_output(m->cover) : logic::Output::None;
+    logic::Output implied = logic::Output::None;
+    if (request.implied == ImpliedOutput::MostCubes) {
+      implied = logic::most_cubes_output(m->cover, m->may_imply);
+      // The partial capture-resolved cases need an implied output even when no cube has one, and
+      // check knows the rule by it (proof_run).
+      if (implied == logic::Output::None && resolved) implied = logic::Output::Draw;
+    }
     if (implied != logic::Output::None) logic::drop_output(m->cover, implied);
     r.cubes = m->cover.size();
     r.implied = implied;

@@ -39,8 +39,8 @@ struct MinimizeRequest {
   std::optional<std::vector<int>> split;  // logic::MinimizeOptions::split
   int threads = 0;                        // 0: default_threads()
   CoverOutput covers = CoverOutput::Save;
-  // Capture-resolved: won positions a capture or promotion wins are left to the probe's capture
-  // search (table/capture_resolve.hpp), and the cover is saved as NAME.egtcr.
+  // Capture-resolved: what a capture or promotion reaches is left to the probe's capture search
+  // (table/capture_resolve.hpp), and the cover is saved as NAME.egtcr.
   store::CoverKind kind = store::CoverKind::Standalone;
   ImpliedOutput implied = kDefaultImplied;
   std::filesystem::path data_dir;
@@ -58,6 +58,7 @@ struct BalanceResult {
   uint64_t cubes = 0;        // of the final cover, the implied output's left out
   logic::Output implied = logic::Output::None;
   uint64_t capture_resolved = 0;  // positions left to the capture search (capture-resolved covers)
+  uint64_t capture_capped = 0;    // of them, those the cover may give a draw or worse (the rest: wins)
   double seconds = 0;             // minimization wall time
   double cpu_seconds = 0;
   std::filesystem::path cover_path;  // empty when not saved

@@ -96,10 +96,13 @@ Result<std::vector<BalanceProof>> run_proof(const ProofRequest& request, const P
         } else {
           proof.cover_cubes = cover->cubes.size();
           // A capture-resolved cover is checked against the table it was minimized from: the
-          // positions a capture wins left open (the probe check below covers those).
+          // positions a capture reaches left open (the probe check below covers those).
           std::optional<CaptureResolution> resolved;
           if (cover->kind == store::CoverKind::CaptureResolved && request.check_cover) {
-            auto r = resolve_captures(**table, store.lookup(), threads);
+            // The rule minimize used: the partial cases only with an implied output (minimize_run).
+            const CaptureRule rule =
+                cover->implied == logic::Output::None ? CaptureRule::WinsOnly : CaptureRule::ValueReached;
+            auto r = resolve_captures(**table, store.lookup(), threads, no_progress(), rule);
             if (r)
               resolved = std::move(*r);
             else

@@ -40,7 +40,7 @@ struct ProofRequest {
   uint64_t cover_seed = 1;
   bool check_probe = false;
   // Which cover to check: a capture-resolved one is checked against its table with the positions
-  // a capture wins left open, and probed (with its capture search, through every other cover
+  // a capture reaches left open, and probed (with its capture search, through every other cover
   // under the data directory) against the whole table.
   store::CoverKind kind = store::CoverKind::Standalone;
   std::optional<uint64_t> memory_limit;  // as MinimizeRequest::memory_limit, for missing tables

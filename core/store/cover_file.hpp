@@ -26,8 +26,8 @@
 namespace egtmin::store {
 
 // Standalone: every care position's value is in the cubes (one match per probe). Capture-resolved:
-// the won positions a capture or promotion wins are don't-cares (table/capture_resolve.hpp), and
-// a probe searches captures and promotions first.
+// what a capture or promotion reaches is left to the probe's capture search, whose value the probe
+// combines with the cubes' (table/capture_resolve.hpp).
 enum class CoverKind : uint8_t { Standalone = 0, CaptureResolved = 1 };
 
 struct CoverFile {

@@ -11,20 +11,24 @@
 
 namespace egtmin {
 
-bool capture_wins(const Position& pos, const SuccessorValue& value) {
+Wdl capture_value(const Position& pos, const SuccessorValue& value) {
   const MoveList moves = capture_and_promotion_moves(pos);
+  Wdl best = Wdl::Illegal;
   // Captures first: they are most of the moves that leave the balance, and the cheapest to find.
   for (int pass = 0; pass < 2; ++pass)
     for (const Move& m : moves) {
       const bool capture = pos.is_capture(m);
       if (pass == 0 ? !capture : capture || m.promotion == NoPieceType) continue;
-      if (value(pos.after(m)) == Wdl::Loss) return true;
+      const Wdl v = value(pos.after(m));
+      if (v == Wdl::Illegal) continue;
+      best = better(best, negate(v));
+      if (best == Wdl::Win) return best;
     }
-  return false;
+  return best;
 }
 
 Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup& lookup, int threads,
-                                           const Progress& progress) {
+                                           const Progress& progress, CaptureRule rule) {
   // Every balance a capture or promotion reaches must be there before any work.
   for (const Balance& b : successor_balances(table.balance()))
     if (!lookup(b)) return Error{"capture resolution of " + table.balance().name() + " needs the table of " + b.name()};
@@ -41,14 +45,16 @@ Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup
     const Wdl white = t->value(p);
     return p.side_to_move() == White ? white : negate(white);
   };
-  // Chunks are whole words of the table's cells, so workers never write the same word.
+  if (rule == CaptureRule::ValueReached) out.at_most_draw.assign((slots + 63) / 64, 0);
+  // Chunks are whole words of the table's cells and of the bitmap, so workers never write the
+  // same word.
   constexpr uint64_t kChunk = uint64_t{1} << 14;
-  std::atomic<uint64_t> next{0}, positions{0}, resolved{0};
+  std::atomic<uint64_t> next{0}, positions{0}, resolved{0}, capped{0}, unflagged{0};
   auto work = [&] {
     for (;;) {
       const uint64_t s0 = next.fetch_add(kChunk);
       if (s0 >= slots || progress.cancelled()) return;
-      uint64_t n = 0, r = 0;
+      uint64_t n = 0, r = 0, d = 0, u = 0;
       for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
         const Wdl white = table.at_slot(slot);
         if (white == Wdl::Illegal) continue;
@@ -56,12 +62,25 @@ Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup
         const Placement p = sym.from_slot(slot);
         const Position pos = enc.position(p);
         const Wdl mine = pos.side_to_move() == White ? white : negate(white);
-        if (mine != Wdl::Win || !capture_wins(pos, successor)) continue;
-        out.table.set_slot(slot, Wdl::Illegal);
-        ++r;
+        // Losses gain nothing (stored as they are); under WinsOnly only wins are looked at.
+        if (mine == Wdl::Loss || (rule == CaptureRule::WinsOnly && mine != Wdl::Win)) continue;
+        if (capture_value(pos, successor) != mine) continue;
+        if (mine == Wdl::Win) {
+          out.table.set_slot(slot, Wdl::Illegal);
+          ++r;
+        } else if (mine == Wdl::BlessedLoss) {
+          out.table.set_slot(slot, fold(white));
+          ++u;
+        } else {  // a draw or cursed win
+          out.table.set_slot(slot, Wdl::Illegal);
+          out.at_most_draw[slot >> 6] |= uint64_t{1} << (slot & 63);
+          ++d;
+        }
       }
       positions += n;
       resolved += r;
+      capped += d;
+      unflagged += u;
       progress.report(Stage::CareSet, double(std::min(slots, s0 + kChunk)) / double(slots), "capture resolution");
     }
   };
@@ -72,6 +91,8 @@ Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup
   if (progress.cancelled()) return Error{"cancelled"};
   out.positions = positions;
   out.resolved = resolved;
+  out.draw_capped = capped;
+  out.unflagged = unflagged;
   return out;
 }
 

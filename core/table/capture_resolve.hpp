@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Capture-resolved don't-cares: a won position whose win a capture or promotion already reaches
-// need not be stored, because a probe first searches those moves one ply deep (into the smaller
-// balances' tables or covers) and stops at the first that wins. Syzygy's WDL files leave such
-// positions to the probe the same way; here they become don't-cares for the minimizer, so the
-// cover may give them any value and only the probe's capture search makes them exact.
+// Capture-resolved don't-cares: a position whose value a capture or promotion already reaches
+// need not be stored exactly, because the probe also searches those moves one ply deep (into the
+// smaller balances' tables or covers) and answers the better of what the search and the cover
+// give. Syzygy's WDL files leave such positions to the probe the same way.
 //
-// The rule, for the side to move: a position is left to the search when its value is a win (not
-// a cursed win: the rule's values are kept) and some capture or promotion leads to a position the
-// opponent loses (not a blessed loss). Every other position keeps its value: the probe answers
-// win when a capture or promotion wins, else what the cover says, which is exact wherever a
-// capture does not win. (A position whose value a capture reaches short of a win, a draw by
-// capture for instance, stays stored: that partial case needs the cover to hold "draw or worse",
-// which the passes do not model.)
+// The rule, for the side to move, with c the best value a capture or promotion reaches and v the
+// position's value (always v >= c; loss < blessed loss < draw < cursed win < win):
+// - c < v: the cover must give v (the search alone falls short).
+// - c = v: any stored value s <= v gives max(c, s) = v. So a win a capture reaches is a full
+//   don't-care; a draw or cursed win a capture reaches may be stored as anything but the side to
+//   move's win ("at most a draw": the cover's outputs are win/draw/loss, so "at most a cursed win"
+//   is not expressible and the draw-or-worse set is what is left); a blessed loss a capture
+//   reaches may drop its 50-move flag (stored as a plain loss).
+// The probe therefore reads the cover first, returns a win at once, and otherwise returns the
+// better of the cover's value and the capture search's (which stops at the first win).
 #pragma once
 
 #include <cstdint>
@@ -29,20 +31,37 @@ namespace egtmin {
 // another balance), Illegal when it cannot be had.
 using SuccessorValue = std::function<Wdl(const Position&)>;
 
-// Does a capture or promotion win for the side to move (lead to a plain loss for the opponent)?
+// The best value a capture or promotion gives the side to move (Illegal when it has none).
 // Captures are tried before quiet promotions; the search stops at the first win.
-bool capture_wins(const Position& pos, const SuccessorValue& value);
+Wdl capture_value(const Position& pos, const SuccessorValue& value);
+
+// Which of the rule's cases a resolution uses: only the wins a capture reaches (the full
+// don't-cares), or every value a capture reaches (the partial ones too). An "at most a draw"
+// position need not be held by any stored cube, so the partial cases need a cover whose implied
+// output such positions allow (the draw always is); a cover storing every output uses WinsOnly.
+enum class CaptureRule : uint8_t { WinsOnly, ValueReached };
 
 struct CaptureResolution {
-  Table table;             // the table with the positions left to the search set to Illegal
-  uint64_t positions = 0;  // canonical legal positions of the table
-  uint64_t resolved = 0;   // of them, left to the capture search
+  // The table with the full don't-cares and the "at most a draw" positions set to Illegal, and
+  // the blessed losses a capture reaches set to plain losses.
+  Table table;
+  // One bit per slot of the table: the positions the cover may give a draw or worse for the side
+  // to move (Illegal in `table`; empty under CaptureRule::WinsOnly).
+  std::vector<uint64_t> at_most_draw;
+  uint64_t positions = 0;    // canonical legal positions of the table
+  uint64_t resolved = 0;     // of them, full don't-cares (a win a capture reaches)
+  uint64_t draw_capped = 0;  // "at most a draw" (a draw or cursed win a capture reaches)
+  uint64_t unflagged = 0;    // blessed losses a capture reaches, stored as losses
+
+  bool at_most_draw_slot(uint64_t slot) const {
+    return !at_most_draw.empty() && (at_most_draw[slot >> 6] >> (slot & 63) & 1);
+  }
 };
 
-// Leaves every canonical won position with a winning capture or promotion to the search. The
-// tables of the balances captures and promotions reach come from `lookup`; an error names a
-// missing one.
+// Applies the rule to every canonical legal position. The tables of the balances captures and
+// promotions reach come from `lookup`; an error names a missing one.
 Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup& lookup, int threads = 0,
-                                           const Progress& progress = no_progress());
+                                           const Progress& progress = no_progress(),
+                                           CaptureRule rule = CaptureRule::ValueReached);
 
 }  // namespace egtmin

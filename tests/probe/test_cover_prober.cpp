@@ -521,9 +521,10 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
   EXPECT_GT(blessed, 100);
 }
 
-// Capture-resolved covers: the won positions a promotion or capture wins are left to the probe's
+// Capture-resolved covers: the values a promotion or capture reaches are left to the probe's
 // search, which makes every position exact again (hot path and probe()); the same cover read as a
-// standalone one, without the search, is caught by check_probe.
+// standalone one, without the search, is caught by check_probe (and so is a minimizer that lets a
+// win cube hold an "at most a draw" position: the search cannot lower a stored value).
 TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   test::TempDir dir("prober-capture");
   run::MinimizeRequest r;
@@ -536,6 +537,7 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   ASSERT_TRUE(made->ok());
   const Balance kpk = *Balance::parse("KPvK");
   EXPECT_GT(made->balances.back().capture_resolved, 0u);  // promotions that win
+  EXPECT_GT(made->balances.back().capture_capped, 0u);    // draws a capture of the pawn reaches
   const auto path = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
   ASSERT_TRUE(std::filesystem::exists(path));
   EXPECT_FALSE(std::filesystem::exists(store::cover_path(dir.path, kpk)));

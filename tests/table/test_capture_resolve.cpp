@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Capture-resolved don't-cares: exactly the won positions with a winning capture or promotion
-// are left open, checked against a brute force over every canonical slot.
+// Capture-resolved don't-cares: the rule of table/capture_resolve.hpp applied to every canonical
+// slot, checked against a brute force over all legal moves: wins a capture reaches are left open,
+// draws and cursed wins a capture reaches become "at most a draw", blessed losses a capture
+// reaches lose their flag, everything else keeps its value.
 #include <gtest/gtest.h>
 
 #include "support/env.hpp"
@@ -10,8 +12,9 @@
 namespace egtmin {
 namespace {
 
-// Brute force: the value of every capture and promotion from the tables, for the side to move.
-bool brute_capture_wins(const Position& pos) {
+// Brute force: the best value of every capture and promotion from the tables, for the side to move.
+Wdl brute_capture_value(const Position& pos) {
+  Wdl best = Wdl::Illegal;
   for (const Move& m : legal_moves(pos)) {
     if (!pos.is_capture(m) && m.promotion == NoPieceType) continue;
     const Position after = pos.after(m);
@@ -20,40 +23,61 @@ bool brute_capture_wins(const Position& pos) {
     EXPECT_TRUE(t.ok());
     const Position p = b.is_canonical() ? after : after.color_flipped();
     const Wdl white = (*t)->value(p);
-    if ((p.side_to_move() == White ? white : negate(white)) == Wdl::Loss) return true;
+    best = better(best, negate(p.side_to_move() == White ? white : negate(white)));
   }
-  return false;
+  return best;
 }
 
-class CaptureResolve : public ::testing::TestWithParam<const char*> {};
+struct RuleCase {
+  const char* balance;
+  CaptureRule rule;
+};
 
-TEST_P(CaptureResolve, LeavesExactlyTheWinsACaptureOrPromotionWins) {
-  const Balance b = Balance::parse(GetParam()).value();
+class CaptureResolve : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(CaptureResolve, AppliesTheRuleToEveryPosition) {
+  const Balance b = Balance::parse(GetParam().balance).value();
+  const CaptureRule rule = GetParam().rule;
   auto t = test::shared_store().ensure(b);
   ASSERT_TRUE(t.ok()) << t.error().message;
   const Table& table = **t;
-  auto r = resolve_captures(table, test::shared_lookup(), 2);
+  auto r = resolve_captures(table, test::shared_lookup(), 2, no_progress(), rule);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  uint64_t positions = 0, resolved = 0;
+  EXPECT_EQ(r->at_most_draw.empty(), rule == CaptureRule::WinsOnly);
+  uint64_t positions = 0, resolved = 0, capped = 0;
   for (uint64_t slot = 0; slot < table.slots(); ++slot) {
     const Wdl white = table.at_slot(slot);
     if (white == Wdl::Illegal) {
       EXPECT_EQ(r->table.at_slot(slot), Wdl::Illegal);
+      EXPECT_FALSE(r->at_most_draw_slot(slot));
       continue;
     }
     ++positions;
     const Position pos = table.encoding().position(table.symmetry().from_slot(slot));
     const Wdl mine = pos.side_to_move() == White ? white : negate(white);
-    const bool open = mine == Wdl::Win && brute_capture_wins(pos);
+    const bool reached = brute_capture_value(pos) == mine;
+    const bool open = reached && mine == Wdl::Win;
+    const bool cap = reached && rule == CaptureRule::ValueReached && (mine == Wdl::Draw || mine == Wdl::CursedWin);
+    const bool unflag = reached && rule == CaptureRule::ValueReached && mine == Wdl::BlessedLoss;
     resolved += open;
-    ASSERT_EQ(r->table.at_slot(slot), open ? Wdl::Illegal : white) << "slot " << slot << ": " << pos.fen();
+    capped += cap;
+    const Wdl want = open || cap ? Wdl::Illegal : unflag ? fold(white) : white;
+    ASSERT_EQ(r->table.at_slot(slot), want) << "slot " << slot << ": " << pos.fen();
+    ASSERT_EQ(r->at_most_draw_slot(slot), cap) << "slot " << slot << ": " << pos.fen();
   }
   EXPECT_EQ(r->positions, positions);
   EXPECT_EQ(r->resolved, resolved);
+  EXPECT_EQ(r->draw_capped, capped);
   EXPECT_GT(resolved, 0u);
+  if (rule == CaptureRule::ValueReached) {
+    EXPECT_GT(capped, 0u);
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Balances, CaptureResolve, ::testing::Values("KPvK", "KQvKR"));
+INSTANTIATE_TEST_SUITE_P(Balances, CaptureResolve,
+                         ::testing::Values(RuleCase{"KPvK", CaptureRule::ValueReached},
+                                           RuleCase{"KQvKR", CaptureRule::ValueReached},
+                                           RuleCase{"KQvKR", CaptureRule::WinsOnly}));
 
 TEST(CaptureResolveErrors, NamesAMissingSuccessorTable) {
   auto t = test::shared_store().ensure(Balance::parse("KQvKR").value());

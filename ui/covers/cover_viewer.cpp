@@ -153,7 +153,7 @@ void CoverViewer::setCover(const store::CoverFile& cover) {
   info_->setText(
       tr("%1: %2 cubes (%3 win, %4 draw, %5 loss for White), %6 literals; passes %7; canonicalization %8")
           .arg(cover.kind == store::CoverKind::CaptureResolved
-                   ? tr("%1, capture-resolved (won positions a capture wins are left to the probe)")
+                   ? tr("%1, capture-resolved (values a capture reaches are left to the probe)")
                          .arg(QString::fromStdString(cover.balance.name()))
                    : QString::fromStdString(cover.balance.name()))
           .arg(cover.cubes.size())

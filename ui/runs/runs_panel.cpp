@@ -62,9 +62,9 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   captureResolved_ = new QCheckBox(tr("Capture-resolved"), this);
   captureResolved_->setObjectName("capture-resolved");
   captureResolved_->setToolTip(
-      tr("Make (and check) the smaller kind of cover, NAME.egtcr: won positions that a capture or promotion also "
-         "wins are left to the probe, which searches captures and promotions first, as Syzygy's does "
-         "(egtmin-cli minimize --capture-resolved)."));
+      tr("Make (and check) the smaller kind of cover, NAME.egtcr: what a capture or promotion already reaches "
+         "(a win, or a draw or worse) is left to the probe, which also searches captures and promotions, as "
+         "Syzygy's does (egtmin-cli minimize --capture-resolved)."));
   plan_ = new QLabel(this);
   plan_->setObjectName("run-plan");
   plan_->setWordWrap(true);
