@@ -6,6 +6,8 @@ Tables and covers do not outlive the machine they were made on, but each balance
 `save` splits an `egtmin-cli batch --json` report into docs/data/batch/NAME.json (one file per
 finished balance, the machine it ran on added), replacing that balance's earlier record; `table`
 prints the Markdown table of docs/benchmarks.md from every record, with totals against Syzygy.
+A report of `batch --capture-resolved` also carries each balance's capture-resolved cover
+(minimize_cr, check_cr and the cr_* figures); a record keeps them only when that cover is proven.
 
     egtmin-cli batch KNNvKP --data D --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json > batch.json
     python3 scripts/batch-records.py save batch.json --note "other jobs alongside"
@@ -19,6 +21,12 @@ import sys
 import tempfile
 
 RECORDS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "data" / "batch"
+
+# The capture-resolved cover's figures in a batch report (present when those stages were asked for).
+CR_KEYS = ("minimize_cr", "cr_minimize_expected_peak_bytes", "cr_minimize_cpu_seconds", "cr_cubes", "cr_rule_draws",
+           "cr_cover_bytes", "cr_search_positions", "check_cr", "cr_checked_positions", "cr_probed_positions",
+           "cr_mismatches")
+CR_STAGES = ("minimize-cr:", "check-cr:")
 
 
 def machine():
@@ -48,15 +56,29 @@ def write_atomically(path, text):
     os.replace(tmp, path)
 
 
+def cr_proven(r):
+    """Whether the record's capture-resolved cover was made and found exact."""
+    return (r.get("minimize_cr", {}).get("done") and r.get("check_cr", {}).get("done")
+            and r.get("cr_mismatches") == 0)
+
+
 def save(args):
     report = json.load(open(args.report))
     RECORDS.mkdir(parents=True, exist_ok=True)
     kept = 0
     for r in report["balances"]:
         stages = [r["table"]["done"], r["minimize"]["done"], r["check"]["done"]]
-        if not all(stages) or r.get("error") or r["mismatches"]:
+        # A capture-resolved stage that failed leaves the standalone cover's figures good.
+        error = r.get("error", "")
+        if not all(stages) or (error and not error.startswith(CR_STAGES)) or r["mismatches"]:
             print(f"{r['balance']}: not finished or not exact, not saved", file=sys.stderr)
             continue
+        r.pop("error", None)
+        if any(k in r for k in CR_KEYS) and not cr_proven(r):
+            print(f"{r['balance']}: capture-resolved cover not finished or not exact, its figures not saved",
+                  file=sys.stderr)
+            for k in CR_KEYS:
+                r.pop(k, None)
         r["machine"] = args.machine or machine()
         if args.note:
             r["note"] = args.note
@@ -77,30 +99,43 @@ def gb(b):
     return f"{b / 1e9:.2f} GB"
 
 
+def ratio(part, whole):
+    return f"{part / whole:.3f}x" if part is not None and whole else "—"
+
+
 def table(_args):
     records = [json.load(open(p)) for p in sorted(RECORDS.glob("*.json"))]
     pawns = sum("P" in r["balance"] for r in records)
     cursed = sum(r["values"]["cursed_win"] + r["values"]["blessed_loss"] > 0 for r in records)
     print("| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
-          "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) |")
-    print("|---|" + "---:|" * 14)
-    cover = syzygy = 0
+          "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) "
+          "| capture-resolved cover bytes | capture-resolved / Syzygy WDL |")
+    print("|---|" + "---:|" * 16)
+    cover = syzygy = cr_cover = cr_syzygy = cr_count = 0
     for r in records:
         v = r["values"]
         syz = r.get("syzygy_wdl_bytes")
+        cr = r["cr_cover_bytes"] if cr_proven(r) else None
         if syz:
             cover += r["cover_bytes"]
             syzygy += syz
+            if cr is not None:
+                cr_cover += cr
+                cr_syzygy += syz
+                cr_count += 1
         print(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
               f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
               f"| {secs(r['generate_seconds'])} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
               f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
               f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
-              f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) |")
+              f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) "
+              f"| {fmt(cr) if cr is not None else '—'} | {ratio(cr, syz)} |")
     print()
     print(f"{len(records)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
           f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
-          + (f" ({cover / syzygy:.3f}x)" if syzygy else "") + ".")
+          + (f" ({cover / syzygy:.3f}x)" if syzygy else "")
+          + (f"; capture-resolved covers of {cr_count} of them {fmt(cr_cover)} bytes against Syzygy's "
+             f"{fmt(cr_syzygy)} ({cr_cover / cr_syzygy:.3f}x)" if cr_syzygy else "") + ".")
     machines = sorted({r.get("machine", "?") + (f" ({r['note']})" if r.get("note") else "") for r in records})
     print("Measured on: " + "; ".join(machines) + ".")
 

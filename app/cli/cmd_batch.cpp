@@ -26,7 +26,22 @@ nlohmann::json passes_json(const std::vector<logic::PassReport>& passes) {
   return j;
 }
 
-nlohmann::json record_json(const run::BatchRecord& r) {
+// Present for a balance whose capture-resolved stages were asked for, or are done from an earlier run.
+void add_capture_resolved_json(nlohmann::json& j, const run::BatchRecord& r) {
+  j["minimize_cr"] = stage_json(r.minimize_cr);
+  j["cr_minimize_expected_peak_bytes"] = r.cr_minimize_expected_peak;
+  j["cr_minimize_cpu_seconds"] = r.cr_minimize_cpu_seconds;
+  j["cr_cubes"] = r.cr_cubes;
+  j["cr_rule_draws"] = r.cr_rule_draws;
+  j["cr_cover_bytes"] = r.cr_cover_bytes;
+  j["cr_search_positions"] = r.cr_search_positions;
+  j["check_cr"] = stage_json(r.check_cr);
+  j["cr_checked_positions"] = r.cr_checked_positions;
+  j["cr_probed_positions"] = r.cr_probed_positions;
+  j["cr_mismatches"] = r.cr_mismatches;
+}
+
+nlohmann::json record_json(const run::BatchRecord& r, bool capture_resolved_asked) {
   nlohmann::json j = {{"balance", r.balance.name()},
                       {"positions", r.positions},
                       {"values", value_counts_json(r.counts)},
@@ -51,6 +66,7 @@ nlohmann::json record_json(const run::BatchRecord& r) {
                       {"checked_positions", r.checked_positions},
                       {"mismatches", r.mismatches}};
   j["syzygy_wdl_bytes"] = r.syzygy_wdl_bytes ? nlohmann::json(*r.syzygy_wdl_bytes) : nlohmann::json(nullptr);
+  if (capture_resolved_asked || r.minimize_cr.done || r.check_cr.done) add_capture_resolved_json(j, r);
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
@@ -73,6 +89,7 @@ Command add_batch(CLI::App& app) {
     std::string memory_limit = "auto";
     std::string syzygy;
     std::string stage;
+    bool capture_resolved = false;
   };
   auto a = std::make_shared<Args>();
   auto* sub =
@@ -87,19 +104,28 @@ Command add_batch(CLI::App& app) {
       "With --syzygy, each table is also compared with Syzygy's WDL file (the verify stage).\n"
       "--stage runs one stage of the balances named, as a cluster job does (see cluster submit): the\n"
       "stages it needs must be done, and SIGTERM stops it without writing anything.\n"
+      "With --capture-resolved, each balance also gets its capture-resolved cover (minimize-cr, as\n"
+      "minimize --capture-resolved) and that cover's proof (check-cr, as check --capture-resolved\n"
+      "--probe), after the standalone stages of every balance named. Its capture search probes the\n"
+      "covers of the balances captures and promotions reach: without them the stage fails, naming them.\n"
       "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv\n"
-      "  egtmin-cli batch KQvKR --stage minimize --data /shared/egtmin");
+      "  egtmin-cli batch KQvKR --stage minimize --data /shared/egtmin\n"
+      "  egtmin-cli batch --pieces 4 --capture-resolved");
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files to compare each table with (verify stage)");
-  sub->add_option("--stage", a->stage, "Run only this stage: table, verify, minimize or check");
+  sub->add_option("--stage", a->stage, "Run only this stage: table, verify, minimize, check, minimize-cr or check-cr");
+  sub->add_flag("--capture-resolved", a->capture_resolved,
+                "Also make each balance's capture-resolved cover (NAME.egtcr) and prove it (minimize-cr, check-cr)");
   add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
             std::optional<run::BatchStage> only;
             if (!a->stage.empty()) {
-              only = run::parse_stage(a->stage);
-              if (!only) return fail("--stage: unknown stage '" + a->stage + "' (table, verify, minimize or check)");
+              only = run::parse_stage(a->stage, run::kAllBatchStages);
+              if (!only)
+                return fail("--stage: unknown stage '" + a->stage +
+                            "' (table, verify, minimize, check, minimize-cr or check-cr)");
               if (*only == run::BatchStage::Verify && a->syzygy.empty())
                 return fail("--stage verify compares with Syzygy: give --syzygy DIR");
             }
@@ -112,6 +138,8 @@ Command add_batch(CLI::App& app) {
             request.threads = a->common.threads;
             request.only = only;
             request.syzygy_dir = a->syzygy;
+            request.capture_resolved = a->capture_resolved;
+            const bool capture_resolved_asked = a->capture_resolved || (only && run::is_capture_resolved(*only));
             auto limit = memory_limit(a->memory_limit);
             if (!limit) return fail(limit.error().message);
             request.memory_limit = *limit;
@@ -128,7 +156,7 @@ Command add_batch(CLI::App& app) {
             if (!a->common.json)
               events.stage_done = [&](const run::BatchRecord& r, std::string_view stage, bool skipped) {
                 end_progress(a->common);
-                std::printf("%-8s %-8s ", r.balance.name().c_str(), std::string(stage).c_str());
+                std::printf("%-8s %-11s ", r.balance.name().c_str(), std::string(stage).c_str());
                 if (!r.error.empty())
                   std::printf("FAILED: %s", r.error.c_str());
                 else if (skipped)
@@ -147,7 +175,20 @@ Command add_batch(CLI::App& app) {
                               (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, r.minimize.seconds,
                               gb(r.minimize.peak_bytes), gb(r.minimize_expected_peak));
                   for (const logic::PassReport& p : r.passes) std::printf(" %s %.0f s", p.pass.c_str(), p.seconds);
-                } else
+                } else if (stage == "minimize-cr")
+                  std::printf(
+                      "%llu cubes, %llu bytes, %llu positions left to the capture search, "
+                      "in %.1f s, peak %.2f GB (expected %.2f)",
+                      (unsigned long long)r.cr_cubes, (unsigned long long)r.cr_cover_bytes,
+                      (unsigned long long)r.cr_search_positions, r.minimize_cr.seconds, gb(r.minimize_cr.peak_bytes),
+                      gb(r.cr_minimize_expected_peak));
+                else if (stage == "check-cr")
+                  std::printf(
+                      "%llu positions by the cubes, %llu through the capture search, "
+                      "%llu mismatches in %.1f s, peak %.2f GB",
+                      (unsigned long long)r.cr_checked_positions, (unsigned long long)r.cr_probed_positions,
+                      (unsigned long long)r.cr_mismatches, r.check_cr.seconds, gb(r.check_cr.peak_bytes));
+                else
                   std::printf("%llu positions, %llu mismatches in %.1f s, peak %.2f GB",
                               (unsigned long long)r.checked_positions, (unsigned long long)r.mismatches,
                               r.check.seconds, gb(r.check.peak_bytes));
@@ -163,25 +204,40 @@ Command add_batch(CLI::App& app) {
             nlohmann::json rows = nlohmann::json::array();
             int failed = 0;
             uint64_t cover_bytes = 0, syzygy_bytes = 0;
+            // The capture-resolved covers against the Syzygy files of their own balances.
+            uint64_t cr_cover_bytes = 0, cr_syzygy_bytes = 0;
             for (const run::BatchRecord& r : *records) {
-              rows.push_back(record_json(r));
+              rows.push_back(record_json(r, capture_resolved_asked));
               failed += !r.error.empty();
               if (r.minimize.done && r.syzygy_wdl_bytes) {
                 cover_bytes += r.cover_bytes;
                 syzygy_bytes += *r.syzygy_wdl_bytes;
               }
+              if (r.minimize_cr.done && r.syzygy_wdl_bytes) {
+                cr_cover_bytes += r.cr_cover_bytes;
+                cr_syzygy_bytes += *r.syzygy_wdl_bytes;
+              }
             }
             if (a->common.json) {
-              print_json({{"balances", rows},
-                          {"failed", failed},
-                          {"cover_bytes_with_syzygy_size", cover_bytes},
-                          {"syzygy_wdl_bytes", syzygy_bytes},
-                          {"data", request.data_dir.string()}});
+              nlohmann::json report = {{"balances", rows},
+                                       {"failed", failed},
+                                       {"cover_bytes_with_syzygy_size", cover_bytes},
+                                       {"syzygy_wdl_bytes", syzygy_bytes},
+                                       {"data", request.data_dir.string()}};
+              if (capture_resolved_asked || cr_syzygy_bytes) {
+                report["cr_cover_bytes_with_syzygy_size"] = cr_cover_bytes;
+                report["cr_syzygy_wdl_bytes"] = cr_syzygy_bytes;
+              }
+              print_json(report);
             } else {
               std::printf("%zu balance(s), %d failed", records->size(), failed);
               if (syzygy_bytes)
                 std::printf("; covers %llu bytes against Syzygy's %llu (%.3fx)", (unsigned long long)cover_bytes,
                             (unsigned long long)syzygy_bytes, double(cover_bytes) / double(syzygy_bytes));
+              if (cr_syzygy_bytes)
+                std::printf("; capture-resolved covers %llu bytes against Syzygy's %llu (%.3fx)",
+                            (unsigned long long)cr_cover_bytes, (unsigned long long)cr_syzygy_bytes,
+                            double(cr_cover_bytes) / double(cr_syzygy_bytes));
               std::printf("\n");
             }
             for (const run::BatchRecord& r : *records)

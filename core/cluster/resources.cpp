@@ -57,6 +57,10 @@ uint64_t expected_memory_bytes(const Balance& b, BatchStage s, int cpus) {
     // The table loaded, and the cover (or Syzygy's file, mapped) beside it, well under a byte a slot.
     case BatchStage::Verify:
     case BatchStage::Check: return kBaseBytes + uint64_t(2 * kLoadedTableBytesPerSlot * slots);
+    // Not submitted as jobs (kBatchStages); the resolved copy and the tables the captures reach
+    // load beside the table in both.
+    case BatchStage::MinimizeCr:
+    case BatchStage::CheckCr: return run::minimize_peak_bytes(b, cpus, true);
   }
   return kBaseBytes;
 }
@@ -69,6 +73,8 @@ std::chrono::seconds expected_seconds(const Balance& b, BatchStage s, int cpus) 
     case BatchStage::Verify: per_slot = kVerifySecondsPerSlot; break;
     case BatchStage::Minimize: per_slot = kMinimizeSecondsPerSlot; break;
     case BatchStage::Check: per_slot = kCheckSecondsPerSlot; break;
+    case BatchStage::MinimizeCr: per_slot = kMinimizeSecondsPerSlot; break;  // not submitted as jobs
+    case BatchStage::CheckCr: per_slot = kCheckSecondsPerSlot; break;
   }
   // The rates were measured on one to two cores; more cores help up to the parts in flight, so
   // count no more than half of each core beyond two.

@@ -11,6 +11,7 @@
 #include "logic/check.hpp"
 #include "probe/syzygy.hpp"
 #include "run/minimize_run.hpp"
+#include "run/proof_run.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
 #include "table/self_check.hpp"
@@ -57,6 +58,13 @@ std::string to_text(const BatchRecord& r) {
   o << "syzygy " << r.syzygy_compared << ' ' << r.syzygy_positions << ' ' << r.syzygy_mismatches << '\n';
   stage("check", r.check);
   o << "checked_positions " << r.checked_positions << "\nmismatches " << r.mismatches << '\n';
+  stage("minimize_cr", r.minimize_cr);
+  o << "cr_minimize_expected_peak " << r.cr_minimize_expected_peak << "\ncr_minimize_cpu_seconds "
+    << r.cr_minimize_cpu_seconds << "\ncr_cubes " << r.cr_cubes << "\ncr_rule_draws " << r.cr_rule_draws
+    << "\ncr_cover_bytes " << r.cr_cover_bytes << "\ncr_search_positions " << r.cr_search_positions << '\n';
+  stage("check_cr", r.check_cr);
+  o << "cr_checked_positions " << r.cr_checked_positions << "\ncr_probed_positions " << r.cr_probed_positions
+    << "\ncr_mismatches " << r.cr_mismatches << '\n';
   return o.str();
 }
 
@@ -117,6 +125,28 @@ std::optional<BatchRecord> from_text(const std::string& text, const Balance& b) 
       l >> r.checked_positions;
     } else if (key == "mismatches") {
       l >> r.mismatches;
+    } else if (key == "minimize_cr") {
+      stage(r.minimize_cr);
+    } else if (key == "cr_minimize_expected_peak") {
+      l >> r.cr_minimize_expected_peak;
+    } else if (key == "cr_minimize_cpu_seconds") {
+      l >> r.cr_minimize_cpu_seconds;
+    } else if (key == "cr_cubes") {
+      l >> r.cr_cubes;
+    } else if (key == "cr_rule_draws") {
+      l >> r.cr_rule_draws;
+    } else if (key == "cr_cover_bytes") {
+      l >> r.cr_cover_bytes;
+    } else if (key == "cr_search_positions") {
+      l >> r.cr_search_positions;
+    } else if (key == "check_cr") {
+      stage(r.check_cr);
+    } else if (key == "cr_checked_positions") {
+      l >> r.cr_checked_positions;
+    } else if (key == "cr_probed_positions") {
+      l >> r.cr_probed_positions;
+    } else if (key == "cr_mismatches") {
+      l >> r.cr_mismatches;
     }
     if (l.fail() && !l.eof()) return std::nullopt;
   }
@@ -200,39 +230,93 @@ void table_stage(TableStore& store, BatchRecord& r, int threads, std::optional<u
   r.table.done = true;
 }
 
-void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+// One balance's cover of `kind` made and saved (with its probe layout) through the run pipeline,
+// as `minimize` makes it: the measured stage and its result, or the error (empty when cancelled).
+struct MadeCover {
+  StageFigures figures;
+  std::optional<BalanceResult> result;
+  std::string error;
+  uint64_t bytes = 0;  // of the cover file
+};
+
+MadeCover make_cover(const BatchRequest& req, const Balance& b, store::CoverKind kind, const Progress& progress) {
   MinimizeRequest m;
-  m.balances = {r.balance};
+  m.balances = {b};
   m.passes = req.passes;
   m.canon = req.canon;
   m.effort = req.effort;
   m.threads = req.threads;
   m.data_dir = req.data_dir;
   m.memory_limit = req.memory_limit;
-  r.minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads));
-  std::optional<BalanceResult> result;
-  r.minimize = measured([&] {
+  m.kind = kind;
+  MadeCover made;
+  made.figures = measured([&] {
     auto run = run_minimize(m, {}, progress);
     if (!run) {
-      if (!progress.cancelled()) r.error = "minimize: " + run.error().message;
+      if (!progress.cancelled()) made.error = run.error().message;
       return;
     }
     if (run->balances.empty() || !run->balances.front().ok()) {
-      r.error = "minimize: " + (run->balances.empty() ? std::string("no result") : run->balances.front().error);
+      made.error = run->balances.empty() ? std::string("no result") : run->balances.front().error;
       return;
     }
-    result = run->balances.front();
+    made.result = run->balances.front();
   });
-  if (!result) return;
-  r.minimize_cpu_seconds = result->cpu_seconds;
-  r.cubes = result->cubes;
-  r.rule_draws = result->summary.rule_draws.size();
-  r.split_inputs = result->summary.split_inputs;
-  r.care_positions = result->summary.care_positions;
-  r.passes = result->summary.reports;
-  std::error_code ec;
-  r.cover_bytes = std::filesystem::file_size(result->cover_path, ec);
+  if (made.result) {
+    std::error_code ec;
+    made.bytes = std::filesystem::file_size(made.result->cover_path, ec);
+  }
+  return made;
+}
+
+void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+  r.minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads));
+  MadeCover made = make_cover(req, r.balance, store::CoverKind::Standalone, progress);
+  r.minimize = made.figures;
+  if (!made.error.empty()) r.error = "minimize: " + made.error;
+  if (!made.result) return;
+  const BalanceResult& result = *made.result;
+  r.minimize_cpu_seconds = result.cpu_seconds;
+  r.cubes = result.cubes;
+  r.rule_draws = result.summary.rule_draws.size();
+  r.split_inputs = result.summary.split_inputs;
+  r.care_positions = result.summary.care_positions;
+  r.passes = result.summary.reports;
+  r.cover_bytes = made.bytes;
   r.minimize.done = true;
+}
+
+// The capture-resolved stages refuse to start without the covers the capture search probes: the
+// cover could be made, but neither proven nor probed, and a 5-piece minimization takes an hour.
+bool successor_covers_there(const BatchRequest& req, BatchRecord& r, BatchStage stage) {
+  const std::vector<Balance> missing = missing_successor_covers(req.data_dir, r.balance);
+  if (missing.empty()) return true;
+  std::string listed, command;
+  for (const Balance& m : missing) {
+    listed += (listed.empty() ? "" : ", ") + m.name();
+    command += " " + m.name();
+  }
+  r.error = std::string(stage_name(stage)) + ": " + r.balance.name() +
+            "'s capture-resolved cover needs the covers of the balances its captures and promotions reach; "
+            "missing: " +
+            listed + " (list them in the batch, or make them first: egtmin-cli minimize" + command + ")";
+  return false;
+}
+
+void minimize_cr_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+  if (!successor_covers_there(req, r, BatchStage::MinimizeCr)) return;
+  r.cr_minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads), true);
+  MadeCover made = make_cover(req, r.balance, store::CoverKind::CaptureResolved, progress);
+  r.minimize_cr = made.figures;
+  if (!made.error.empty()) r.error = "minimize-cr: " + made.error;
+  if (!made.result) return;
+  const BalanceResult& result = *made.result;
+  r.cr_minimize_cpu_seconds = result.cpu_seconds;
+  r.cr_cubes = result.cubes;
+  r.cr_rule_draws = result.summary.rule_draws.size();
+  r.cr_search_positions = result.capture_resolved;
+  r.cr_cover_bytes = made.bytes;
+  r.minimize_cr.done = true;
 }
 
 void verify_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, const Progress& progress) {
@@ -310,6 +394,52 @@ void check_stage(TableStore& store, const BatchRequest& req, BatchRecord& r, con
   r.check.done = true;
 }
 
+// The capture-resolved cover's proof, as `check NAME --capture-resolved --probe` runs it.
+void check_cr_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
+  if (!successor_covers_there(req, r, BatchStage::CheckCr)) return;
+  ProofRequest p;
+  p.balances = {r.balance};
+  p.data_dir = req.data_dir;
+  p.threads = req.threads;
+  p.self_check = false;  // the table stage proved the table
+  p.check_cover = true;
+  p.check_probe = true;
+  p.kind = store::CoverKind::CaptureResolved;
+  p.memory_limit = req.memory_limit;
+  std::optional<BalanceProof> proof;
+  r.check_cr = measured([&] {
+    auto run = run_proof(p, {}, progress);
+    if (!run) {
+      if (!progress.cancelled()) r.error = "check-cr: " + run.error().message;
+      return;
+    }
+    if (!run->empty()) proof = std::move(run->front());
+  });
+  if (!r.error.empty() || progress.cancelled()) return;
+  if (!proof) {
+    r.error = "check-cr: no result";
+    return;
+  }
+  r.cr_checked_positions = proof->cover ? proof->cover->positions : 0;
+  r.cr_probed_positions = proof->probe ? proof->probe->positions : 0;
+  r.cr_mismatches = proof->failures();
+  if (!proof->error.empty()) {
+    r.error = "check-cr: " + proof->error;
+    return;
+  }
+  if (!proof->cover || !proof->probe) {
+    r.error = "check-cr: the cubes and the probe were not both checked";
+    return;
+  }
+  if (r.cr_mismatches > 0) {
+    const logic::CheckReport& first = proof->cover->mismatches > 0 ? *proof->cover : *proof->probe;
+    r.error = "check-cr: " + std::to_string(proof->cover->mismatches) + " mismatches of the cubes, " +
+              std::to_string(proof->probe->mismatches) + " of the probe (first: " + first.first_mismatch + ")";
+    return;
+  }
+  r.check_cr.done = true;
+}
+
 }  // namespace
 
 StageFigures& BatchRecord::stage(BatchStage s) { return const_cast<StageFigures&>(std::as_const(*this).stage(s)); }
@@ -320,6 +450,8 @@ const StageFigures& BatchRecord::stage(BatchStage s) const {
     case BatchStage::Verify: return verify;
     case BatchStage::Minimize: return minimize;
     case BatchStage::Check: return check;
+    case BatchStage::MinimizeCr: return minimize_cr;
+    case BatchStage::CheckCr: return check_cr;
   }
   return table;
 }
@@ -358,9 +490,22 @@ BatchRecord record_as_found(const std::filesystem::path& data_dir, const Balance
   BatchRecord r = load_record(data_dir, b).value_or(BatchRecord{});
   r.balance = b;
   r.error.clear();
-  if (!TableStore(data_dir).on_disk(b)) r.table.done = r.verify.done = r.minimize.done = r.check.done = false;
+  if (!TableStore(data_dir).on_disk(b))
+    r.table.done = r.verify.done = r.minimize.done = r.check.done = r.minimize_cr.done = r.check_cr.done = false;
   if (!std::filesystem::exists(store::cover_path(data_dir, b))) r.minimize.done = r.check.done = false;
+  if (!std::filesystem::exists(store::cover_path(data_dir, b, store::CoverKind::CaptureResolved)))
+    r.minimize_cr.done = r.check_cr.done = false;
   return r;
+}
+
+std::vector<Balance> missing_successor_covers(const std::filesystem::path& data_dir, const Balance& b) {
+  std::vector<Balance> missing;
+  std::error_code ec;
+  for (const Balance& s : successor_balances(b.canonical()))
+    if (!std::filesystem::exists(store::cover_path(data_dir, s), ec) &&
+        !std::filesystem::exists(store::cover_path(data_dir, s, store::CoverKind::CaptureResolved), ec))
+      missing.push_back(s);
+  return missing;
 }
 
 Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const BatchEvents& events,
@@ -374,25 +519,27 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
     return Error{"the verify stage compares with Syzygy: give its directory"};
   const int threads = resolve_threads(request.threads);
   TableStore store(request.data_dir);
+  auto wanted = [&](BatchStage s) {
+    if (request.only) return *request.only == s;
+    if (is_capture_resolved(s)) return request.capture_resolved;
+    return s != BatchStage::Verify || !request.syzygy_dir.empty();
+  };
   std::vector<BatchRecord> records;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (progress.cancelled()) return Error{"cancelled"};
+  records.reserve(order.size());
+  // The wanted stages among `stages` of the i-th balance that are not done yet, in their order,
+  // up to the first that fails.
+  auto run_stages = [&](size_t i, std::span<const BatchStage> stages) {
     const Balance& b = order[i];
-    BatchRecord r = record_as_found(request.data_dir, b);
-    if (auto it = request.syzygy_sizes.find(b.name()); it != request.syzygy_sizes.end())
-      r.syzygy_wdl_bytes = it->second;
+    BatchRecord& r = records[i];
     const std::string where = b.name() + " (" + std::to_string(i + 1) + "/" + std::to_string(order.size()) + ")";
     Progress stage_progress(progress, [&](const ProgressEvent& e) {
       progress.report(e.stage, e.fraction, where + ": " + std::string(e.detail));
     });
-    auto wanted = [&](BatchStage s) {
-      if (request.only) return *request.only == s;
-      return s != BatchStage::Verify || !request.syzygy_dir.empty();
-    };
     auto run_stage = [&](BatchStage s) {
       switch (s) {
         case BatchStage::Table:
-          r.verify.done = r.minimize.done = r.check.done = false;  // a new table needs a new cover
+          // A new table needs new covers.
+          r.verify.done = r.minimize.done = r.check.done = r.minimize_cr.done = r.check_cr.done = false;
           remove_temporaries(store.path_for(b).parent_path(), b);
           table_stage(store, r, threads, request.memory_limit, stage_progress);
           break;
@@ -404,10 +551,20 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
           minimize_stage(request, r, stage_progress);
           break;
         case BatchStage::Check: check_stage(store, request, r, stage_progress); break;
+        case BatchStage::MinimizeCr:
+          store.unload_all();
+          r.check_cr.done = false;
+          remove_temporaries(store::cover_path(request.data_dir, b).parent_path(), b);
+          minimize_cr_stage(request, r, stage_progress);
+          break;
+        case BatchStage::CheckCr:
+          store.unload_all();  // the proof loads what it needs
+          check_cr_stage(request, r, stage_progress);
+          break;
       }
     };
     remove_temporaries(record_path(request.data_dir, b).parent_path(), b);
-    for (BatchStage s : kBatchStages) {
+    for (BatchStage s : stages) {
       if (!wanted(s)) {
         // One stage alone needs the stages before it, all but the optional Syzygy comparison.
         if (request.only && s < *request.only && s != BatchStage::Verify && !r.stage(s).done) {
@@ -428,9 +585,25 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
       if (!r.error.empty()) break;
     }
     store.unload_all();  // 5-piece tables are hundreds of MB each
+  };
+  for (size_t i = 0; i < order.size(); ++i) {
     if (progress.cancelled()) return Error{"cancelled"};
-    records.push_back(std::move(r));
+    records.push_back(record_as_found(request.data_dir, order[i]));
+    if (auto it = request.syzygy_sizes.find(order[i].name()); it != request.syzygy_sizes.end())
+      records[i].syzygy_wdl_bytes = it->second;
+    run_stages(i, kBatchStages);
+    if (progress.cancelled()) return Error{"cancelled"};
   }
+  // The capture-resolved stages after the standalone stages of every listed balance: by then each
+  // cover a capture search probes (KBBvKP's promotions probe KBBvKQ's) is made where it could be,
+  // and the standalone covers, which every larger balance's search needs, are not held up behind
+  // the capture-resolved minimizations.
+  if (request.capture_resolved || (request.only && is_capture_resolved(*request.only)))
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (!records[i].error.empty()) continue;  // its standalone stages did not finish
+      run_stages(i, kCaptureResolvedStages);
+      if (progress.cancelled()) return Error{"cancelled"};
+    }
   return records;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A whole set of balances (a piece count) through every stage: the table is generated and proven
 // by the self-check (or, made earlier, proven now), minimized into a cover file, and the cover
-// checked against the table over every legal position. Each finished stage leaves a record,
+// checked against the table over every legal position; when asked for, a capture-resolved cover
+// too, proven like `check --capture-resolved --probe`. Each finished stage leaves a record,
 // DATA/batch/NAME.rec, written atomically after the stage's own file, so a run killed at any
 // moment and started again redoes at most the stage it was in, never a finished one, and the
 // report is rebuilt from the records. Balances go in dependency order (a balance after the
@@ -65,6 +66,20 @@ struct BatchRecord {
   StageFigures check;
   uint64_t checked_positions = 0;
   uint64_t mismatches = 0;
+  // The capture-resolved cover (NAME.egtcr, with its probe layout), when asked for.
+  StageFigures minimize_cr;
+  uint64_t cr_minimize_expected_peak = 0;
+  double cr_minimize_cpu_seconds = 0;
+  uint64_t cr_cubes = 0;
+  uint64_t cr_rule_draws = 0;
+  uint64_t cr_cover_bytes = 0;
+  uint64_t cr_search_positions = 0;  // won positions left to the probe's capture search
+  // Its proof: the cubes against the table with those positions open, and every legal position
+  // through the indexed probe with its capture search.
+  StageFigures check_cr;
+  uint64_t cr_checked_positions = 0;  // by the cubes
+  uint64_t cr_probed_positions = 0;   // through the probe
+  uint64_t cr_mismatches = 0;         // of both
   // Syzygy's WDL file for the balance, in bytes, when the sizes are known.
   std::optional<uint64_t> syzygy_wdl_bytes;
   std::string error;  // the stage that failed and why; empty when none did
@@ -90,6 +105,11 @@ struct BatchRequest {
   // Only this stage of each balance (a cluster job's step). The stages it needs must be done: a
   // balance whose are not gets an error naming them, and nothing of it is run.
   std::optional<BatchStage> only;
+  // Also the capture-resolved stages (minimize-cr, check-cr) of each balance, run after the
+  // standalone stages of every balance listed: the capture search of one balance probes the covers
+  // of the balances its captures and promotions reach. A balance one of those covers is missing
+  // for gets an error naming them.
+  bool capture_resolved = false;
 };
 
 struct BatchEvents {
@@ -104,9 +124,14 @@ Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem:
 std::optional<BatchRecord> load_record(const std::filesystem::path& data_dir, const Balance& b);
 
 // The record of b as the files under data_dir bear it out: a stage counts as done only while what
-// it made is still there (no table: nothing done; no cover: neither minimize nor check). A
-// balance without a record has every stage to do.
+// it made is still there (no table: nothing done; no cover: neither minimize nor check; no
+// capture-resolved cover: neither minimize-cr nor check-cr). A balance without a record has every
+// stage to do.
 BatchRecord record_as_found(const std::filesystem::path& data_dir, const Balance& b);
+
+// The balances b's capture search probes (those its captures and promotions reach) that have no
+// cover of either kind under data_dir: its capture-resolved cover cannot be probed without them.
+std::vector<Balance> missing_successor_covers(const std::filesystem::path& data_dir, const Balance& b);
 
 // Runs every stage not done yet for each balance (or, with request.only, that one stage). Before a
 // stage runs, temporaries that a killed earlier attempt left beside the files it writes are removed. A balance whose

@@ -10,6 +10,7 @@
 #include "logic/pass_registry.hpp"
 #include "run/batch_run.hpp"
 #include "store/cover_file.hpp"
+#include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -124,6 +125,145 @@ TEST(BatchRun, StoppedRunResumesAtTheStageItWasIn) {
   EXPECT_EQ(log, (std::vector<std::string>{"KRvK table (skipped)", "KRvK minimize (skipped)", "KRvK check (skipped)",
                                            "KPvK table (skipped)", "KPvK minimize", "KPvK check"}));
   EXPECT_EQ(resumed->back().mismatches, 0u);
+}
+
+bool has(const std::vector<std::string>& log, const std::string& line) {
+  return std::find(log.begin(), log.end(), line) != log.end();
+}
+
+// --capture-resolved adds each balance's capture-resolved cover and its exhaustive proof, after the
+// standalone stages of every balance listed; the records make a rerun skip them, and only a
+// missing .egtcr brings them back.
+TEST(BatchRun, CaptureResolvedStagesMakeAndProveTheSecondCover) {
+  TempDir dir("batch-cr");
+  // KPvK's promotions reach the other four, and every capture KvK.
+  const std::vector<std::string> names = {"KPvK", "KQvK", "KRvK", "KBvK", "KNvK", "KvK"};
+  run::BatchRequest req = request(dir.path, names);
+  req.capture_resolved = true;
+  Result<std::vector<run::BatchRecord>> first = Error{""};
+  auto log = run_logged(req, no_progress(), &first);
+  ASSERT_TRUE(first) << first.error().message;
+  ASSERT_EQ(log.size(), 6u * 5u);  // table, minimize, check, minimize-cr, check-cr each
+  for (size_t i = 0; i < log.size(); ++i) {
+    const bool cr = log[i].find("-cr") != std::string::npos;
+    EXPECT_EQ(cr, i >= 6u * 3u) << "every standalone stage comes before any capture-resolved one: " << log[i];
+  }
+  EXPECT_EQ(log.back(), "KPvK check-cr");  // after the covers its promotions probe
+  for (const run::BatchRecord& r : *first) {
+    SCOPED_TRACE(r.balance.name());
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_TRUE(r.minimize.done && r.check.done && r.minimize_cr.done && r.check_cr.done);
+    const fs::path cr_path = store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved);
+    ASSERT_TRUE(fs::exists(cr_path));
+    EXPECT_EQ(r.cr_cover_bytes, fs::file_size(cr_path));
+    EXPECT_GT(r.minimize_cr.seconds, 0);
+    EXPECT_GT(r.cr_minimize_expected_peak, 0u);
+    EXPECT_GT(r.cr_checked_positions, 0u);
+    EXPECT_EQ(r.cr_probed_positions, r.checked_positions);  // every legal position, as the standalone check
+    EXPECT_EQ(r.cr_mismatches, 0u);
+  }
+  const run::BatchRecord& kpk = first->back();
+  ASSERT_EQ(kpk.balance, *Balance::parse("KPvK"));
+  EXPECT_GT(kpk.cr_search_positions, 0u);  // promotions that win
+  EXPECT_GT(kpk.cr_cubes, 0u);
+
+  // Done: nothing runs again, and the figures come back from the records.
+  Result<std::vector<run::BatchRecord>> again = Error{""};
+  log = run_logged(req, no_progress(), &again);
+  ASSERT_TRUE(again);
+  ASSERT_EQ(log.size(), 6u * 5u);
+  for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
+  EXPECT_EQ(again->back().cr_cover_bytes, kpk.cr_cover_bytes);
+  EXPECT_EQ(again->back().cr_search_positions, kpk.cr_search_positions);
+  EXPECT_EQ(again->back().cr_probed_positions, kpk.cr_probed_positions);
+  EXPECT_EQ(again->back().check_cr.seconds, kpk.check_cr.seconds);
+
+  // Without the flag the batch is what it was: no capture-resolved stage.
+  run::BatchRequest plain = request(dir.path, names);
+  log = run_logged(plain);
+  EXPECT_EQ(log.size(), 6u * 3u);
+  for (const std::string& line : log) EXPECT_EQ(line.find("-cr"), std::string::npos) << line;
+
+  // A capture-resolved cover that disappeared is made and proven again; nothing else is.
+  fs::remove(store::cover_path(dir.path, kpk.balance, store::CoverKind::CaptureResolved));
+  log = run_logged(req);
+  ASSERT_EQ(log.size(), 6u * 5u);
+  for (const std::string& line : log) {
+    if (line.rfind("KPvK ", 0) != 0 || line.find("-cr") == std::string::npos) {
+      EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
+    }
+  }
+  EXPECT_TRUE(has(log, "KPvK minimize-cr"));
+  EXPECT_TRUE(has(log, "KPvK check-cr"));
+  EXPECT_TRUE(fs::exists(store::cover_path(dir.path, kpk.balance, store::CoverKind::CaptureResolved)));
+}
+
+// A capture-resolved stage without the covers its capture search probes fails naming them, and the
+// run goes on with the other balances; once the covers are there, it runs.
+TEST(BatchRun, CaptureResolvedStageNamesTheMissingCovers) {
+  TempDir dir("batch-cr-missing");
+  run::BatchRequest req = request(dir.path, {"KBvK", "KNvK"});
+  req.capture_resolved = true;
+  Result<std::vector<run::BatchRecord>> result = Error{""};
+  auto log = run_logged(req, no_progress(), &result);
+  ASSERT_TRUE(result) << result.error().message;  // a balance that fails does not stop the run
+  EXPECT_EQ(log, (std::vector<std::string>{"KNvK table", "KNvK minimize", "KNvK check", "KBvK table", "KBvK minimize",
+                                           "KBvK check", "KNvK minimize-cr", "KBvK minimize-cr"}));
+  for (const run::BatchRecord& r : *result) {
+    SCOPED_TRACE(r.balance.name());
+    EXPECT_TRUE(r.check.done);  // the standalone cover is made and proven all the same
+    EXPECT_FALSE(r.minimize_cr.done);
+    EXPECT_EQ(r.error.rfind("minimize-cr: " + r.balance.name() + "'s capture-resolved cover needs the covers", 0), 0u)
+        << r.error;
+    EXPECT_NE(r.error.find("missing: KvK "), std::string::npos) << r.error;
+    EXPECT_FALSE(fs::exists(store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved)));
+    EXPECT_FALSE(run::load_record(dir.path, r.balance)->minimize_cr.done);
+  }
+
+  // One stage alone needs the stages before it.
+  run::BatchRequest one = request(dir.path, {"KBvK"});
+  one.only = run::BatchStage::CheckCr;
+  auto early = run::run_batch(one);
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->at(0).error, "check-cr: needs the minimize-cr stage done first");
+
+  // With KvK's cover made, both go through and the standalone stages are not run again.
+  run_logged(request(dir.path, {"KvK"}));
+  log = run_logged(req, no_progress(), &result);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(log, (std::vector<std::string>{"KNvK table (skipped)", "KNvK minimize (skipped)", "KNvK check (skipped)",
+                                           "KBvK table (skipped)", "KBvK minimize (skipped)", "KBvK check (skipped)",
+                                           "KNvK minimize-cr", "KNvK check-cr", "KBvK minimize-cr", "KBvK check-cr"}));
+  for (const run::BatchRecord& r : *result) EXPECT_TRUE(r.error.empty() && r.check_cr.done) << r.error;
+  // The missing-cover check is the one the stages ask.
+  EXPECT_TRUE(run::missing_successor_covers(dir.path, *Balance::parse("KBvK")).empty());
+  EXPECT_EQ(run::missing_successor_covers(dir.path, *Balance::parse("KPvK")),
+            (std::vector<Balance>{*Balance::parse("KQvK"), *Balance::parse("KRvK")}));  // KBvK, KNvK, KvK are there
+}
+
+// The report carries the capture-resolved figures only when those stages were asked for or are done,
+// and --stage takes their names.
+TEST(BatchRun, CliReportsCaptureResolvedFiguresOnlyWhenThere) {
+  TempDir dir("batch-cr-cli");
+  auto batch = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"batch", "KvK", "--data", dir.path.string(), "--json", "--quiet", "-j", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_program(EGTMIN_CLI, args);
+  };
+  auto plain = batch({});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("minimize_cr"), std::string::npos) << plain.out;
+  auto staged = batch({"--stage", "minimize-cr"});
+  ASSERT_EQ(staged.exit_code, 0) << staged.err;
+  EXPECT_NE(staged.out.find("\"minimize_cr\""), std::string::npos) << staged.out;
+  auto full = batch({"--capture-resolved"});
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_NE(full.out.find("\"check_cr\""), std::string::npos) << full.out;
+  EXPECT_NE(full.out.find("\"cr_cover_bytes\""), std::string::npos) << full.out;
+  auto later = batch({});  // done before: still reported
+  ASSERT_EQ(later.exit_code, 0) << later.err;
+  EXPECT_NE(later.out.find("\"cr_probed_positions\""), std::string::npos) << later.out;
+  EXPECT_NE(batch({"--stage", "bogus-cr"}).exit_code, 0);
 }
 
 TEST(BatchRun, SizesFileErrorsNameTheLine) {
