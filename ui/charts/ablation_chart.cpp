@@ -7,8 +7,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,15 +16,13 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTextStream>
-#include <QThread>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 
 #include "app_context.hpp"
+#include "charts/chart_run.hpp"
 #include "charts/scatter_charts.hpp"
 #include "chess/balance.hpp"
 #include "util/progress.hpp"
@@ -37,17 +33,6 @@ namespace {
 
 // The idea the others are measured against.
 constexpr const char* kBaseline = "default";
-
-QThreadPool* ablationPool() {
-  // One ablation at a time, on a thread of its own: it must not wait behind (or starve) the probe
-  // panel's workers on the global pool. Its minimizations start their own threads.
-  static QThreadPool* p = [] {
-    auto* tp = new QThreadPool;
-    tp->setMaxThreadCount(1);
-    return tp;
-  }();
-  return p;
-}
 
 bool isMinimizeStage(Stage s) {
   switch (s) {
@@ -76,21 +61,16 @@ QString ns(double v) {
 
 }  // namespace
 
-// Written by the worker's progress callback, read by poll() on the GUI thread. A fresh one per
-// ablation: Progress's cancel flag cannot be reset.
-struct AblationChart::Shared {
-  QMutex mutex;
-  QString stage;
-  double fraction = 0;
+// The run's shared state (charts/chart_run.hpp) and which idea it is at, for the bar's mapping.
+struct AblationChart::Shared : ChartRun::State {
   // The idea being run (the worker runs them one by one), so the bar covers every idea.
   size_t idea = 0, ideas = 1;
   std::string ideaName;
   // With Syzygy each idea ends with the probe benchmark; its rough share of an idea's time (the
   // minimization dominates at 4 pieces, both are seconds at 3).
   double minimizeShare = 1.0;
-  Progress progress;
   Shared()
-      : progress([this](const ProgressEvent& e) {
+      : State([this](const ProgressEvent& e) {
           // The probe benchmark's stages, in order, mapped onto its part of the idea.
           struct Span {
             Stage stage;
@@ -147,8 +127,6 @@ AblationChart::AblationChart(AppContext* ctx, QWidget* parent) : QWidget(parent)
   cancel_->setObjectName("ablation-cancel");
   cancel_->setEnabled(false);
   bar_ = new QProgressBar(this);
-  bar_->setRange(0, 1000);
-  bar_->setValue(0);
   bar_->setTextVisible(false);
   bar_->setMaximumWidth(220);
   stage_ = new QLabel(this);
@@ -178,10 +156,8 @@ AblationChart::AblationChart(AppContext* ctx, QWidget* parent) : QWidget(parent)
   layout->addWidget(view_, 1);
   layout->addWidget(summary_);
 
-  poll_.setInterval(100);
-  connect(&poll_, &QTimer::timeout, this, &AblationChart::poll);
+  runner_ = new ChartRun(bar_, stage_, cancel_, this);
   connect(run_, &QPushButton::clicked, this, &AblationChart::start);
-  connect(cancel_, &QPushButton::clicked, this, &AblationChart::cancel);
   if (ctx_) connect(ctx_, &AppContext::changed, this, &AblationChart::refresh);
   connectExport(this, png, tr("Export chart"), QStringLiteral("ablation.png"), tr("PNG images (*.png)"),
                 [this](const QString& path, QString*) { return exportPng(path); });
@@ -192,10 +168,9 @@ AblationChart::AblationChart(AppContext* ctx, QWidget* parent) : QWidget(parent)
   refresh();
 }
 
-AblationChart::~AblationChart() {
-  if (shared_) shared_->progress.cancel();
-  future_.waitForFinished();
-}
+AblationChart::~AblationChart() { delete runner_; }  // cancels and waits before the widgets go
+
+bool AblationChart::busy() const { return runner_->busy(); }
 
 QChart* AblationChart::chart() const { return view_->chart(); }
 
@@ -211,14 +186,11 @@ QString AblationChart::missing() const {
 
 void AblationChart::setMessage(const QString& message) {
   message_ = message;
-  auto* chart = new QChart;
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->setTitle(message);
-  view_->setChart(chart);  // the view deletes the previous chart
+  showChartMessage(view_, message);
 }
 
 void AblationChart::refresh() {
-  if (busy_) return;
+  if (busy()) return;
   const QString why = missing();
   run_->setEnabled(why.isEmpty());
   run_->setToolTip(why.isEmpty() ? tr("Minimize the balances once per idea into DATA/ablation and compare") : why);
@@ -254,7 +226,7 @@ bench::AblationRequest AblationChart::request() const {
 }
 
 void AblationChart::start() {
-  if (busy_) return;
+  if (busy()) return;
   if (!missing().isEmpty()) {
     refresh();
     return;
@@ -263,44 +235,39 @@ void AblationChart::start() {
 }
 
 void AblationChart::run(const bench::AblationRequest& request) {
-  if (busy_) return;
+  if (busy()) return;
   const std::vector<std::string> ideas = request.ideas.empty() ? bench::default_ablation_ideas() : request.ideas;
-  shared_ = std::make_shared<Shared>();
-  shared_->ideas = ideas.size();
-  shared_->minimizeShare = request.syzygy ? 0.7 : 1.0;
+  auto shared = std::make_shared<Shared>();
+  shared->ideas = ideas.size();
+  shared->minimizeShare = request.syzygy ? 0.7 : 1.0;
   syzygyNote_.clear();
   if (!request.syzygy)
     syzygyNote_ = tr("No Syzygy tables (%1): the covers are compared by size only. Set the Syzygy directory in "
                      "File → Settings to time each idea's probe against Fathom.")
                       .arg(ctx_ && !ctx_->syzygyError().isEmpty() ? ctx_->syzygyError() : tr("none given"));
-  busy_ = true;
   rows_.clear();
   outcomeMessage_.clear();
   summary_->clear();
-  bar_->setValue(0);
-  stage_->setText(tr("starting…"));
   run_->setEnabled(false);
-  cancel_->setEnabled(true);
   pieces_->setEnabled(false);
   positions_->setEnabled(false);
   setMessage(tr("Minimizing %n balance(s) once per idea…", nullptr, int(request.balances.size())));
-  poll_.start();
-  std::shared_ptr<Shared> sh = shared_;
-  future_ = QtConcurrent::run(ablationPool(), [this, sh, request, ideas] {
+  runner_->start(shared, [this, request, ideas](ChartRun::State& state) -> ChartRun::Finish {
+    auto& sh = static_cast<Shared&>(state);
     Outcome o;
     o.ideas = ideas.size();
     // One idea per call, so the bar and the label know which of them runs: run_ablation's rows
     // are the same whether it gets the ideas together or one by one.
     for (size_t k = 0; k < ideas.size(); ++k) {
       {
-        QMutexLocker lock(&sh->mutex);
-        sh->idea = k;
-        sh->ideaName = ideas[k];
+        QMutexLocker lock(&sh.mutex);
+        sh.idea = k;
+        sh.ideaName = ideas[k];
       }
       bench::AblationRequest one = request;
       one.ideas = {ideas[k]};
-      auto rows = bench::run_ablation(one, sh->progress);
-      if (sh->progress.cancelled()) {
+      auto rows = bench::run_ablation(one, sh.progress);
+      if (sh.progress.cancelled()) {
         o.cancelled = true;
         break;
       }
@@ -312,40 +279,15 @@ void AblationChart::run(const bench::AblationRequest& request) {
       o.finishedIdeas = k + 1;
     }
     o.ok = !o.cancelled && o.error.isEmpty();
-    QMetaObject::invokeMethod(
-        this, [this, o] { done(o); }, Qt::QueuedConnection);
+    return [this, o] { done(o); };
   });
 }
 
-void AblationChart::cancel() {
-  if (!busy_ || !shared_) return;
-  shared_->progress.cancel();
-  stage_->setText(tr("cancelling…"));
-  cancel_->setEnabled(false);
-}
+void AblationChart::cancel() { runner_->cancel(); }
 
-bool AblationChart::wait(int timeoutMs) {
-  QDeadlineTimer deadline(timeoutMs);
-  while (busy_) {
-    if (deadline.hasExpired()) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return true;
-}
-
-void AblationChart::poll() {
-  if (!shared_) return;
-  QMutexLocker lock(&shared_->mutex);
-  bar_->setValue(int(shared_->fraction * 1000));
-  if (!shared_->progress.cancelled() && !shared_->stage.isEmpty())
-    stage_->setText(shared_->stage + QStringLiteral("…"));
-}
+bool AblationChart::wait(int timeoutMs) { return runner_->wait(timeoutMs); }
 
 void AblationChart::done(const Outcome& o) {
-  poll_.stop();
-  busy_ = false;
-  cancel_->setEnabled(false);
   pieces_->setEnabled(true);
   positions_->setEnabled(true);
   if (o.ok) {

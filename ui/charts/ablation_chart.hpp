@@ -7,10 +7,7 @@
 // feed Fig. 1b (IterationChart), through resultChanged().
 #pragma once
 
-#include <QFuture>
-#include <QMutex>
 #include <QString>
-#include <QTimer>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -28,6 +25,7 @@ class QSpinBox;
 namespace egtmin::ui {
 
 class AppContext;
+class ChartRun;
 
 class AblationChart : public QWidget {
   Q_OBJECT
@@ -45,7 +43,7 @@ class AblationChart : public QWidget {
   QLabel* stageLabel() const { return stage_; }
   QLabel* summaryLabel() const { return summary_; }
 
-  bool busy() const { return busy_; }
+  bool busy() const;
   // Why nothing is plotted (no data directory, an empty result, failed, cancelled), else empty.
   QString message() const { return message_; }
   bool hasResult() const { return !rows_.empty(); }
@@ -85,7 +83,6 @@ class AblationChart : public QWidget {
   struct Outcome;
   QString missing() const;  // empty when an ablation can start
   void setMessage(const QString& message);
-  void poll();
   void done(const Outcome& o);
 
   AppContext* ctx_;
@@ -96,10 +93,7 @@ class AblationChart : public QWidget {
   QProgressBar* bar_;
   QLabel* stage_;
   QLabel* summary_;
-  QTimer poll_;
-  QFuture<void> future_;
-  std::shared_ptr<Shared> shared_;
-  bool busy_ = false;
+  ChartRun* runner_;  // the ablation in the background: bar, label, cancel
   QString message_;
   QString outcomeMessage_;  // the last run's cancellation or error, shown until the next run
   QString syzygyNote_;      // why the last run timed no probes, if it did not

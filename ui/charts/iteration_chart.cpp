@@ -67,10 +67,7 @@ void IterationChart::setMessage(const QString& message) {
   balances_.clear();
   pairs_.clear();
   summary_->clear();
-  auto* chart = new QChart;
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->setTitle(message);
-  view_->setChart(chart);  // the view deletes the previous chart
+  showChartMessage(view_, message);
 }
 
 void IterationChart::setRows(const std::vector<bench::AblationRow>& rows) {

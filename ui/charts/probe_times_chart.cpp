@@ -4,8 +4,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -19,16 +17,14 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTextStream>
-#include <QThread>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 
 #include "app_context.hpp"
 #include "bench/probe_bench.hpp"
+#include "charts/chart_run.hpp"
 #include "charts/scatter_charts.hpp"
 #include "probe/probe.hpp"
 #include "probe/probe_methods.hpp"
@@ -38,13 +34,9 @@ namespace egtmin::ui {
 
 // Written by the worker's progress callback, read by poll() on the GUI thread. A fresh one per
 // benchmark: Progress's cancel flag cannot be reset.
-struct ProbeTimesChart::Shared {
-  QMutex mutex;
-  QString stage;
-  double fraction = 0;
-  Progress progress;
+struct ProbeTimesChart::Shared : ChartRun::State {
   Shared()
-      : progress([this](const ProgressEvent& e) {
+      : State([this](const ProgressEvent& e) {
           // The benchmark's stages, in order, mapped onto one bar.
           struct Span {
             Stage stage;
@@ -88,17 +80,6 @@ ProbeTimeHistogram binProbeTimes(const std::vector<uint32_t>& times, uint32_t lo
 
 namespace {
 
-QThreadPool* benchPool() {
-  // One benchmark at a time, on a thread of its own: it must not wait behind (or starve) the
-  // probe panel's workers on the global pool.
-  static QThreadPool* p = [] {
-    auto* tp = new QThreadPool;
-    tp->setMaxThreadCount(1);
-    return tp;
-  }();
-  return p;
-}
-
 int coversWithPieces(const QString& dataDir, int pieces) {
   int n = 0;
   for (const QFileInfo& f :
@@ -141,8 +122,6 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   cancel_->setObjectName("probe-bench-cancel");
   cancel_->setEnabled(false);
   bar_ = new QProgressBar(this);
-  bar_->setRange(0, 1000);
-  bar_->setValue(0);
   bar_->setTextVisible(false);
   bar_->setMaximumWidth(220);
   stage_ = new QLabel(this);
@@ -172,10 +151,8 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   layout->addWidget(view_, 1);
   layout->addWidget(summary_);
 
-  poll_.setInterval(100);
-  connect(&poll_, &QTimer::timeout, this, &ProbeTimesChart::poll);
+  runner_ = new ChartRun(bar_, stage_, cancel_, this);
   connect(run_, &QPushButton::clicked, this, &ProbeTimesChart::start);
-  connect(cancel_, &QPushButton::clicked, this, &ProbeTimesChart::cancel);
   connect(pieces_, &QComboBox::currentIndexChanged, this, &ProbeTimesChart::refresh);
   connect(shown_, &QComboBox::currentIndexChanged, this, [this] {
     if (hasResult_) draw();
@@ -190,10 +167,9 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   refresh();
 }
 
-ProbeTimesChart::~ProbeTimesChart() {
-  if (shared_) shared_->progress.cancel();
-  future_.waitForFinished();
-}
+ProbeTimesChart::~ProbeTimesChart() { delete runner_; }  // cancels and waits before the widgets go
+
+bool ProbeTimesChart::busy() const { return runner_->busy(); }
 
 QChart* ProbeTimesChart::chart() const { return view_->chart(); }
 
@@ -222,14 +198,11 @@ QString ProbeTimesChart::missing() const {
 
 void ProbeTimesChart::setMessage(const QString& message) {
   message_ = message;
-  auto* chart = new QChart;
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->setTitle(message);
-  view_->setChart(chart);  // the view deletes the previous chart
+  showChartMessage(view_, message);
 }
 
 void ProbeTimesChart::refresh() {
-  if (busy_) return;
+  if (busy()) return;
   const QString why = missing();
   run_->setEnabled(why.isEmpty());
   run_->setToolTip(why.isEmpty() ? tr("Time random positions with both cover methods and Fathom") : why);
@@ -241,7 +214,7 @@ void ProbeTimesChart::refresh() {
 }
 
 void ProbeTimesChart::start() {
-  if (busy_) return;
+  if (busy()) return;
   const QString why = missing();
   if (!why.isEmpty()) {
     refresh();
@@ -251,21 +224,15 @@ void ProbeTimesChart::start() {
   const Syzygy* syzygy = ctx_->syzygy();
   const int pieces = pieces_->currentData().toInt();
   const quint64 positions = quint64(positions_->value());
-  shared_ = std::make_shared<Shared>();
-  busy_ = true;
   hasResult_ = false;
   outcomeMessage_.clear();
   summary_->clear();
-  bar_->setValue(0);
-  stage_->setText(tr("starting…"));
   run_->setEnabled(false);
-  cancel_->setEnabled(true);
   positions_->setEnabled(false);
   pieces_->setEnabled(false);
   setMessage(tr("Probing %1 random %2-piece positions…").arg(QLocale().toString(positions)).arg(pieces));
-  poll_.start();
-  std::shared_ptr<Shared> sh = shared_;
-  future_ = QtConcurrent::run(benchPool(), [this, sh, dataDir, syzygy, pieces, positions] {
+  runner_->start(std::make_shared<Shared>(), [this, dataDir, syzygy, pieces, positions](ChartRun::State& state) {
+    ChartRun::State* sh = &state;
     Outcome o;
     {
       // The Syzygy pointer stays valid for the process; the benchmark holds its directory fixed
@@ -329,40 +296,15 @@ void ProbeTimesChart::start() {
         }
       }
     }
-    QMetaObject::invokeMethod(
-        this, [this, o] { done(o); }, Qt::QueuedConnection);
+    return ChartRun::Finish([this, o] { done(o); });
   });
 }
 
-void ProbeTimesChart::cancel() {
-  if (!busy_ || !shared_) return;
-  shared_->progress.cancel();
-  stage_->setText(tr("cancelling…"));
-  cancel_->setEnabled(false);
-}
+void ProbeTimesChart::cancel() { runner_->cancel(); }
 
-bool ProbeTimesChart::wait(int timeoutMs) {
-  QDeadlineTimer deadline(timeoutMs);
-  while (busy_) {
-    if (deadline.hasExpired()) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return true;
-}
-
-void ProbeTimesChart::poll() {
-  if (!shared_) return;
-  QMutexLocker lock(&shared_->mutex);
-  bar_->setValue(int(shared_->fraction * 1000));
-  if (!shared_->progress.cancelled() && !shared_->stage.isEmpty())
-    stage_->setText(shared_->stage + QStringLiteral("…"));
-}
+bool ProbeTimesChart::wait(int timeoutMs) { return runner_->wait(timeoutMs); }
 
 void ProbeTimesChart::done(const Outcome& o) {
-  poll_.stop();
-  busy_ = false;
-  cancel_->setEnabled(false);
   positions_->setEnabled(true);
   pieces_->setEnabled(true);
   if (o.ok) {

@@ -7,12 +7,9 @@
 // indexed method's time against Fathom's on each position.
 #pragma once
 
-#include <QFuture>
 #include <QList>
-#include <QMutex>
 #include <QString>
 #include <QStringList>
-#include <QTimer>
 #include <QWidget>
 #include <cstdint>
 #include <memory>
@@ -62,6 +59,8 @@ struct ProbeTimesResult {
 // smallest time to the decade above the largest, so no time falls outside. Exposed for tests.
 ProbeTimeHistogram binProbeTimes(const std::vector<uint32_t>& times, uint32_t lo, uint32_t hi, int perDecade = 10);
 
+class ChartRun;
+
 class ProbeTimesChart : public QWidget {
   Q_OBJECT
  public:
@@ -84,7 +83,7 @@ class ProbeTimesChart : public QWidget {
   QLabel* summaryLabel() const { return summary_; }
   QLabel* stageLabel() const { return stage_; }  // the benchmark's current stage
 
-  bool busy() const { return busy_; }
+  bool busy() const;
   // Why nothing is plotted (no Syzygy directory, no covers, failed, cancelled), else empty.
   QString message() const { return message_; }
   bool hasResult() const { return hasResult_; }
@@ -115,7 +114,6 @@ class ProbeTimesChart : public QWidget {
   struct Outcome;
   QString missing() const;  // empty when a benchmark can start
   void setMessage(const QString& message);
-  void poll();
   void done(const Outcome& o);
   void draw();  // the result in the current view
   void drawHistograms();
@@ -130,10 +128,7 @@ class ProbeTimesChart : public QWidget {
   QProgressBar* bar_;
   QLabel* stage_;
   QLabel* summary_;
-  QTimer poll_;
-  QFuture<void> future_;
-  std::shared_ptr<Shared> shared_;
-  bool busy_ = false;
+  ChartRun* runner_;  // the benchmark in the background: bar, label, cancel
   bool hasResult_ = false;
   QString message_;
   QString outcomeMessage_;  // the last run's cancellation or error, shown until the next run

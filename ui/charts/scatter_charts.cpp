@@ -63,6 +63,13 @@ bool exportCsvFile(const QString& path, QString* error, const std::function<void
   return true;
 }
 
+void showChartMessage(QChartView* view, const QString& message) {
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setTitle(message);
+  view->setChart(chart);  // the view deletes the previous chart
+}
+
 void connectExport(QWidget* owner, QPushButton* button, const QString& title, const QString& file,
                    const QString& filter, std::function<bool(const QString&, QString*)> write) {
   QObject::connect(button, &QPushButton::clicked, owner, [=] {
@@ -162,10 +169,7 @@ bool SyzygySizeChart::busy() const { return watcher_->isRunning(); }
 
 void SyzygySizeChart::setMessage(const QString& message) {
   message_ = message;
-  auto* chart = new QChart;
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->setTitle(message);
-  view_->setChart(chart);
+  showChartMessage(view_, message);
 }
 
 void SyzygySizeChart::refresh() {

@@ -34,6 +34,9 @@ bool exportChartPng(QChartView* view, const QString& path);
 // it cannot be opened or committed.
 bool exportCsvFile(const QString& path, QString* error, const std::function<void(QTextStream&)>& write);
 
+// Replaces the view's chart with an empty one titled `message` (why nothing is plotted).
+void showChartMessage(QChartView* view, const QString& message);
+
 // Wires an export button: a save dialog titled `title`, proposing `file` with `filter`, then
 // `write(path, &error)`; a failed write is reported in a message box (the error, or the path).
 void connectExport(QWidget* owner, QPushButton* button, const QString& title, const QString& file,

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts/chart_run.hpp"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace egtmin::ui {
+
+namespace {
+constexpr int kPollMs = 100;     // the bar's refresh: smooth enough, and nothing for the GUI thread
+constexpr int kBarSteps = 1000;  // the bars' range (fractions to a tenth of a percent)
+}  // namespace
+
+ChartRun::ChartRun(QProgressBar* bar, QLabel* stage, QPushButton* cancel, QObject* parent)
+    : QObject(parent), bar_(bar), stage_(stage), cancel_(cancel) {
+  pool_.setMaxThreadCount(1);
+  bar_->setRange(0, kBarSteps);
+  cancel_->setEnabled(false);
+  poll_.setInterval(kPollMs);
+  connect(&poll_, &QTimer::timeout, this, &ChartRun::poll);
+  connect(cancel_, &QPushButton::clicked, this, &ChartRun::cancel);
+}
+
+ChartRun::~ChartRun() {
+  if (state_) state_->progress.cancel();
+  future_.waitForFinished();
+}
+
+void ChartRun::start(std::shared_ptr<State> state, std::function<Finish(State&)> work) {
+  if (busy_) return;
+  state_ = std::move(state);
+  busy_ = true;
+  bar_->setValue(0);
+  stage_->setText(tr("starting…"));
+  cancel_->setEnabled(true);
+  poll_.start();
+  future_ = QtConcurrent::run(&pool_, [this, state = state_, work = std::move(work)] {
+    Finish finish = work(*state);
+    // Queued to this object: dropped if it is gone (its destructor waits for this worker first).
+    QMetaObject::invokeMethod(
+        this, [this, finish] { finished(finish); }, Qt::QueuedConnection);
+  });
+}
+
+void ChartRun::cancel() {
+  if (!busy_ || !state_) return;
+  state_->progress.cancel();
+  stage_->setText(tr("cancelling…"));
+  cancel_->setEnabled(false);
+}
+
+bool ChartRun::wait(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (busy_) {
+    if (deadline.hasExpired()) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return true;
+}
+
+void ChartRun::poll() {
+  if (!state_) return;
+  QMutexLocker lock(&state_->mutex);
+  bar_->setValue(int(state_->fraction * kBarSteps));
+  if (!state_->progress.cancelled() && !state_->stage.isEmpty()) stage_->setText(state_->stage + QStringLiteral("…"));
+}
+
+void ChartRun::finished(const Finish& finish) {
+  poll_.stop();
+  busy_ = false;
+  cancel_->setEnabled(false);
+  if (finish) finish();
+}
+
+}  // namespace egtmin::ui

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A chart's long run (the probe benchmark, the size ablation) off the GUI thread: a thread of its
+// own (one run at a time, never queued behind or starving the probe panel's workers on the global
+// pool), the progress the worker reports polled into the chart's bar and stage label, cancel, and
+// a blocking wait for tests. One place for what every chart that runs work needs; the chart keeps
+// what its run computes and how it is drawn.
+#pragma once
+
+#include <QFuture>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+#include "util/progress.hpp"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace egtmin::ui {
+
+class ChartRun : public QObject {
+  Q_OBJECT
+ public:
+  // What the worker and the GUI share: the bar's fraction (0..1) and label, under the mutex, and
+  // the Progress the worker reports to. A chart maps its stages onto the bar in the callback it
+  // gives (derived states add what the mapping needs). A fresh state per run: Progress's cancel
+  // flag cannot be reset.
+  struct State {
+    QMutex mutex;
+    QString stage;
+    double fraction = 0;
+    Progress progress;
+    explicit State(std::function<void(const ProgressEvent&)> on_event) : progress(std::move(on_event)) {}
+    virtual ~State() = default;
+  };
+  // What the worker returns: called on the GUI thread once the run is over and busy() is false.
+  using Finish = std::function<void()>;
+
+  ChartRun(QProgressBar* bar, QLabel* stage, QPushButton* cancel, QObject* parent);
+  ~ChartRun() override;  // cancels a run and waits for it: the worker reads the state
+
+  bool busy() const { return busy_; }
+  // Runs work(*state) on this run's thread (nothing when one runs already): the bar starts at 0,
+  // the label says "starting…", Cancel is enabled until the run is over.
+  void start(std::shared_ptr<State> state, std::function<Finish(State&)> work);
+  void cancel();
+  // Blocks (processing events) until no run is busy; false on timeout.
+  bool wait(int timeoutMs);
+
+ private:
+  void poll();
+  void finished(const Finish& finish);
+
+  QProgressBar* bar_;
+  QLabel* stage_;
+  QPushButton* cancel_;
+  QThreadPool pool_;
+  QTimer poll_;
+  QFuture<void> future_;
+  std::shared_ptr<State> state_;
+  bool busy_ = false;
+};
+
+}  // namespace egtmin::ui
