@@ -208,7 +208,7 @@ namespace {
 // The legal moves, or (captures_only) those that leave the balance: captures, en passant and
 // promotions, which a capture-resolved probe searches.
 MoveList generate_moves(const Position& pos, bool captures_only) {
-  MoveList pseudo, legal;
+  MoveList pseudo;
   Color us = pos.side_to_move();
   Bitboard own = pos.pieces(us), occ = pos.pieces(), enemy = pos.pieces(~us);
   for (Bitboard b = own; b;) {
@@ -236,9 +236,8 @@ MoveList generate_moves(const Position& pos, bool captures_only) {
       for (Bitboard a = attacks(t, us, from, occ) & (captures_only ? enemy : ~own); a;) pseudo.push({from, pop_lsb(a)});
     }
   }
-  for (const Move& m : pseudo)
-    if (!pos.after(m).in_check(us)) legal.push(m);
-  return legal;
+  pseudo.keep_if([&](const Move& m) { return !pos.after(m).in_check(us); });
+  return pseudo;
 }
 
 }  // namespace
