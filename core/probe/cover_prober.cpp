@@ -428,22 +428,30 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
   bool negate_white = false;
   uint64_t rep_index = 0;
   const LoadedCover::Found found = lc.find(p, m, negate_white, rep_index, name_cube);
-  if (found.out == logic::Output::None)
+  const bool resolved = lc.file.kind == store::CoverKind::CaptureResolved;
+  // A capture-resolved cover storing every output holds no cube for a win a capture reaches: the
+  // search below gives it.
+  if (found.out == logic::Output::None && !resolved)
     return Error{"no cube of the " + lc.file.balance.name() + " cover contains this position (is it legal?)"};
-  Wdl white = logic::value_of(found.out, lc.file.is_rule_draw(rep_index));
-  if (negate_white) white = negate(white);
   CoverProbe out;
-  out.wdl = p.stm == White ? white : negate(white);
+  if (found.out != logic::Output::None) {
+    Wdl white = logic::value_of(found.out, lc.file.is_rule_draw(rep_index));
+    if (negate_white) white = negate(white);
+    out.wdl = p.stm == White ? white : negate(white);
+  }
   out.cube = found.cube;
   out.balance = lc.file.balance;
   out.inputs = lc.file.inputs;
 
   // A capture-resolved cover gives at most the position's value and leaves the rest to the
   // capture search (table/capture_resolve.hpp): the better of the two is exact.
-  if (lc.file.kind == store::CoverKind::CaptureResolved && out.wdl != Wdl::Win) {
+  if (resolved && out.wdl != Wdl::Win) {
     Result<Wdl> reached = capture_search(pos, m);
     if (!reached) return reached.error();
     out.wdl = better(out.wdl, *reached);
+    if (out.wdl == Wdl::Illegal)
+      return Error{"neither the " + lc.file.balance.name() +
+                   " cover nor a capture gives this position a value (is it legal?)"};
   }
 
   if (pos.ep_square() != NoSquare) {

@@ -573,5 +573,43 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   EXPECT_GT(broken.mismatches, 0u);
 }
 
+// Both probe paths agree with the table on every canonical position of KPvK, for capture-resolved
+// covers that leave an output implied ("at most a draw" positions) and for ones storing every
+// output (a win a capture reaches then has no cube at all, so probe() must take the search's
+// value where no cube answers, as the hot path does).
+TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
+  for (run::ImpliedOutput implied : {run::ImpliedOutput::MostCubes, run::ImpliedOutput::None}) {
+    test::TempDir dir("prober-capture-paths");
+    run::MinimizeRequest r;
+    for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
+    r.passes = *logic::parse_passes(logic::kDefaultPasses);
+    r.kind = store::CoverKind::CaptureResolved;
+    r.implied = implied;
+    r.data_dir = dir.path;
+    auto made = run::run_minimize(r);
+    ASSERT_TRUE(made && made->ok());
+    auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                    CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+    ASSERT_TRUE(prober) << prober.error().message;
+    TableStore tables(dir.path);
+    const Table& table = **tables.get(*Balance::parse("KPvK"));
+    uint64_t probed = 0;
+    for (uint64_t slot = 0; slot < table.slots(); ++slot) {
+      const Wdl white = table.at_slot(slot);
+      if (white == Wdl::Illegal) continue;
+      const Position pos = table.encoding().position(table.symmetry().from_slot(slot));
+      const Wdl want = pos.side_to_move() == White ? white : negate(white);
+      for (Method m : {Method::Indexed, Method::Linear}) {
+        auto full = (*prober)->probe(pos, m, false);
+        ASSERT_TRUE(full) << pos.fen() << ": " << full.error().message;
+        ASSERT_EQ(full->wdl, want) << pos.fen();
+        ASSERT_EQ((*prober)->probe_wdl(pos, m), want) << pos.fen();
+      }
+      ++probed;
+    }
+    EXPECT_GT(probed, 50000u);
+  }
+}
+
 }  // namespace
 }  // namespace egtmin::probe
