@@ -22,11 +22,18 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   auto syz = Syzygy::open(syzygy_dir);
   if (!syz) return fail(syz.error().message);
   const auto load_start = std::chrono::steady_clock::now();
-  auto prober = probe::CoverProber::open(
-      common.data_dir(), index_copies, *regions, common.threads,
-      rebuild ? probe::CoverProber::LayoutPolicy::Rebuild : probe::CoverProber::LayoutPolicy::Use,
-      capture_resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone);
+  const auto layouts = rebuild ? probe::CoverProber::LayoutPolicy::Rebuild : probe::CoverProber::LayoutPolicy::Use;
+  auto prober = probe::CoverProber::open(common.data_dir(), index_copies, *regions, common.threads, layouts,
+                                         store::CoverKind::Standalone);
   if (!prober) return fail(prober.error().message);
+  // The capture-resolved covers, timed beside the standalone ones on the same positions.
+  std::unique_ptr<probe::CoverProber> resolved;
+  if (capture_resolved) {
+    auto r = probe::CoverProber::open(common.data_dir(), index_copies, *regions, common.threads, layouts,
+                                      store::CoverKind::CaptureResolved);
+    if (!r) return fail(r.error().message);
+    resolved = std::move(*r);
+  }
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   if ((*prober)->balances().empty())
     return fail("no cover files under " + (common.data_dir() / "covers").string() + " (egtmin-cli minimize --pieces " +
@@ -38,7 +45,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     from_layouts += (*prober)->cover(b)->from_layout();
   }
   auto progress = make_progress(common);
-  auto res = bench::run_probe_bench(**prober, **syz, opts, *progress);
+  auto res = bench::run_probe_bench(**prober, **syz, opts, *progress, resolved.get());
   end_progress(common);
   if (!res) return fail(res.error().message);
   const auto& r = *res;
@@ -94,13 +101,21 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
       if (m.name == name) return &m;
     return nullptr;
   };
-  std::vector<double> round_ratios;
-  const bench::MethodTiming* ours = timing(probe::probe_methods().front().name);
+  // Each method's batch mean over the anchor's, round by round (the same positions, in turn).
   const bench::MethodTiming* anchor = timing(probe::anchor_method().name);
-  if (ours && anchor)
-    for (size_t i = 0; i < ours->round_batch_mean_ns.size() && i < anchor->round_batch_mean_ns.size(); ++i)
-      round_ratios.push_back(ours->round_batch_mean_ns[i] / anchor->round_batch_mean_ns[i]);
+  auto round_ratios_of = [&](const bench::MethodTiming& ours) {
+    std::vector<double> ratios;
+    for (size_t i = 0; anchor && i < ours.round_batch_mean_ns.size() && i < anchor->round_batch_mean_ns.size(); ++i)
+      ratios.push_back(ours.round_batch_mean_ns[i] / anchor->round_batch_mean_ns[i]);
+    return ratios;
+  };
+  const bench::MethodTiming* ours = timing(probe::probe_methods().front().name);
+  const std::vector<double> round_ratios = ours ? round_ratios_of(*ours) : std::vector<double>{};
   j["round_indexed_to_fathom"] = round_ratios;
+  nlohmann::json by_method = nlohmann::json::object();
+  for (const auto& m : r.methods)
+    if (&m != anchor) by_method[m.name] = round_ratios_of(m);
+  j["round_ratios_to_fathom"] = by_method;
   if (common.json) {
     print_json(j);
   } else {
@@ -110,10 +125,10 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
         (unsigned long long)r.discarded_illegal, (unsigned long long)r.discarded_unavailable);
     std::printf("mismatches against Fathom: %llu\n", (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());
-    std::printf("%-8s %10s %10s %10s %10s %10s %10s %12s %14s\n", "method", "positions", "mean ns", "sd ns",
+    std::printf("%-16s %10s %10s %10s %10s %10s %10s %12s %14s\n", "method", "positions", "mean ns", "sd ns",
                 "median ns", "p99 ns", "total s", "batch mean", "memory bytes");
     for (const auto& m : r.methods)
-      std::printf("%-8s %10llu %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n", m.name.c_str(),
+      std::printf("%-16s %10llu %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n", m.name.c_str(),
                   (unsigned long long)m.positions, m.per_probe.mean_ns, m.per_probe.sd_ns, m.per_probe.median_ns,
                   m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
     std::printf(
@@ -123,6 +138,11 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
         r.timer_overhead_ns, load_s, from_layouts, (*prober)->balances().size(), build_s, opts.rounds);
     for (double ratio : round_ratios) std::printf(" %.4f", ratio);
     std::printf("\n");
+    if (const bench::MethodTiming* cr = timing("capture-resolved")) {
+      std::printf("capture-resolved / fathom (batch means) per round:");
+      for (double ratio : round_ratios_of(*cr)) std::printf(" %.4f", ratio);
+      std::printf("\n");
+    }
   }
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
 }
@@ -276,8 +296,9 @@ Command add_bench(CLI::App& app) {
                 "Memory budget of the indexed method: cube copies per cube of the cover (default 2)")
       ->check(CLI::Range(1.0, 1024.0));
   p->add_flag("--capture-resolved", a->capture_resolved,
-              "Probe the capture-resolved covers (NAME.egtcr; the standalone ones where a balance has none), "
-              "captures and promotions searched first; the same positions as without, for the seed");
+              "Also time the capture-resolved covers (NAME.egtcr; the standalone ones where a balance has none) as "
+              "the method capture-resolved: the better of the cubes' value and a one-ply capture search, on the same "
+              "positions in the same rounds as the others");
   p->add_flag("--rebuild-index", a->rebuild_index,
               "Build every index from its cover in memory instead of mapping the stored layout files");
   p->add_option("--index-regions", a->index_regions,

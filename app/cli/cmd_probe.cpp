@@ -32,7 +32,7 @@ Command add_probe(CLI::App& app) {
   std::vector<std::string> methods;
   std::string method_help = "Cover probe strategy:";
   for (const probe::ProbeMethodInfo& m : probe::probe_methods())
-    if (m.role == probe::MethodRole::Cover) {
+    if (m.role == probe::MethodRole::Cover && !m.reads_resolved) {  // probe reads standalone covers
       methods.emplace_back(m.name);
       method_help += " " + std::string(m.name) + " (" + std::string(m.description) + ")";
     }

@@ -22,7 +22,8 @@ volatile uint64_t g_sink = 0;
 }  // namespace
 
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
-                                         const ProbeBenchOptions& opts, const Progress& progress) {
+                                         const ProbeBenchOptions& opts, const Progress& progress,
+                                         const probe::CoverProber* resolved) {
   if (opts.pieces < 3 || opts.pieces > 5) return Error{"--pieces must be 3, 4 or 5"};
   if (opts.positions == 0) return Error{"--positions must be positive"};
   ProbeBenchResult r;
@@ -31,6 +32,9 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     if (b.pieces() != opts.pieces)
       return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces, not " + std::to_string(opts.pieces)};
     if (!prober.has(b)) return Error{"no cover for " + b.name() + " (egtmin-cli minimize " + b.name() + ")"};
+    if (resolved && !resolved->has(b))
+      return Error{"no capture-resolved cover for " + b.name() + " (egtmin-cli minimize " + b.name() +
+                   " --capture-resolved)"};
     if (!syzygy.has_wdl(b)) return Error{"no Syzygy WDL file for " + b.name()};
   }
   // 1. Sample.
@@ -51,7 +55,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
       ++r.discarded_unavailable;
       continue;
     }
-    if (!prober.has(b) || !syzygy.has_wdl(b)) {
+    if (!prober.has(b) || !syzygy.has_wdl(b) || (resolved && !resolved->has(b))) {
       ++r.discarded_unavailable;
       if (r.candidates > 1000 && r.discarded_unavailable * 100 > r.candidates * 99 && samples.empty())
         return Error{"almost no sampled position has both a cover and a Syzygy file; minimize --pieces " +
@@ -66,8 +70,8 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   for (const Balance& b : balances) syzygy.warm_up(b);
   const std::vector<Balance> sampled(balances.begin(), balances.end());
   const Syzygy::Hold hold = syzygy.hold();  // the directory stays put, and no timed probe locks
-  const probe::ProbeTargets targets{prober, syzygy, &hold};
-  const std::span<const probe::ProbeMethodInfo> methods = probe::probe_methods();
+  const probe::ProbeTargets targets{prober, syzygy, &hold, resolved};
+  const std::vector<const probe::ProbeMethodInfo*> methods = probe::probe_methods_for(targets);
   const probe::ProbeMethodInfo& anchor = probe::anchor_method();
 
   // How many positions each method is checked and timed on (the first ones).
@@ -80,7 +84,8 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     if ((i & 0xfff) == 0 && progress.cancelled()) return Error{"cancelled"};
     const Position pos = to_position(samples[i]);
     const std::optional<Wdl> want = anchor.probe_checked(targets, pos);
-    for (const probe::ProbeMethodInfo& m : methods) {
+    for (const probe::ProbeMethodInfo* mp : methods) {
+      const probe::ProbeMethodInfo& m = *mp;
       if (&m == &anchor || i >= positions_for(m)) continue;
       const std::optional<Wdl> got = m.probe_checked(targets, pos);
       if (!want || !got || *got != *want) {
@@ -141,14 +146,14 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     return true;
   };
   for (size_t i = 0; i < methods.size(); ++i) {
-    timed[i].mt.name = std::string(methods[i].name);
-    timed[i].mt.memory_bytes = methods[i].memory_bytes(targets, sampled);
-    timed[i].mt.positions = positions_for(methods[i]);
+    timed[i].mt.name = std::string(methods[i]->name);
+    timed[i].mt.memory_bytes = methods[i]->memory_bytes(targets, sampled);
+    timed[i].mt.positions = positions_for(*methods[i]);
     timed[i].times.resize(timed[i].mt.positions * rounds);
   }
   for (size_t round = 0, run = 0; round < rounds; ++round)
     for (size_t i = 0; i < methods.size(); ++i, ++run)
-      if (!time_method(timed[i], methods[i], round, run)) return Error{"cancelled"};
+      if (!time_method(timed[i], *methods[i], round, run)) return Error{"cancelled"};
   for (Timed& t : timed) {
     t.mt.batch_mean_ns = t.batch_ns / double(t.mt.positions * rounds);
     t.mt.per_probe = summarize(t.times);

@@ -62,7 +62,11 @@ struct ProbeBenchResult {
 
 // progress.cancelled() is checked in every phase (sampling, the Fathom check, between timed chunks
 // of 4096 probes, outside the timed regions); a cancelled run returns the error "cancelled".
+// `resolved`: capture-resolved covers to time beside the standalone ones (the "capture-resolved"
+// method), on the same positions in the same rounds; positions are then drawn from balances both
+// kinds cover.
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
-                                         const ProbeBenchOptions& opts, const Progress& progress = no_progress());
+                                         const ProbeBenchOptions& opts, const Progress& progress = no_progress(),
+                                         const probe::CoverProber* resolved = nullptr);
 
 }  // namespace egtmin::bench

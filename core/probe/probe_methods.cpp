@@ -30,11 +30,26 @@ size_t cover_memory(const ProbeTargets& t, std::span<const Balance>) {
   return t.covers.memory_bytes(M);
 }
 
+// The capture-resolved covers, indexed: the same probe on ProbeTargets::resolved.
+uint64_t resolved_batch(const ProbeTargets& t, const Position* positions, size_t n) {
+  uint64_t sink = 0;
+  for (size_t i = 0; i < n; ++i) sink += uint64_t(t.resolved->probe_wdl(positions[i], Method::Indexed));
+  return sink;
+}
+
+std::optional<Wdl> resolved_checked(const ProbeTargets& t, const Position& pos) {
+  return cover_checked<Method::Indexed>(ProbeTargets{*t.resolved, t.syzygy, t.hold}, pos);
+}
+
+size_t resolved_memory(const ProbeTargets& t, std::span<const Balance>) {
+  return t.resolved->memory_bytes(Method::Indexed);
+}
+
 uint64_t fathom_batch(const ProbeTargets& t, const Position* positions, size_t n) {
   uint64_t sink = 0;
   if (!t.hold) {
     const Syzygy::Hold hold = t.syzygy.hold();
-    return fathom_batch(ProbeTargets{t.covers, t.syzygy, &hold}, positions, n);
+    return fathom_batch(ProbeTargets{t.covers, t.syzygy, &hold, t.resolved}, positions, n);
   }
   for (size_t i = 0; i < n; ++i) {
     auto v = t.syzygy.wdl(*t.hold, positions[i]);
@@ -63,16 +78,26 @@ size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
 
 constexpr ProbeMethodInfo kMethods[] = {
     {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover, false,
-     cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
+     false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
     {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover, true,
-     cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
-    {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, false,
+     false, cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
+    {"capture-resolved", "capture-resolved cover, indexed",
+     "the capture-resolved cover's index, the better of its value and a one-ply capture search", MethodRole::Cover,
+     false, true, resolved_batch, resolved_checked, resolved_memory},
+    {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, false, false,
      fathom_batch, fathom_checked, fathom_memory},
 };
 
 }  // namespace
 
 std::span<const ProbeMethodInfo> probe_methods() { return kMethods; }
+
+std::vector<const ProbeMethodInfo*> probe_methods_for(const ProbeTargets& targets) {
+  std::vector<const ProbeMethodInfo*> out;
+  for (const ProbeMethodInfo& m : kMethods)
+    if (!m.reads_resolved || targets.resolved) out.push_back(&m);
+  return out;
+}
 
 const ProbeMethodInfo* find_probe_method(std::string_view name) {
   for (const ProbeMethodInfo& m : kMethods)

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
@@ -26,6 +27,9 @@ struct ProbeTargets {
   const CoverProber& covers;
   const Syzygy& syzygy;
   const Syzygy::Hold* hold = nullptr;
+  // The capture-resolved covers, when a run times them beside the standalone ones (null: the
+  // methods that probe them are left out).
+  const CoverProber* resolved = nullptr;
 };
 
 // Cover: one of ours. Anchor: the reference the others' times are divided by (and the values
@@ -40,6 +44,8 @@ struct ProbeMethodInfo {
   // Its time grows with the cover (a scan of every cube): at five pieces, milliseconds a probe, so
   // the benchmark checks and times it on a subsample (ProbeBenchOptions::scan_positions).
   bool scans_cover;
+  // It probes ProbeTargets::resolved: left out of a run that has none.
+  bool reads_resolved;
   // Probes positions[0..n) as fast as the method can (the timed loop; the probe inlines into it)
   // and returns a checksum of the values, so that the calls cannot be optimized away.
   uint64_t (*probe_batch)(const ProbeTargets&, const Position* positions, size_t n);
@@ -52,6 +58,8 @@ struct ProbeMethodInfo {
 
 // In the order charts show them: our default method first, the anchor last.
 std::span<const ProbeMethodInfo> probe_methods();
+// Those of probe_methods() that targets can run (the capture-resolved one only with its covers).
+std::vector<const ProbeMethodInfo*> probe_methods_for(const ProbeTargets& targets);
 // Nothing when no method has that name.
 const ProbeMethodInfo* find_probe_method(std::string_view name);
 // The method the others are compared with.

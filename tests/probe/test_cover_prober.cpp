@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "bench/probe_bench.hpp"
 #include "logic/check.hpp"
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
@@ -609,6 +610,49 @@ TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
     }
     EXPECT_GT(probed, 50000u);
   }
+}
+
+// The probe benchmark times the capture-resolved covers beside the standalone ones, on the same
+// positions, and checks them against Fathom like every other method.
+TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
+  EGTMIN_REQUIRE_SYZYGY();
+  test::TempDir dir("prober-bench-kinds");
+  run::MinimizeRequest r;
+  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
+  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.data_dir = dir.path;
+  for (store::CoverKind kind : {store::CoverKind::Standalone, store::CoverKind::CaptureResolved}) {
+    r.kind = kind;
+    auto made = run::run_minimize(r);
+    ASSERT_TRUE(made && made->ok());
+  }
+  auto open = [&](store::CoverKind kind) {
+    return CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                             CoverProber::LayoutPolicy::Use, kind);
+  };
+  auto standalone = open(store::CoverKind::Standalone);
+  auto resolved = open(store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(standalone && resolved);
+  auto syzygy = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syzygy);
+  bench::ProbeBenchOptions opts;
+  opts.pieces = 3;
+  opts.positions = 5000;
+  opts.rounds = 2;
+  auto both = bench::run_probe_bench(**standalone, **syzygy, opts, no_progress(), resolved->get());
+  ASSERT_TRUE(both) << both.error().message;
+  EXPECT_EQ(both->mismatches, 0u);
+  std::vector<std::string> names;
+  for (const auto& m : both->methods) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"indexed", "linear", "capture-resolved", "fathom"}));
+  for (const auto& m : both->methods) {
+    EXPECT_EQ(m.positions, 5000u) << m.name;
+    EXPECT_EQ(m.round_batch_mean_ns.size(), 2u) << m.name;
+  }
+  // Without the capture-resolved covers the method is left out.
+  auto one = bench::run_probe_bench(**standalone, **syzygy, opts);
+  ASSERT_TRUE(one);
+  for (const auto& m : one->methods) EXPECT_NE(m.name, "capture-resolved");
 }
 
 }  // namespace
