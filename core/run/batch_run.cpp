@@ -6,6 +6,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "logic/check.hpp"
@@ -32,39 +34,97 @@ std::filesystem::path record_path(const std::filesystem::path& data_dir, const B
   return data_dir / "batch" / (b.name() + ".rec");
 }
 
+// Every field of a record with its key, in file order: the one list both directions read.
+// Several values may share a line (std::tie), and the passes are one line each.
+template <class Record, class Visit>
+void for_each_field(Record& r, Visit&& v) {
+  v("table", r.table);
+  v("table_expected_peak", r.table_expected_peak);
+  v("generate_seconds", r.generate_seconds);
+  v("self_check_seconds", r.self_check_seconds);
+  v("positions", r.positions);
+  v("counts", r.counts.by_code);
+  v("minimize", r.minimize);
+  v("minimize_expected_peak", r.minimize_expected_peak);
+  v("minimize_cpu_seconds", r.minimize_cpu_seconds);
+  v("cubes", r.cubes);
+  v("rule_draws", r.rule_draws);
+  v("cover_bytes", r.cover_bytes);
+  v("split_inputs", r.split_inputs);
+  v("care_positions", r.care_positions);
+  v("pass", r.passes);
+  v("verify", r.verify);
+  v("syzygy", std::tie(r.syzygy_compared, r.syzygy_positions, r.syzygy_mismatches));
+  v("check", r.check);
+  v("checked_positions", r.checked_positions);
+  v("mismatches", r.mismatches);
+  v("minimize_cr", r.minimize_cr);
+  v("cr_minimize_expected_peak", r.cr_minimize_expected_peak);
+  v("cr_minimize_cpu_seconds", r.cr_minimize_cpu_seconds);
+  v("cr_cubes", r.cr_cubes);
+  v("cr_rule_draws", r.cr_rule_draws);
+  v("cr_cover_bytes", r.cr_cover_bytes);
+  v("cr_search_positions", r.cr_search_positions);
+  v("check_cr", r.check_cr);
+  v("cr_checked_positions", r.cr_checked_positions);
+  v("cr_probed_positions", r.cr_probed_positions);
+  v("cr_mismatches", r.cr_mismatches);
+}
+
+// Values on a line after the key, space-separated.
+template <class T>
+void put_values(std::ostream& o, const T& v) {
+  o << ' ' << v;
+}
+void put_values(std::ostream& o, const StageFigures& s) {
+  o << ' ' << s.done << ' ' << s.seconds << ' ' << s.peak_bytes;
+}
+template <class T, size_t N>
+void put_values(std::ostream& o, const std::array<T, N>& a) {
+  for (const T& v : a) o << ' ' << v;
+}
+void put_values(std::ostream& o, const std::vector<int>& a) {
+  for (int v : a) o << ' ' << v;
+}
+template <class... T>
+void put_values(std::ostream& o, const std::tuple<T&...>& t) {
+  std::apply([&](const auto&... v) { (put_values(o, v), ...); }, t);
+}
+
+template <class T>
+void get_values(std::istream& in, T& v) {
+  in >> v;
+}
+void get_values(std::istream& in, StageFigures& s) { in >> s.done >> s.seconds >> s.peak_bytes; }
+template <class T, size_t N>
+void get_values(std::istream& in, std::array<T, N>& a) {
+  for (T& v : a) in >> v;
+}
+void get_values(std::istream& in, std::vector<int>& a) {
+  for (int v; in >> v;) a.push_back(v);
+}
+template <class... T>
+void get_values(std::istream& in, std::tuple<T&...> t) {
+  std::apply([&](auto&... v) { (get_values(in, v), ...); }, t);
+}
+
 // The record as "key value..." lines: small, readable, and any key a newer egtmin adds is ignored.
 std::string to_text(const BatchRecord& r) {
   std::ostringstream o;
   o.precision(17);
-  auto stage = [&](const char* name, const StageFigures& s) {
-    o << name << ' ' << s.done << ' ' << s.seconds << ' ' << s.peak_bytes << '\n';
-  };
   o << "balance " << r.balance.name() << '\n';
-  stage("table", r.table);
-  o << "table_expected_peak " << r.table_expected_peak << '\n';
-  o << "generate_seconds " << r.generate_seconds << "\nself_check_seconds " << r.self_check_seconds << "\npositions "
-    << r.positions << "\ncounts";
-  for (uint64_t c : r.counts.by_code) o << ' ' << c;
-  o << '\n';
-  stage("minimize", r.minimize);
-  o << "minimize_expected_peak " << r.minimize_expected_peak << '\n';
-  o << "minimize_cpu_seconds " << r.minimize_cpu_seconds << "\ncubes " << r.cubes << "\nrule_draws " << r.rule_draws
-    << "\ncover_bytes " << r.cover_bytes << "\nsplit_inputs";
-  for (int i : r.split_inputs) o << ' ' << i;
-  o << "\ncare_positions " << r.care_positions << '\n';
-  for (const logic::PassReport& p : r.passes)
-    o << "pass " << p.pass << ' ' << p.cubes << ' ' << p.seconds << ' ' << p.cpu_seconds << ' ' << p.peak_bytes << '\n';
-  stage("verify", r.verify);
-  o << "syzygy " << r.syzygy_compared << ' ' << r.syzygy_positions << ' ' << r.syzygy_mismatches << '\n';
-  stage("check", r.check);
-  o << "checked_positions " << r.checked_positions << "\nmismatches " << r.mismatches << '\n';
-  stage("minimize_cr", r.minimize_cr);
-  o << "cr_minimize_expected_peak " << r.cr_minimize_expected_peak << "\ncr_minimize_cpu_seconds "
-    << r.cr_minimize_cpu_seconds << "\ncr_cubes " << r.cr_cubes << "\ncr_rule_draws " << r.cr_rule_draws
-    << "\ncr_cover_bytes " << r.cr_cover_bytes << "\ncr_search_positions " << r.cr_search_positions << '\n';
-  stage("check_cr", r.check_cr);
-  o << "cr_checked_positions " << r.cr_checked_positions << "\ncr_probed_positions " << r.cr_probed_positions
-    << "\ncr_mismatches " << r.cr_mismatches << '\n';
+  for_each_field(r, [&](const char* key, const auto& field) {
+    using F = std::decay_t<decltype(field)>;
+    if constexpr (std::is_same_v<F, std::vector<logic::PassReport>>) {
+      for (const logic::PassReport& p : field)
+        o << key << ' ' << p.pass << ' ' << p.cubes << ' ' << p.seconds << ' ' << p.cpu_seconds << ' ' << p.peak_bytes
+          << '\n';
+    } else {
+      o << key;
+      put_values(o, field);
+      o << '\n';
+    }
+  });
   return o.str();
 }
 
@@ -78,76 +138,23 @@ std::optional<BatchRecord> from_text(const std::string& text, const Balance& b) 
     std::istringstream l(line);
     std::string key;
     l >> key;
-    auto stage = [&](StageFigures& s) { l >> s.done >> s.seconds >> s.peak_bytes; };
     if (key == "balance") {
       std::string name;
       l >> name;
       named = name == b.name();
-    } else if (key == "table") {
-      stage(r.table);
-    } else if (key == "table_expected_peak") {
-      l >> r.table_expected_peak;
-    } else if (key == "minimize_expected_peak") {
-      l >> r.minimize_expected_peak;
-    } else if (key == "generate_seconds") {
-      l >> r.generate_seconds;
-    } else if (key == "self_check_seconds") {
-      l >> r.self_check_seconds;
-    } else if (key == "positions") {
-      l >> r.positions;
-    } else if (key == "counts") {
-      for (uint64_t& c : r.counts.by_code) l >> c;
-    } else if (key == "minimize") {
-      stage(r.minimize);
-    } else if (key == "minimize_cpu_seconds") {
-      l >> r.minimize_cpu_seconds;
-    } else if (key == "cubes") {
-      l >> r.cubes;
-    } else if (key == "rule_draws") {
-      l >> r.rule_draws;
-    } else if (key == "cover_bytes") {
-      l >> r.cover_bytes;
-    } else if (key == "care_positions") {
-      l >> r.care_positions;
-    } else if (key == "pass") {
-      logic::PassReport p;
-      l >> p.pass >> p.cubes >> p.seconds >> p.cpu_seconds >> p.peak_bytes;
-      r.passes.push_back(p);
-    } else if (key == "split_inputs") {
-      for (int i; l >> i;) r.split_inputs.push_back(i);
-    } else if (key == "verify") {
-      stage(r.verify);
-    } else if (key == "syzygy") {
-      l >> r.syzygy_compared >> r.syzygy_positions >> r.syzygy_mismatches;
-    } else if (key == "check") {
-      stage(r.check);
-    } else if (key == "checked_positions") {
-      l >> r.checked_positions;
-    } else if (key == "mismatches") {
-      l >> r.mismatches;
-    } else if (key == "minimize_cr") {
-      stage(r.minimize_cr);
-    } else if (key == "cr_minimize_expected_peak") {
-      l >> r.cr_minimize_expected_peak;
-    } else if (key == "cr_minimize_cpu_seconds") {
-      l >> r.cr_minimize_cpu_seconds;
-    } else if (key == "cr_cubes") {
-      l >> r.cr_cubes;
-    } else if (key == "cr_rule_draws") {
-      l >> r.cr_rule_draws;
-    } else if (key == "cr_cover_bytes") {
-      l >> r.cr_cover_bytes;
-    } else if (key == "cr_search_positions") {
-      l >> r.cr_search_positions;
-    } else if (key == "check_cr") {
-      stage(r.check_cr);
-    } else if (key == "cr_checked_positions") {
-      l >> r.cr_checked_positions;
-    } else if (key == "cr_probed_positions") {
-      l >> r.cr_probed_positions;
-    } else if (key == "cr_mismatches") {
-      l >> r.cr_mismatches;
+      continue;
     }
+    for_each_field(r, [&](const char* k, auto&& field) {
+      if (key != k) return;
+      using F = std::decay_t<decltype(field)>;
+      if constexpr (std::is_same_v<F, std::vector<logic::PassReport>>) {
+        logic::PassReport p;
+        l >> p.pass >> p.cubes >> p.seconds >> p.cpu_seconds >> p.peak_bytes;
+        field.push_back(p);
+      } else {
+        get_values(l, field);
+      }
+    });
     if (l.fail() && !l.eof()) return std::nullopt;
   }
   if (!named) return std::nullopt;

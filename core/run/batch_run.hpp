@@ -73,7 +73,7 @@ struct BatchRecord {
   uint64_t cr_cubes = 0;
   uint64_t cr_rule_draws = 0;
   uint64_t cr_cover_bytes = 0;
-  uint64_t cr_search_positions = 0;  // won positions left to the probe's capture search
+  uint64_t cr_search_positions = 0;  // left to the probe's capture search (wins, and at most a draw)
   // Its proof: the cubes against the table with those positions open, and every legal position
   // through the indexed probe with its capture search.
   StageFigures check_cr;
