@@ -18,6 +18,8 @@ AppContext::AppContext(QObject* parent) : QObject(parent) {
   syzygyDir_ = s.value("syzygyDir", QString::fromStdString(syzygy_dir_from_env({}).string())).toString();
   threads_ = s.value("threads", 0).toInt();
   sourceKind_ = s.value("source", 0).toInt() == 1 ? Source::Covers : Source::Tables;
+  // Saved by name, so that the list of levels may change; an unknown name means the default.
+  if (auto level = probe::parse_probe_memory(s.value("probeMemory").toString().toStdString())) probeMemory_ = *level;
   openSource();
   openSyzygy();
 }
@@ -30,7 +32,7 @@ AppContext::AppContext(const QString& dataDir, const QString& syzygyDir, QObject
 
 void AppContext::openSource() {
   if (sourceKind_ == Source::Covers)
-    source_ = std::make_shared<CoverValueSource>(dataDir_.toStdString());
+    source_ = std::make_shared<CoverValueSource>(dataDir_.toStdString(), probeMemory_);
   else
     source_ = std::make_shared<TableValueSource>(dataDir_.toStdString());
 }
@@ -80,14 +82,24 @@ void AppContext::setThreads(int n) {
   Q_EMIT changed();
 }
 
+void AppContext::setProbeMemory(probe::ProbeMemory level) {
+  if (level == probeMemory_) return;
+  probeMemory_ = level;
+  if (persist_)
+    QSettings().setValue("probeMemory", QString::fromStdString(std::string(probe::probe_memory_level(level).name)));
+  if (sourceKind_ == Source::Covers) openSource();
+  Q_EMIT changed();
+}
+
 void AppContext::markStarted() {
   firstStart_ = false;
   if (persist_) QSettings().setValue("started", true);
 }
 
 void AppContext::notifyDataChanged() {
-  // TableStore answers "missing" by looking at the disk each time, so a fresh source is only
-  // needed to drop tables it has loaded; re-probing is what matters.
+  // TableStore answers "missing" by looking at the disk each time, so tables only need a re-probe.
+  // Covers are loaded all at once, so new or remade covers need them opened again.
+  if (sourceKind_ == Source::Covers) openSource();
   Q_EMIT changed();
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "probe/probe_memory.hpp"
 #include "probe/syzygy.hpp"
 #include "probe/value_source.hpp"
 
@@ -28,6 +29,8 @@ class AppContext : public QObject {
   QString dataDir() const { return dataDir_; }
   QString syzygyDir() const { return syzygyDir_; }
   int threads() const { return threads_; }
+  // What the covers keep in memory when our values come from them (core/probe/probe_memory.hpp).
+  probe::ProbeMemory probeMemory() const { return probeMemory_; }
   bool firstStart() const { return firstStart_; }
 
   // Shared with workers: a worker keeps its own reference, so swapping the source while a probe
@@ -40,9 +43,13 @@ class AppContext : public QObject {
   void setDataDir(const QString& dir);
   void setSyzygyDir(const QString& dir);
   void setThreads(int n);
+  // Persists; with covers as the source, they are opened again at the new level, on the next
+  // probe's worker thread (reading every cover's cubes takes seconds at five pieces).
+  void setProbeMemory(probe::ProbeMemory level);
   void markStarted();
 
-  // The data directory's tables changed (a run generated some): drop cached "missing" answers.
+  // The data directory's tables or covers changed (a run made some): drop cached "missing" answers
+  // and open the covers again.
   void notifyDataChanged();
 
  Q_SIGNALS:
@@ -54,6 +61,7 @@ class AppContext : public QObject {
 
   QString dataDir_, syzygyDir_;
   int threads_ = 0;
+  probe::ProbeMemory probeMemory_ = probe::kDefaultProbeMemory;
   Source sourceKind_ = Source::Tables;
   bool persist_ = true;
   bool firstStart_ = false;

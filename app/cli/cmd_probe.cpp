@@ -4,6 +4,7 @@
 #include "common.hpp"
 #include "logic/cube.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_memory.hpp"
 #include "probe/probe_methods.hpp"
 #include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
@@ -17,7 +18,8 @@ Command add_probe(CLI::App& app) {
     Common common;
     std::string fen;
     std::string syzygy;
-    std::string method = "indexed";
+    std::string method;  // empty: the memory level's
+    std::string memory{probe::probe_memory_level(probe::kDefaultProbeMemory).name};
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("probe", "Probe one position: its value from our cover files, tables (and Syzygy)");
@@ -25,18 +27,31 @@ Command add_probe(CLI::App& app) {
       "Examples:\n  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1'\n"
       "  egtmin-cli probe '8/8/4k3/8/8/8/3r4/K7 b - -' --syzygy ../shared/syzygy --json\n"
       "  egtmin-cli probe '8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1' --method linear\n"
+      "  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1' --memory smallest\n"
       "The cover answer comes from DATA/covers/NAME.egtc alone (egtmin-cli minimize makes it); the\n"
-      "table answer from DATA/tables when that table has been generated.");
+      "table answer from DATA/tables when that table has been generated. The output gives the memory\n"
+      "the loaded covers take at the chosen --memory level.");
   sub->add_option("fen", a->fen, "Position in FEN (castling rights not allowed)")->required();
   sub->add_option("--syzygy", a->syzygy, "Also probe Syzygy tables in this directory");
   std::vector<std::string> methods;
-  std::string method_help = "Cover probe strategy:";
+  std::string method_help = "Cover probe strategy (default: the --memory level's):";
   for (const probe::ProbeMethodInfo& m : probe::probe_methods())
     if (m.role == probe::MethodRole::Cover && !m.reads_resolved) {  // probe reads standalone covers
       methods.emplace_back(m.name);
       method_help += " " + std::string(m.name) + " (" + std::string(m.description) + ")";
     }
   sub->add_option("--method", a->method, method_help)->check(CLI::IsMember(methods));
+  std::string memory_help = "What the covers keep in memory, from most to least (default " + a->memory + "):";
+  for (const probe::ProbeMemoryLevel& l : probe::probe_memory_levels())
+    memory_help += " " + std::string(l.name) + " (" + std::string(l.description) + ")";
+  // A bad name is a usage error that lists the levels.
+  const CLI::Validator is_level(
+      [](std::string& name) {
+        auto level = probe::parse_probe_memory(name);
+        return level ? std::string() : level.error().message;
+      },
+      "");
+  sub->add_option("--memory", a->memory, memory_help)->check(is_level)->type_name("LEVEL");
   add_common(sub, a->common);
   return {sub, [a] {
             auto pos = Position::from_fen(a->fen);
@@ -47,17 +62,22 @@ Command add_probe(CLI::App& app) {
             nlohmann::json j{{"fen", pos->fen()},
                              {"balance", canonical.name()},
                              {"side_to_move", pos->side_to_move() == White ? "white" : "black"}};
-            const auto method = *probe::parse_method(a->method);
+            const auto& level = probe::probe_memory_level(*probe::parse_probe_memory(a->memory));
+            const auto method = a->method.empty() ? level.method : *probe::parse_method(a->method);
+            if (method == probe::Method::Indexed && level.max_copies == probe::CoverProber::kNoIndex) {
+              std::fprintf(stderr, "egtmin-cli: error: --method indexed needs an index, which --memory %s lacks\n",
+                           a->memory.c_str());
+              return int(kUsage);
+            }
 
             // Only this balance's cover (and, with an en-passant square, its capture's) is loaded:
-            // a probe of one position should not pay for every cover under DATA.
+            // a probe of one position should not pay for every cover under DATA. Nothing is
+            // written: a missing probe layout is built in memory.
             probe::CoverProber prober;
             auto load = [&](const Balance& bal) -> Status {
               auto path = store::cover_path(a->common.data_dir(), bal);
               if (!std::filesystem::exists(path) || prober.has(bal)) return ok_status();
-              auto c = store::load_cover(path, &bal);
-              if (!c) return c.error();
-              return prober.add(std::move(*c));
+              return prober.add_file(path, probe::CoverProber::LayoutPolicy::Read, level.max_copies, level.regions);
             };
             if (auto s = load(canonical); !s) return fail(s.error().message);
             if (pos->ep_square() != NoSquare)
@@ -85,6 +105,9 @@ Command add_probe(CLI::App& app) {
               }
               j["cover_cubes"] = prober.cover(canonical)->cube_count();
             }
+            // After the probe: naming the cube may have loaded the cubes beside a mapped layout.
+            j["memory_level"] = level.name;
+            j["resident_bytes"] = prober.resident_bytes();
 
             TableStore store(a->common.data_dir());
             if (store.on_disk(canonical)) {
@@ -125,6 +148,10 @@ Command add_probe(CLI::App& app) {
               else
                 std::printf("cover (%s, %zu cubes): %s\n  cube %s\n", str("cover_method").c_str(),
                             j["cover_cubes"].get<size_t>(), str("cover_wdl").c_str(), str("cube").c_str());
+              if (!j["cover_wdl"].is_null())
+                std::printf("memory: %zu bytes (%.2f MB) for the loaded covers, level %s\n",
+                            j["resident_bytes"].get<size_t>(), double(j["resident_bytes"].get<size_t>()) / 1e6,
+                            str("memory_level").c_str());
               std::printf("table: %s\n", j["table_wdl"].is_null() ? "not generated" : str("table_wdl").c_str());
               if (j.contains("syzygy_wdl"))
                 std::printf(

@@ -54,6 +54,7 @@ const std::vector<logic::CubeWord>& LoadedCover::cubes() const {
   std::call_once(lazy_once_, [&] {
     auto c = store::load_cover(cover_path_, &file.balance);
     if (c) lazy_cubes_ = std::move(c->cubes);
+    lazy_bytes_.store(lazy_cubes_.capacity() * sizeof(logic::CubeWord), std::memory_order_release);
   });
   return lazy_cubes_;
 }
@@ -69,7 +70,7 @@ LoadedCover::Found LoadedCover::find(const Placement& p, Method m, bool& negate,
       if (logic::contains(c, mt)) return c;
     return 0;
   };
-  if (m == Method::Linear) {
+  if (m == Method::Linear || !indexed()) {
     const logic::CubeWord c = scan();
     return {c ? logic::output_of(c) : file.implied, c};
   }
@@ -123,6 +124,11 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
+  if (max_copies < 1) {  // kNoIndex: the cubes are all there is
+    lc->file = std::move(cover);
+    lc->file.cubes.shrink_to_fit();
+    return lc;
+  }
   auto t0 = std::chrono::steady_clock::now();
   // Where probes will land: representatives of random legal placements (fixed seed, so an index
   // is a function of its cover).
@@ -183,8 +189,8 @@ void CoverProber::rebuild_material_hash() {
   HugeArray arena(total);
   size_t at = 0;
   for (const auto& c : covers_) {
-    if (c->from_layout()) continue;
     const auto words = c->index.hot_words();
+    if (words.empty() || c->from_layout()) continue;  // no index (kNoIndex), or in its mapping
     std::copy(words.begin(), words.end(), arena.data() + at);
     c->index.use_hot_words(arena.data() + at);
     at += (words.size() + 7) / 8 * 8;
@@ -286,8 +292,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   return lc;
 }
 
-Status CoverProber::add_file(const fs::path& cover_path, LayoutPolicy layouts) {
-  auto lc = load(cover_path, kDefaultCopies, RegionPolicy::Auto, layouts);
+Status CoverProber::add_file(const fs::path& cover_path, LayoutPolicy layouts, double max_copies,
+                             RegionPolicy regions) {
+  auto lc = load(cover_path, max_copies, regions, layouts);
   if (!lc) return Error{cover_path.string() + ": " + lc.error().message};
   insert(std::move(*lc));
   rebuild_material_hash();
@@ -386,6 +393,20 @@ size_t CoverProber::memory_bytes(Method m) const {
     total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
              c->region.hot_words().size_bytes();
     if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
+  }
+  return total;
+}
+
+size_t CoverProber::resident_bytes() const {
+  size_t total = sizeof(*this) + arena_.memory_bytes() + covers_.capacity() * sizeof(covers_[0]);
+  for (const auto& c : covers_) {
+    // The indexes count their own size; their hot words are in arena_ (counted above) or in the
+    // mapped layout (counted whole, as memory_bytes does).
+    total += sizeof(LoadedCover) - sizeof(CubeIndex) - sizeof(RegionIndex);
+    total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
+             c->region.hot_words().size_bytes();
+    if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
+    total += c->cube_bytes() + c->file.rule_draws.capacity() * sizeof(uint32_t);
   }
   return total;
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -56,11 +57,18 @@ struct LoadedCover {
   MappedFile layout;               // the probe layout file the indexes read, when opened from one
 
   bool from_layout() const { return layout.size() != 0; }
+  // False when opened with CoverProber::kNoIndex: every probe then scans the cubes.
+  bool indexed() const { return index.built(); }
   // The cover's cubes (linear probing, find() past the front line of a layout): loaded from the
   // cover file on first use when the cover was opened from its layout, empty if that fails.
   // Thread-safe.
   const std::vector<logic::CubeWord>& cubes() const;
   size_t cube_count() const { return from_layout() ? lazy_count_ : file.cubes.size(); }
+  // Bytes of the cubes held in memory now (none for a cover opened from its layout until cubes()
+  // loads them).
+  size_t cube_bytes() const {
+    return file.cubes.capacity() * sizeof(logic::CubeWord) + lazy_bytes_.load(std::memory_order_acquire);
+  }
   // Opened from a layout: where the cubes are, and how many.
   void set_lazy_cubes(const std::filesystem::path& cover_path, uint64_t count) {
     cover_path_ = cover_path;
@@ -83,6 +91,7 @@ struct LoadedCover {
   size_t lazy_count_ = 0;
   mutable std::once_flag lazy_once_;
   mutable std::vector<logic::CubeWord> lazy_cubes_;
+  mutable std::atomic<size_t> lazy_bytes_{0};  // of lazy_cubes_, once loaded
 };
 
 struct CoverProbe {
@@ -97,6 +106,9 @@ class CoverProber {
  public:
   // The indexed method's memory budget: cube copies in its leaves per cube of the cover.
   static constexpr double kDefaultCopies = 2.0;
+  // A budget below one copy of each cube: no index at all, only the cubes, which every probe then
+  // scans (as Method::Linear does, whatever method it asks for). The least memory a cover takes.
+  static constexpr double kNoIndex = 0.0;
 
   CoverProber() { slot_of_key_.fill(-1); }
 
@@ -124,8 +136,10 @@ class CoverProber {
   // One cover file, from its layout or indexed (then its layout written), as open() loads each.
   static Result<std::unique_ptr<LoadedCover>> load(const std::filesystem::path& cover_path, double max_copies,
                                                    RegionPolicy regions, LayoutPolicy layouts);
-  // Adds one cover file as open() would (check --probe opens the one it checks).
-  Status add_file(const std::filesystem::path& cover_path, LayoutPolicy layouts = LayoutPolicy::Use);
+  // Adds one cover file as open() would (check --probe opens the one it checks, probe the one it
+  // probes).
+  Status add_file(const std::filesystem::path& cover_path, LayoutPolicy layouts = LayoutPolicy::Use,
+                  double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 
@@ -135,6 +149,10 @@ class CoverProber {
   // Resident bytes of each method's structures over all covers (the cubes for Linear, the tree and
   // its copies, and the region indexes, for Indexed).
   size_t memory_bytes(Method m) const;
+  // Everything the prober holds now: every index structure (mapped layouts counted whole), the
+  // cubes held in memory, the 50-move-rule lists and the per-cover bookkeeping. What a user is
+  // told the loaded covers take.
+  size_t resident_bytes() const;
   // Covers that have a region index.
   size_t region_covers() const;
 

@@ -84,6 +84,8 @@ class CubeIndex {
   // and is thrown away. find() gives 0 after a front miss, as after drop_tree().
   static CubeIndex front_line(std::span<const logic::CubeWord> cubes, int inputs, std::span<const uint64_t> queries);
 
+  // False for a default-constructed index (a cover opened without one, CoverProber::kNoIndex).
+  bool built() const { return words_ != nullptr; }
   // The whole front line.
   std::span<const logic::CubeWord> front_cubes() const { return {front_cubes_.data(), size_t(front_size_)}; }
   // The leaf blocks a probe scans, on average over `queries` (indices; 0 for those the front line

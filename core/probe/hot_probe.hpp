@@ -153,7 +153,8 @@ inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
   const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(t));
   for (int i = 0; i < K; ++i) t[size_t(i)] ^= (t[size_t(i)] ^ t2[size_t(i)]) & second;
   logic::Output out = logic::Output::None;
-  if (m == Method::Indexed) {
+  // A cover opened without an index (CoverProber::kNoIndex) has no front line: it is scanned.
+  if (m == Method::Indexed && e.index.front0) [[likely]] {
     out = CubeIndex::find_output_front0<K>(e.index, rep_stm, t);
     if (out == logic::Output::None) [[unlikely]] {
       // With a region index the tree is gone: a front miss goes to the regions. Their block is

@@ -5,27 +5,28 @@
 
 namespace egtmin::probe {
 
-Covers::Covers(std::unique_ptr<CoverProber> impl) : impl_(std::move(impl)) {}
+Covers::Covers(std::unique_ptr<CoverProber> impl, ProbeMemory memory) : impl_(std::move(impl)), memory_(memory) {}
 Covers::Covers(Covers&&) noexcept = default;
 Covers& Covers::operator=(Covers&&) noexcept = default;
 Covers::~Covers() = default;
 
 Result<Covers> Covers::open(const std::filesystem::path& data_dir, const OpenOptions& options) {
-  auto p = CoverProber::open(data_dir, CoverProber::kDefaultCopies, RegionPolicy::Auto, options.threads);
+  const ProbeMemoryLevel& level = probe_memory_level(options.memory);
+  auto p = CoverProber::open(data_dir, level.max_copies, level.regions, options.threads);
   if (!p) return p.error();
-  return Covers(std::move(*p));
+  return Covers(std::move(*p), options.memory);
 }
 
 bool Covers::has(const Balance& b) const { return impl_->has(b); }
 
 Result<CoverAnswer> Covers::probe(const Position& pos) const {
-  auto r = impl_->probe_checked(pos, Method::Indexed);
+  auto r = impl_->probe_checked(pos, probe_memory_level(memory_).method);
   if (!r) return r.error();
   return CoverAnswer{r->wdl, r->cube, r->inputs, r->balance};
 }
 
-Wdl Covers::probe_wdl(const Position& pos) const { return impl_->probe_wdl(pos, Method::Indexed); }
+Wdl Covers::probe_wdl(const Position& pos) const { return impl_->probe_wdl(pos, probe_memory_level(memory_).method); }
 
-CoverStats Covers::stats() const { return {impl_->balances(), impl_->memory_bytes(Method::Indexed)}; }
+CoverStats Covers::stats() const { return {impl_->balances(), impl_->resident_bytes(), memory_}; }
 
 }  // namespace egtmin::probe

@@ -11,6 +11,7 @@
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
 #include "logic/cube.hpp"
+#include "probe/probe_memory.hpp"
 #include "table/table.hpp"
 #include "util/result.hpp"
 
@@ -20,6 +21,7 @@ class CoverProber;
 
 struct OpenOptions {
   int threads = 0;  // covers are loaded and indexed on this many threads (0: default_threads())
+  ProbeMemory memory = kDefaultProbeMemory;  // what is built for each cover, and the probe's method
 };
 
 // One position's answer from the covers.
@@ -31,13 +33,15 @@ struct CoverAnswer {
 };
 
 struct CoverStats {
-  std::vector<Balance> balances;  // loaded covers, sorted
-  size_t memory_bytes = 0;        // resident bytes of the probe's structures
+  std::vector<Balance> balances;             // loaded covers, sorted
+  size_t memory_bytes = 0;                   // resident bytes of everything the loaded covers hold
+  ProbeMemory memory = kDefaultProbeMemory;  // the level they were opened with
 };
 
 class Covers {
  public:
-  // Loads every cover under data_dir/covers and indexes it; errors name the bad file.
+  // Loads every cover under data_dir/covers and indexes it as options.memory says (from the stored
+  // probe layouts where the level builds what they hold); errors name the bad file.
   static Result<Covers> open(const std::filesystem::path& data_dir, const OpenOptions& options = {});
   Covers(Covers&&) noexcept;
   Covers& operator=(Covers&&) noexcept;
@@ -55,8 +59,9 @@ class Covers {
   const CoverProber& prober() const { return *impl_; }
 
  private:
-  explicit Covers(std::unique_ptr<CoverProber> impl);
+  Covers(std::unique_ptr<CoverProber> impl, ProbeMemory memory);
   std::unique_ptr<CoverProber> impl_;
+  ProbeMemory memory_ = kDefaultProbeMemory;
 };
 
 }  // namespace egtmin::probe

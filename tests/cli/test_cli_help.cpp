@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "probe/probe_memory.hpp"
 #include "support/process.hpp"
 
 namespace {
@@ -185,6 +186,20 @@ TEST(CliHelp, BadFlagExitsTwoAndNamesIt) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "--bogus")) << "stderr: " << r.err;
   EXPECT_TRUE(r.out.empty()) << "stdout: " << r.out;
+}
+
+// probe --memory: a name that is no level is a usage error that lists the levels, and --help
+// describes every level.
+TEST(CliHelp, ProbeMemoryLevelsAreListed) {
+  CliRun bad = run_cli({"probe", "8/8/8/8/8/2k5/3r4/K7 b - - 0 1", "--memory", "tiny"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "'tiny'")) << "stderr: " << bad.err;
+  EXPECT_TRUE(contains(bad.err, egtmin::probe::probe_memory_names())) << "stderr: " << bad.err;
+  EXPECT_TRUE(bad.out.empty()) << "stdout: " << bad.out;
+  CliRun help = run_cli({"probe", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const egtmin::probe::ProbeMemoryLevel& l : egtmin::probe::probe_memory_levels())
+    EXPECT_TRUE(contains(help.out, std::string(l.name) + " (" + std::string(l.description) + ")")) << help.out;
 }
 
 TEST(CliHelp, UnknownSubcommandAndMissingSubcommandAreUsageErrors) {

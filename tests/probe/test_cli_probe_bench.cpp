@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "probe/cover_builder.hpp"
@@ -69,6 +70,28 @@ TEST_F(CliProbeBench, ProbeAnswersFromTheCoverWithItsCube) {
   }
   CliRun missing = run_cli("probe '8/8/8/8/8/2k5/2pq4/K7 w - - 0 1' --json --data " + dir_->string());
   EXPECT_EQ(missing.rc, 1);  // KQPvK: no cover, no table
+}
+
+TEST_F(CliProbeBench, ProbeMemoryLevelsAnswerAlikeAndSayWhatTheyTake) {
+  const std::string fen = "'8/8/8/8/8/2k5/3r4/K7 b - - 0 1'";
+  std::map<std::string, size_t> bytes;
+  for (const char* level : {"fast", "smallest"}) {
+    CliRun r = run_cli("probe " + fen + " --json --memory " + std::string(level) + " --data " + dir_->string());
+    ASSERT_EQ(r.rc, 0) << level << ": " << r.out;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["cover_wdl"], "win") << level;
+    EXPECT_EQ(j["memory_level"], level);
+    bytes[level] = j["resident_bytes"].get<size_t>();
+    EXPECT_GT(bytes[level], 0u) << level;
+  }
+  EXPECT_LT(bytes["smallest"], bytes["fast"]);
+  CliRun text = run_cli("probe " + fen + " --memory smallest --data " + dir_->string());
+  ASSERT_EQ(text.rc, 0);
+  EXPECT_NE(text.out.find("memory: " + std::to_string(bytes["smallest"]) + " bytes"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("level smallest"), std::string::npos) << text.out;
+  // Usage errors: a level that does not exist, and an index the level does not keep.
+  EXPECT_EQ(run_cli("probe " + fen + " --memory tiny --data " + dir_->string()).rc, 2);
+  EXPECT_EQ(run_cli("probe " + fen + " --memory smallest --method indexed --data " + dir_->string()).rc, 2);
 }
 
 TEST_F(CliProbeBench, BenchProbeAgreesWithFathomAndReportsEveryMethod) {

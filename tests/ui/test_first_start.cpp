@@ -21,6 +21,7 @@
 #include "chess/balance.hpp"
 #include "main_window.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_memory.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
 
@@ -115,6 +116,19 @@ class TestFirstStart : public QObject {
     QCOMPARE(w.context()->dataDir(), data_);
     w.maybeWelcome();
     QVERIFY(!w.welcomeBox());
+  }
+
+  void probeMemoryIsRemembered() {
+    {
+      AppContext ctx;
+      QCOMPARE(ctx.probeMemory(), probe::kDefaultProbeMemory);
+      ctx.setProbeMemory(probe::ProbeMemory::Smallest);
+    }
+    QCOMPARE(QSettings().value("probeMemory").toString(), QString("smallest"));  // by name
+    QCOMPARE(AppContext().probeMemory(), probe::ProbeMemory::Smallest);
+    QSettings().setValue("probeMemory", "roomy");  // a name this version does not know: the default
+    QCOMPARE(AppContext().probeMemory(), probe::kDefaultProbeMemory);
+    QSettings().remove("probeMemory");
   }
 
   void welcomeWithCoversOffersNoSetup() {

@@ -2,6 +2,7 @@
 // The assembled window: panels wired together (board -> probe, probe -> runs, covers -> board,
 // runs -> charts), closing with runs going asks and cancels, settings dialog round trip.
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -16,6 +17,7 @@
 #include "charts/charts_panel.hpp"
 #include "charts/sizes_chart.hpp"
 #include "main_window.hpp"
+#include "probe/probe_memory.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
 #include "settings/settings_dialog.hpp"
@@ -158,9 +160,14 @@ class TestMainWindow : public QObject {
     SettingsDialog d(&ctx);
     d.dataEdit()->setText(other.path());
     d.threadsBox()->setValue(1);
+    // The probe memory levels, all of them, by name; the current one selected.
+    QCOMPARE(d.probeMemoryBox()->count(), int(probe::probe_memory_levels().size()));
+    QCOMPARE(d.probeMemoryBox()->currentText(), QString("fast"));
+    d.probeMemoryBox()->setCurrentIndex(d.probeMemoryBox()->findText("smallest"));
     d.accept();
     QCOMPARE(ctx.dataDir(), other.path());
     QCOMPARE(ctx.threads(), 1);
+    QCOMPARE(ctx.probeMemory(), probe::ProbeMemory::Smallest);
     // A bad Syzygy directory is reported, not fatal.
     ctx.setSyzygyDir(other.filePath("nope"));
     QVERIFY(!ctx.syzygy());

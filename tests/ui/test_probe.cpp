@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Probe panel and move list: known values, colour-flipped balances, missing tables, playing moves
-// and back/forward, and the model contract (QAbstractItemModelTester).
+// and back/forward, the covers' memory levels, and the model contract (QAbstractItemModelTester).
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 
 #include "app_context.hpp"
 #include "board/board_editor.hpp"
@@ -16,6 +17,7 @@
 #include "probe/cover_builder.hpp"
 #include "probe/move_list_model.hpp"
 #include "probe/probe_engine.hpp"
+#include "probe/probe_memory.hpp"
 #include "probe/probe_panel.hpp"
 #include "probe/table_value_source.hpp"
 #include "store/cover_file.hpp"
@@ -35,6 +37,26 @@ class TestProbe : public QObject {
     QString err;
     QVERIFY2(editor_->setFen(fen, &err), qPrintable(err));
     QVERIFY(panel_->waitIdle());
+  }
+
+  // Covers of these balances, minimized from the test tables with the paper's passes, saved in
+  // `dir`'s covers/ (without probe layouts: the first open builds and writes them).
+  static bool saveCovers(const QString& dir, std::initializer_list<const char*> names) {
+    TableStore store(ui::test::dataDir().toStdString());
+    for (const char* name : names) {
+      auto t = store.get(*Balance::parse(name));
+      if (!t.ok()) return false;
+      auto m = logic::minimize_table(**t, *logic::parse_passes("canon,compact,expand,irredundant"), {});
+      if (!m.ok()) return false;
+      store::CoverFile cf;
+      cf.balance = *Balance::parse(name);
+      cf.inputs = (**t).encoding().bits();
+      cf.canon = m->scheme;
+      cf.passes = "canon,compact,expand,irredundant";
+      cf.cubes = m->cover;
+      if (!store::save_cover(store::cover_path(dir.toStdString(), cf.balance), cf).ok()) return false;
+    }
+    return true;
   }
 
  private Q_SLOTS:
@@ -210,20 +232,7 @@ class TestProbe : public QObject {
     // Covers made from the test tables, in a data directory of their own.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    TableStore store(ui::test::dataDir().toStdString());
-    for (const char* name : {"KQvK", "KRvK"}) {
-      auto t = store.get(*Balance::parse(name));
-      QVERIFY(t.ok());
-      auto m = logic::minimize_table(**t, *logic::parse_passes("canon,compact,expand,irredundant"), {});
-      QVERIFY(m.ok());
-      store::CoverFile cf;
-      cf.balance = *Balance::parse(name);
-      cf.inputs = (**t).encoding().bits();
-      cf.canon = m->scheme;
-      cf.passes = "canon,compact,expand,irredundant";
-      cf.cubes = m->cover;
-      QVERIFY(store::save_cover(store::cover_path(dir.path().toStdString(), cf.balance), cf).ok());
-    }
+    QVERIFY(saveCovers(dir.path(), {"KQvK", "KRvK"}));
     AppContext covers(dir.path(), ui::test::syzygyDir());
     covers.setSource(AppContext::Source::Covers);
     BoardEditor editor;
@@ -259,6 +268,52 @@ class TestProbe : public QObject {
     QSignalSpy spy(&panel, &ProbePanel::generateRequested);
     panel.generateButton()->click();
     QCOMPARE(spy.at(0).at(1).toBool(), true);
+  }
+
+  // The panel says what the loaded covers take and at which level; the cubes alone take less than
+  // the index, and every value stays the same.
+  void memoryLevelsChangeTheBytesNotTheValues() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(saveCovers(dir.path(), {"KQvK", "KRvK"}));
+    AppContext covers(dir.path(), QString());
+    covers.setSource(AppContext::Source::Covers);
+    BoardEditor editor;
+    ProbePanel panel(&covers, &editor);
+    panel.show();
+    QString err;
+    // KQvK without captures: the position and every move's successor are in the cover.
+    QVERIFY2(editor.setFen("8/8/8/3k4/8/8/8/1Q2K3 w - - 0 1", &err), qPrintable(err));
+    QVERIFY(panel.waitIdle());
+    auto values = [](const ProbeResult& r) {
+      std::vector<std::optional<Wdl>> v{r.ours};
+      for (const ProbeMove& m : r.moves) v.push_back(m.ours);
+      return v;
+    };
+    const auto expected = values(panel.result());
+    QVERIFY(expected.front().has_value());
+    QCOMPARE(*expected.front(), Wdl::Win);
+    std::map<probe::ProbeMemory, size_t> bytes;
+    for (const probe::ProbeMemoryLevel& level : probe::probe_memory_levels()) {
+      covers.setProbeMemory(level.level);  // opens the covers again, on the next probe's worker
+      QVERIFY(panel.waitIdle(120000));
+      const ProbeResult& r = panel.result();
+      const QString name = QString::fromLatin1(level.name.data(), qsizetype(level.name.size()));
+      QVERIFY2(r.sourceMemory.has_value(), qPrintable(name));
+      QCOMPARE(r.sourceMemory->level, name);
+      QVERIFY(r.sourceMemory->bytes > 0);
+      QVERIFY(panel.memoryLabel()->isVisible());
+      QVERIFY2(panel.memoryLabel()->text().contains(QStringLiteral("(%1)").arg(name)),
+               qPrintable(panel.memoryLabel()->text()));
+      QVERIFY2(!panel.memoryLabel()->text().contains(QStringLiteral(": 0 ")), qPrintable(panel.memoryLabel()->text()));
+      QVERIFY2(values(r) == expected, qPrintable(name));
+      bytes[level.level] = r.sourceMemory->bytes;
+    }
+    QVERIFY(bytes[probe::ProbeMemory::Smallest] < bytes[probe::ProbeMemory::Fast]);
+    // The tables say nothing about memory: the label goes.
+    covers.setSource(AppContext::Source::Tables);
+    QVERIFY(panel.waitIdle());
+    QVERIFY(!panel.memoryLabel()->isVisible());
   }
 
   // A 5-piece position probed from our cover beside Syzygy's file: KRPvKR, valued by Syzygy on

@@ -5,6 +5,13 @@
 
 namespace egtmin::ui {
 
+namespace {
+QString levelName(probe::ProbeMemory level) {
+  const std::string_view name = probe::probe_memory_level(level).name;
+  return QString::fromLatin1(name.data(), qsizetype(name.size()));
+}
+}  // namespace
+
 bool CoverValueSource::available(const Balance& b) const {
   // Asked by the panel before loading; the file's presence is the answer.
   std::error_code ec;
@@ -17,7 +24,9 @@ const probe::Covers* CoverValueSource::covers(QString* error) {
   QMutexLocker lock(&mutex_);
   if (!tried_) {
     tried_ = true;
-    auto r = probe::Covers::open(dir_);
+    probe::OpenOptions options;
+    options.memory = memory_;
+    auto r = probe::Covers::open(dir_, options);
     if (r)
       covers_ = std::move(*r);
     else
@@ -25,6 +34,13 @@ const probe::Covers* CoverValueSource::covers(QString* error) {
   }
   if (!covers_ && error) *error = error_;
   return covers_ ? &*covers_ : nullptr;
+}
+
+std::optional<SourceMemory> CoverValueSource::memory() {
+  QMutexLocker lock(&mutex_);
+  if (!covers_) return std::nullopt;
+  const probe::CoverStats stats = covers_->stats();
+  return SourceMemory{stats.memory_bytes, levelName(stats.memory)};
 }
 
 Result<Wdl> CoverValueSource::probe(const Position& pos, QString* detail) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ValueSource over the cover files of a data directory (probe::Covers): the value comes from
 // the first cube containing the position, and that cube is reported as the detail. Covers are
-// loaded on the first probe, on the worker thread, so opening a data directory never blocks the
-// window.
+// loaded on the first probe, on the worker thread, so opening a data directory (or choosing
+// another memory level, which reads the covers again) never blocks the window.
 #pragma once
 
 #include <QMutex>
@@ -16,17 +16,20 @@ namespace egtmin::ui {
 
 class CoverValueSource : public ValueSource {
  public:
-  explicit CoverValueSource(std::filesystem::path dataDir) : dir_(std::move(dataDir)) {}
+  explicit CoverValueSource(std::filesystem::path dataDir, probe::ProbeMemory memory = probe::kDefaultProbeMemory)
+      : dir_(std::move(dataDir)), memory_(memory) {}
 
   QString name() const override { return QStringLiteral("cover"); }
   bool available(const Balance& b) const override;
   Result<Wdl> probe(const Position& pos, QString* detail = nullptr) override;
+  std::optional<SourceMemory> memory() override;
 
  private:
   // Loads the covers once; the error is kept and reported by every probe.
   const probe::Covers* covers(QString* error);
 
   std::filesystem::path dir_;
+  probe::ProbeMemory memory_;
   QMutex mutex_;
   bool tried_ = false;
   std::optional<probe::Covers> covers_;

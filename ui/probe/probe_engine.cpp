@@ -66,6 +66,7 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
   r.sourceName = source ? source->name() : QString();
   if (auto why = pos.illegal_reason()) {
     r.illegal = QString::fromStdString(*why);
+    if (source) r.sourceMemory = source->memory();
     return r;
   }
   r.balance = Balance::of(pos);
@@ -146,6 +147,8 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
     if (a.dtz && *a.dtz != *b.dtz) return *a.dtz < *b.dtz;
     return a.text < b.text;
   });
+  // After the probes: the first one loads the covers, and naming cubes may load more of them.
+  if (source) r.sourceMemory = source->memory();
   return r;
 }
 

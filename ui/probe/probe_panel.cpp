@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QShortcut>
 #include <QTableView>
@@ -74,6 +75,11 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   detail_->setObjectName("detail");
   detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   detail_->setFont(QFont(QStringLiteral("DejaVu Sans Mono")));
+  memory_ = new QLabel(this);
+  memory_->setObjectName("memory");
+  memory_->setVisible(false);
+  memory_->setToolTip(
+      tr("Memory the loaded cover files take. File → Settings → Probe memory trades it against probe speed."));
   sourceBox_ = new QComboBox(this);
   sourceBox_->addItem(tr("tables"), int(AppContext::Source::Tables));
   sourceBox_->addItem(tr("covers"), int(AppContext::Source::Covers));
@@ -111,6 +117,7 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   layout->addLayout(head);
   layout->addLayout(grid);
   layout->addWidget(detail_);
+  layout->addWidget(memory_);
   layout->addWidget(message_);
   layout->addWidget(generate_, 0, Qt::AlignLeft);
   layout->addLayout(nav);
@@ -204,6 +211,11 @@ void ProbePanel::display(const ProbeResult& r) {
   generate_->setVisible(false);
   detail_->setVisible(!r.oursDetail.isEmpty());
   detail_->setText(r.oursDetail.isEmpty() ? QString() : tr("Cube: %1").arg(r.oursDetail));
+  memory_->setVisible(r.sourceMemory.has_value());
+  if (r.sourceMemory)
+    memory_->setText(tr("Covers in memory: %1 (%2)")
+                         .arg(QLocale().formattedDataSize(qint64(r.sourceMemory->bytes), 1, QLocale::DataSizeSIFormat),
+                              r.sourceMemory->level));
   const QString stm = r.position.side_to_move() == White ? tr("White") : tr("Black");
   if (!r.illegal.isEmpty()) {
     title_->setText(tr("Illegal setup"));

@@ -46,6 +46,8 @@ class ProbePanel : public QWidget {
   QPushButton* generateButton() const { return generate_; }
   QComboBox* sourceBox() const { return sourceBox_; }
   QLabel* detailLabel() const { return detail_; }
+  // What the loaded covers take in memory, and at which level (hidden for the tables).
+  QLabel* memoryLabel() const { return memory_; }
 
  public Q_SLOTS:
   void reprobe();
@@ -70,7 +72,7 @@ class ProbePanel : public QWidget {
   BoardEditor* editor_;
   MoveListModel* model_;
   QTableView* view_;
-  QLabel *title_, *ours_, *syzygy_, *agree_, *message_, *detail_;
+  QLabel *title_, *ours_, *syzygy_, *agree_, *message_, *detail_, *memory_;
   QComboBox* sourceBox_;
   QPushButton* generate_;
   QToolButton *back_, *forward_;

@@ -11,6 +11,7 @@
 #include "chess/move.hpp"
 #include "chess/position.hpp"
 #include "probe/syzygy.hpp"
+#include "probe/value_source.hpp"
 #include "table/table.hpp"
 
 namespace egtmin::ui {
@@ -43,7 +44,8 @@ struct ProbeResult {
   bool ourAvailable = false;  // the source has data for this balance
   std::optional<Wdl> ours;    // side to move
   QString oursMessage;
-  QString oursDetail;  // what answered (the cube, for covers)
+  QString oursDetail;                        // what answered (the cube, for covers)
+  std::optional<SourceMemory> sourceMemory;  // what our source holds in memory, when it tells
   bool syzygyOpen = false;
   bool syzygyHasBalance = false;
   std::optional<SyzygyWdl> syzygy;  // side to move

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QString>
+#include <cstddef>
 #include <optional>
 
 #include "chess/balance.hpp"
@@ -13,6 +14,12 @@
 #include "util/result.hpp"
 
 namespace egtmin::ui {
+
+// What a source keeps in memory: its bytes, and the setting that decided them.
+struct SourceMemory {
+  size_t bytes = 0;
+  QString level;  // the covers' probe memory level ("fast")
+};
 
 class ValueSource {
  public:
@@ -25,6 +32,9 @@ class ValueSource {
   // Exact WDL for the side to move of a legal position. Called from worker threads (one at a
   // time). detail, when given, receives what answered (the matching cube for covers).
   virtual Result<Wdl> probe(const Position& pos, QString* detail = nullptr) = 0;
+  // The memory the source holds now, when it tells (the covers do, once loaded). Called from the
+  // worker threads, as probe() is.
+  virtual std::optional<SourceMemory> memory() { return std::nullopt; }
 };
 
 }  // namespace egtmin::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "settings/settings_dialog.hpp"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -14,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app_context.hpp"
+#include "probe/probe_memory.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::ui {
@@ -41,7 +43,8 @@ SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(paren
   syzygy_->setPlaceholderText(tr("directory with *.rtbw / *.rtbz files"));
   dataNote_ = new QLabel(this);
   syzygyNote_ = new QLabel(this);
-  for (QLabel* l : {dataNote_, syzygyNote_}) {
+  probeMemoryNote_ = new QLabel(this);
+  for (QLabel* l : {dataNote_, syzygyNote_, probeMemoryNote_}) {
     l->setWordWrap(true);
     QFont f = l->font();
     f.setPointSizeF(f.pointSizeF() * 0.9);
@@ -51,6 +54,14 @@ SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(paren
   threads_->setRange(0, egtmin::default_threads() * 2);
   threads_->setSpecialValueText(tr("all (%1)").arg(egtmin::default_threads()));
   threads_->setValue(ctx->threads());
+  probeMemory_ = new QComboBox(this);
+  for (const probe::ProbeMemoryLevel& l : probe::probe_memory_levels()) {
+    probeMemory_->addItem(QString::fromLatin1(l.name.data(), qsizetype(l.name.size())), int(l.level));
+    probeMemory_->setItemData(probeMemory_->count() - 1,
+                              QString::fromLatin1(l.description.data(), qsizetype(l.description.size())),
+                              Qt::ToolTipRole);
+  }
+  probeMemory_->setCurrentIndex(probeMemory_->findData(int(ctx->probeMemory())));
 
   auto* form = new QFormLayout;
   form->addRow(tr("Data directory:"), withBrowse(this, data_, tr("Data directory")));
@@ -58,6 +69,8 @@ SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(paren
   form->addRow(tr("Syzygy directory:"), withBrowse(this, syzygy_, tr("Syzygy directory")));
   form->addRow(QString(), syzygyNote_);
   form->addRow(tr("Threads for runs:"), threads_);
+  form->addRow(tr("Probe memory:"), probeMemory_);
+  form->addRow(QString(), probeMemoryNote_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
@@ -66,6 +79,7 @@ SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(paren
   layout->addWidget(buttons);
   connect(data_, &QLineEdit::textChanged, this, &SettingsDialog::check);
   connect(syzygy_, &QLineEdit::textChanged, this, &SettingsDialog::check);
+  connect(probeMemory_, &QComboBox::currentIndexChanged, this, &SettingsDialog::check);
   check();
   resize(640, sizeHint().height());
 }
@@ -87,12 +101,18 @@ void SettingsDialog::check() {
     syzygyNote_->setText(tr("<span style='color:#b01010'>No such directory.</span>"));
   else
     syzygyNote_->setText(tr("%n WDL file(s) found.", nullptr, int(syz.entryList({"*.rtbw"}, QDir::Files).size())));
+  const auto& level = probe::probe_memory_level(probe::ProbeMemory(probeMemory_->currentData().toInt()));
+  probeMemoryNote_->setText(
+      tr("What probing the covers keeps in memory: %1. The probe panel shows what the "
+         "loaded covers take.")
+          .arg(QString::fromLatin1(level.description.data(), qsizetype(level.description.size()))));
 }
 
 void SettingsDialog::accept() {
   ctx_->setDataDir(data_->text().trimmed());
   ctx_->setSyzygyDir(syzygy_->text().trimmed());
   ctx_->setThreads(threads_->value());
+  ctx_->setProbeMemory(probe::ProbeMemory(probeMemory_->currentData().toInt()));
   QDialog::accept();
 }
 

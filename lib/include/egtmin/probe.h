@@ -36,6 +36,10 @@
  * unloaded balance's memory is freed once no probe that may still read it is running (probes in
  * flight are tracked per thread, without a lock). A balance bigger than the cap alone is still
  * loaded. Without a cap, balances stay loaded until close, and probes skip the tracking.
+ * The cap is the library's one memory setting: each balance is probed through its index, mapped
+ * from its probe layout, so loading it again after an unload costs a mapping and a checksum, not
+ * an index build. (egtmin-cli and the workbench can also keep the cubes alone, in half the memory,
+ * but every probe then scans the cover: too slow inside a search.)
  *
  * Squares and bitboards follow Fathom and Stockfish: square 0 is a1, 7 is h1, 63 is h8; bit s of
  * a bitboard is square s.
