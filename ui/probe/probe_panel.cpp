@@ -249,8 +249,7 @@ void ProbePanel::display(const ProbeResult& r) {
   if (r.syzygy) {
     QString dtz = r.dtz ? tr(", DTZ %1 plies").arg(*r.dtz) : tr(", no DTZ file");
     const Wdl theirs = to_wdl(*r.syzygy);
-    syzygy_->setText(colored(QString::fromLatin1(syzygy_wdl_name(*r.syzygy)), wdlColor(theirs)) +
-                     dtz.toHtmlEscaped());
+    syzygy_->setText(colored(QString::fromLatin1(syzygy_wdl_name(*r.syzygy)), wdlColor(theirs)) + dtz.toHtmlEscaped());
     syzygy_->setToolTip(QString::fromLatin1(wdl_meaning(theirs)));
   } else {
     syzygy_->setText(QStringLiteral("—"));
