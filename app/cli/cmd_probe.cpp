@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <functional>
 #include <iostream>
 
 #include "common.hpp"
@@ -8,6 +9,7 @@
 #include "probe/probe_methods.hpp"
 #include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
+#include "table/generator.hpp"
 #include "table/table_store.hpp"
 
 namespace egtmin::cli {
@@ -20,6 +22,7 @@ Command add_probe(CLI::App& app) {
     std::string syzygy;
     std::string method;  // empty: the memory level's
     std::string memory{probe::probe_memory_level(probe::kDefaultProbeMemory).name};
+    bool capture_resolved = false;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("probe", "Probe one position: its value from our cover files, tables (and Syzygy)");
@@ -28,7 +31,9 @@ Command add_probe(CLI::App& app) {
       "  egtmin-cli probe '8/8/4k3/8/8/8/3r4/K7 b - -' --syzygy ../shared/syzygy --json\n"
       "  egtmin-cli probe '8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1' --method linear\n"
       "  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1' --memory smallest\n"
-      "The cover answer comes from DATA/covers/NAME.egtc alone (egtmin-cli minimize makes it); the\n"
+      "  egtmin-cli probe '8/8/8/8/8/2k5/8/KQ6 w - - 0 1' --capture-resolved\n"
+      "The cover answer comes from DATA/covers/NAME.egtc alone (egtmin-cli minimize makes it), or with\n"
+      "--capture-resolved from NAME.egtcr and the covers its capture search reaches; the\n"
       "table answer from DATA/tables when that table has been generated. The output gives the memory\n"
       "the loaded covers take at the chosen --memory level.");
   sub->add_option("fen", a->fen, "Position in FEN (castling rights not allowed)")->required();
@@ -52,116 +57,134 @@ Command add_probe(CLI::App& app) {
       },
       "");
   sub->add_option("--memory", a->memory, memory_help)->check(is_level)->type_name("LEVEL");
+  sub->add_flag("--capture-resolved", a->capture_resolved,
+                "Answer from the capture-resolved cover (NAME.egtcr): the better of its value and a one-ply search "
+                "of captures and promotions, which probes the covers of the balances they reach (either kind)");
   add_common(sub, a->common);
-  return {sub, [a] {
-            auto pos = Position::from_fen(a->fen);
-            if (!pos) return fail(pos.error().message);
-            if (auto why = pos->illegal_reason()) return fail("illegal position: " + *why);
-            Balance b = Balance::of(*pos);
-            const Balance canonical = b.canonical();
-            nlohmann::json j{{"fen", pos->fen()},
-                             {"balance", canonical.name()},
-                             {"side_to_move", pos->side_to_move() == White ? "white" : "black"}};
-            const auto& level = probe::probe_memory_level(*probe::parse_probe_memory(a->memory));
-            const auto method = a->method.empty() ? level.method : *probe::parse_method(a->method);
-            if (method == probe::Method::Indexed && level.max_copies == probe::CoverProber::kNoIndex) {
-              std::fprintf(stderr, "egtmin-cli: error: --method indexed needs an index, which --memory %s lacks\n",
-                           a->memory.c_str());
-              return int(kUsage);
-            }
+  return {
+      sub, [a] {
+        auto pos = Position::from_fen(a->fen);
+        if (!pos) return fail(pos.error().message);
+        if (auto why = pos->illegal_reason()) return fail("illegal position: " + *why);
+        Balance b = Balance::of(*pos);
+        const Balance canonical = b.canonical();
+        nlohmann::json j{{"fen", pos->fen()},
+                         {"balance", canonical.name()},
+                         {"side_to_move", pos->side_to_move() == White ? "white" : "black"}};
+        const auto& level = probe::probe_memory_level(*probe::parse_probe_memory(a->memory));
+        const auto method = a->method.empty() ? level.method : *probe::parse_method(a->method);
+        if (method == probe::Method::Indexed && level.max_copies == probe::CoverProber::kNoIndex) {
+          std::fprintf(stderr, "egtmin-cli: error: --method indexed needs an index, which --memory %s lacks\n",
+                       a->memory.c_str());
+          return int(kUsage);
+        }
 
-            // Only this balance's cover (and, with an en-passant square, its capture's) is loaded:
-            // a probe of one position should not pay for every cover under DATA. Nothing is
-            // written: a missing probe layout is built in memory.
-            probe::CoverProber prober;
-            auto load = [&](const Balance& bal) -> Status {
-              auto path = store::cover_path(a->common.data_dir(), bal);
-              if (!std::filesystem::exists(path) || prober.has(bal)) return ok_status();
-              return prober.add_file(path, probe::CoverProber::LayoutPolicy::Read, level.max_copies, level.regions);
-            };
-            if (auto s = load(canonical); !s) return fail(s.error().message);
-            if (pos->ep_square() != NoSquare)
-              for (const Move& m : legal_moves(*pos))
-                if (m.en_passant)
-                  if (auto s = load(Balance::of(pos->after(m)).canonical()); !s) return fail(s.error().message);
+        // Only this balance's cover (and, with an en-passant square, its capture's) is loaded:
+        // a probe of one position should not pay for every cover under DATA. Nothing is
+        // written: a missing probe layout is built in memory.
+        // With --capture-resolved, the balance's capture-resolved cover (else its standalone
+        // one) and, for each capture-resolved cover loaded, the covers its search reaches.
+        probe::CoverProber prober;
+        const auto first = a->capture_resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
+        const auto second = a->capture_resolved ? store::CoverKind::Standalone : store::CoverKind::CaptureResolved;
+        std::function<Status(const Balance&)> load = [&](const Balance& bal) -> Status {
+          if (prober.has(bal)) return ok_status();
+          auto path = store::cover_path(a->common.data_dir(), bal, first);
+          if (!std::filesystem::exists(path)) {
+            if (!a->capture_resolved) return ok_status();  // the standalone probe reads .egtc only
+            path = store::cover_path(a->common.data_dir(), bal, second);
+            if (!std::filesystem::exists(path)) return ok_status();
+          }
+          if (auto s = prober.add_file(path, probe::CoverProber::LayoutPolicy::Read, level.max_copies, level.regions);
+              !s)
+            return s;
+          if (prober.cover(bal)->file.kind == store::CoverKind::CaptureResolved)
+            for (const Balance& next : successor_balances(bal))
+              if (auto s = load(next.canonical()); !s) return s;
+          return ok_status();
+        };
+        if (auto s = load(canonical); !s) return fail(s.error().message);
+        if (pos->ep_square() != NoSquare)
+          for (const Move& m : legal_moves(*pos))
+            if (m.en_passant)
+              if (auto s = load(Balance::of(pos->after(m)).canonical()); !s) return fail(s.error().message);
 
-            j["cover_method"] = probe::method_name(method);
-            if (!prober.has(canonical)) {
-              j["cover_wdl"] = nullptr;
-              j["cover_message"] =
-                  "no cover for " + canonical.name() + " yet (egtmin-cli minimize " + canonical.name() + ")";
-            } else {
-              auto r = prober.probe(*pos, method);
-              if (!r) return fail(r.error().message);
-              j["cover_wdl"] = wdl_name(r->wdl);
-              if (r->cube) {
-                j["cube"] = logic::to_text(r->cube, r->inputs);
-                char hex[24];
-                std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
-                j["cube_hex"] = hex;
-              } else {  // the cover's implied output: no cube is stored for it
-                j["cube"] = "none: the cover's implied value";
-                j["cube_hex"] = nullptr;
-              }
-              j["cover_cubes"] = prober.cover(canonical)->cube_count();
-            }
-            // After the probe: naming the cube may have loaded the cubes beside a mapped layout.
-            j["memory_level"] = level.name;
-            j["resident_bytes"] = prober.resident_bytes();
+        j["cover_method"] = probe::method_name(method);
+        if (!prober.has(canonical)) {
+          j["cover_wdl"] = nullptr;
+          j["cover_message"] =
+              "no cover for " + canonical.name() + " yet (egtmin-cli minimize " + canonical.name() + ")";
+        } else {
+          auto r = prober.probe(*pos, method);
+          if (!r) return fail(r.error().message);
+          j["cover_wdl"] = wdl_name(r->wdl);
+          if (r->cube) {
+            j["cube"] = logic::to_text(r->cube, r->inputs);
+            char hex[24];
+            std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
+            j["cube_hex"] = hex;
+          } else {  // the cover's implied output: no cube is stored for it
+            j["cube"] = "none: the cover's implied value";
+            j["cube_hex"] = nullptr;
+          }
+          j["cover_cubes"] = prober.cover(canonical)->cube_count();
+        }
+        // After the probe: naming the cube may have loaded the cubes beside a mapped layout.
+        j["memory_level"] = level.name;
+        j["resident_bytes"] = prober.resident_bytes();
 
-            TableStore store(a->common.data_dir());
-            if (store.on_disk(canonical)) {
-              auto v = store.probe_stm(*pos);
-              if (!v) return fail(v.error().message);
-              j["table_wdl"] = wdl_name(*v);
-            } else {
-              j["table_wdl"] = nullptr;
-            }
-            // "wdl": the table's value when there is a table (as before covers existed), else the cover's.
-            if (!j["table_wdl"].is_null())
-              j["wdl"] = j["table_wdl"];
-            else if (!j["cover_wdl"].is_null())
-              j["wdl"] = j["cover_wdl"];
-            else
-              return fail("no table and no cover for " + canonical.name() + " under " + a->common.data_dir().string() +
-                          " (egtmin-cli gen / minimize)");
-            if (!j["table_wdl"].is_null() && !j["cover_wdl"].is_null() && j["table_wdl"] != j["cover_wdl"])
-              j["mismatch"] = true;
+        TableStore store(a->common.data_dir());
+        if (store.on_disk(canonical)) {
+          auto v = store.probe_stm(*pos);
+          if (!v) return fail(v.error().message);
+          j["table_wdl"] = wdl_name(*v);
+        } else {
+          j["table_wdl"] = nullptr;
+        }
+        // "wdl": the table's value when there is a table (as before covers existed), else the cover's.
+        if (!j["table_wdl"].is_null())
+          j["wdl"] = j["table_wdl"];
+        else if (!j["cover_wdl"].is_null())
+          j["wdl"] = j["cover_wdl"];
+        else
+          return fail("no table and no cover for " + canonical.name() + " under " + a->common.data_dir().string() +
+                      " (egtmin-cli gen / minimize)");
+        if (!j["table_wdl"].is_null() && !j["cover_wdl"].is_null() && j["table_wdl"] != j["cover_wdl"])
+          j["mismatch"] = true;
 
-            if (!a->syzygy.empty()) {
-              auto syz = Syzygy::open(a->syzygy);
-              if (!syz) return fail(syz.error().message);
-              auto w = (*syz)->wdl(*pos);
-              j["syzygy_wdl"] = w ? nlohmann::json(syzygy_wdl_name(*w)) : nlohmann::json(nullptr);
-              auto d = (*syz)->dtz(*pos);
-              j["syzygy_dtz"] = d ? nlohmann::json(*d) : nlohmann::json(nullptr);
-            }
-            if (a->common.json) {
-              print_json(j);
-            } else {
-              auto str = [&](const char* k) { return j[k].is_null() ? std::string("-") : j[k].get<std::string>(); };
-              std::printf("%s\n%s, %s to move: %s (for the side to move)\n", j["fen"].get<std::string>().c_str(),
-                          j["balance"].get<std::string>().c_str(), j["side_to_move"].get<std::string>().c_str(),
-                          j["wdl"].get<std::string>().c_str());
-              if (j["cover_wdl"].is_null())
-                std::printf("cover: %s\n", j["cover_message"].get<std::string>().c_str());
-              else
-                std::printf("cover (%s, %zu cubes): %s\n  cube %s\n", str("cover_method").c_str(),
-                            j["cover_cubes"].get<size_t>(), str("cover_wdl").c_str(), str("cube").c_str());
-              if (!j["cover_wdl"].is_null())
-                std::printf("memory: %zu bytes (%.2f MB) for the loaded covers, level %s\n",
-                            j["resident_bytes"].get<size_t>(), double(j["resident_bytes"].get<size_t>()) / 1e6,
-                            str("memory_level").c_str());
-              std::printf("table: %s\n", j["table_wdl"].is_null() ? "not generated" : str("table_wdl").c_str());
-              if (j.contains("syzygy_wdl"))
-                std::printf(
-                    "syzygy: %s, dtz %s\n",
-                    j["syzygy_wdl"].is_null() ? "unavailable" : j["syzygy_wdl"].get<std::string>().c_str(),
-                    j["syzygy_dtz"].is_null() ? "unavailable" : std::to_string(j["syzygy_dtz"].get<int>()).c_str());
-              if (j.contains("mismatch")) std::printf("WARNING: the cover and the table disagree\n");
-            }
-            return j.contains("mismatch") ? int(kFailure) : int(kOk);
-          }};
+        if (!a->syzygy.empty()) {
+          auto syz = Syzygy::open(a->syzygy);
+          if (!syz) return fail(syz.error().message);
+          auto w = (*syz)->wdl(*pos);
+          j["syzygy_wdl"] = w ? nlohmann::json(syzygy_wdl_name(*w)) : nlohmann::json(nullptr);
+          auto d = (*syz)->dtz(*pos);
+          j["syzygy_dtz"] = d ? nlohmann::json(*d) : nlohmann::json(nullptr);
+        }
+        if (a->common.json) {
+          print_json(j);
+        } else {
+          auto str = [&](const char* k) { return j[k].is_null() ? std::string("-") : j[k].get<std::string>(); };
+          std::printf("%s\n%s, %s to move: %s (for the side to move)\n", j["fen"].get<std::string>().c_str(),
+                      j["balance"].get<std::string>().c_str(), j["side_to_move"].get<std::string>().c_str(),
+                      j["wdl"].get<std::string>().c_str());
+          if (j["cover_wdl"].is_null())
+            std::printf("cover: %s\n", j["cover_message"].get<std::string>().c_str());
+          else
+            std::printf("cover (%s, %zu cubes): %s\n  cube %s\n", str("cover_method").c_str(),
+                        j["cover_cubes"].get<size_t>(), str("cover_wdl").c_str(), str("cube").c_str());
+          if (!j["cover_wdl"].is_null())
+            std::printf("memory: %zu bytes (%.2f MB) for the loaded covers, level %s\n",
+                        j["resident_bytes"].get<size_t>(), double(j["resident_bytes"].get<size_t>()) / 1e6,
+                        str("memory_level").c_str());
+          std::printf("table: %s\n", j["table_wdl"].is_null() ? "not generated" : str("table_wdl").c_str());
+          if (j.contains("syzygy_wdl"))
+            std::printf("syzygy: %s, dtz %s\n",
+                        j["syzygy_wdl"].is_null() ? "unavailable" : j["syzygy_wdl"].get<std::string>().c_str(),
+                        j["syzygy_dtz"].is_null() ? "unavailable" : std::to_string(j["syzygy_dtz"].get<int>()).c_str());
+          if (j.contains("mismatch")) std::printf("WARNING: the cover and the table disagree\n");
+        }
+        return j.contains("mismatch") ? int(kFailure) : int(kOk);
+      }};
 }
 
 const CommandRegistration kRegistered(50, add_probe);
