@@ -13,11 +13,19 @@ Encoding::Encoding(const Balance& b) : balance_(b) {
 
 std::optional<Placement> Encoding::placement(const Position& pos) const {
   if (Balance::of(pos) != balance_) return std::nullopt;
+  return placement_of_own(pos);
+}
+
+Placement Encoding::placement_of_own(const Position& pos) const {
+  // Slot by slot in encoding order (the pieces' order, identical ones adjacent): the loop has
+  // the same shape for every position of the balance, so its branches predict.
   Placement p;
   p.stm = pos.side_to_move();
-  int i = 0;
-  for (int pc = 0; pc < kPieces; ++pc)
-    for (Bitboard b = pos.pieces(Piece(pc)); b;) p.sq[i++] = pop_lsb(b);
+  Bitboard b = 0;
+  for (int i = 0; i < k_; ++i) {
+    if (i == 0 || order_[i] != order_[i - 1]) b = pos.pieces(order_[i]);
+    p.sq[i] = pop_lsb(b);
+  }
   return p;
 }
 

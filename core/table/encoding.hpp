@@ -47,6 +47,9 @@ class Encoding {
   // The placement of a position of exactly this balance (identical pieces in ascending square
   // order); nothing when the material differs. The en-passant square is not part of the encoding.
   std::optional<Placement> placement(const Position& pos) const;
+  // The same without the material check, for a position known to be of this balance (a quiet
+  // move's successor): the check counts every piece, which hot loops over moves cannot afford.
+  Placement placement_of_own(const Position& pos) const;
   Position position(const Placement& p) const;
 
   // Legal in the tables' sense: no two pieces on a square, no pawn on rank 1 or 8, the side not

@@ -27,10 +27,9 @@ class Checker {
   // The value for the side to move of a position of this table or of a successor balance,
   // en-passant rights included (as one more option for the side to move).
   Wdl value_stm(const Position& pos) const;
-  int distance_of(const Position& pos) const {
-    auto p = own_.encoding().placement(pos);
-    if (!p) return INT_MAX / 2;
-    return distances_[own_.symmetry().slot(own_.symmetry().canonical(*p))];
+  // The slot of a position of this table (a quiet move's successor): no material check.
+  uint64_t own_slot(const Position& pos) const {
+    return own_.symmetry().slot(own_.symmetry().canonical(own_.encoding().placement_of_own(pos)));
   }
 
   const Table& own_;
@@ -64,8 +63,14 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   int win_in = INT_MAX, loss_in = 0;  // plies to a result the rule keeps, when distances are known
   for (const Move& m : moves) {
     const Position after = pos.after(m);
-    const bool zeroing = pos.is_capture(m) || type_of(pos.at(m.from)) == Pawn;
-    const Wdl theirs = value_stm(after);
+    const bool capture = pos.is_capture(m);
+    const bool zeroing = capture || type_of(pos.at(m.from)) == Pawn;
+    // A move that keeps the material and gives no en-passant right stays in this table: its slot
+    // serves the value and the distance (most moves; the general path finds the balance first).
+    const bool own = !capture && m.promotion == NoPieceType && after.ep_square() == NoSquare;
+    const uint64_t own_at = own ? own_slot(after) : 0;
+    const Wdl theirs = own ? (after.side_to_move() == White ? own_.at_slot(own_at) : negate(own_.at_slot(own_at)))
+                           : value_stm(after);
     if (theirs == Wdl::Illegal) return "the table of " + Balance::of(after).canonical().name() + " is missing";
     const Wdl mine = negate(theirs);
     best = better(best, mine);
@@ -76,7 +81,8 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
       continue;
     }
     quiet = true;
-    const int d = exact_rule ? distance_of(after) : 0;
+    // A quiet move never leaves the table (own is true).
+    const int d = exact_rule ? distances_[own_at] : 0;
     if (theirs == Wdl::Loss) win_in = std::min(win_in, d + 1);
     if (theirs != Wdl::Win) escape = true;
     loss_in = std::max(loss_in, d + 1);
