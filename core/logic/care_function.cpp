@@ -69,7 +69,7 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
           uint64_t idx = (w << 6) | uint64_t(b);
           if (idx >= enc.size()) break;
           const Placement p = enc.decode(idx);
-          const uint64_t slot = t.symmetry().slot(t.symmetry().canonical(p));
+          const uint64_t slot = t.symmetry().canonical_slot(p);
           const Wdl v = fold(t.at_slot(slot));
           if (v != Wdl::Illegal)
             acc[int(v) - 1] |= uint64_t{1} << b;

@@ -19,7 +19,11 @@ constexpr int kMaxTablePieces = 6;  // the encoding fits 37 bits; the generator 
 struct Placement {
   Color stm = White;
   std::array<Square, kMaxTablePieces> sq{};
+  // Eight bytes in all: returned and copied as one register. At seven, GCC assembles the return
+  // value through the stack byte by byte, and the loads that follow stall on store forwarding.
+  uint8_t unused = 0;
 };
+static_assert(sizeof(Placement) == 8);
 
 class Encoding {
  public:

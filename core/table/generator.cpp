@@ -351,7 +351,7 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
         } else if (type_[i] == Pawn) {
           exit_best = better(exit_best, push_value(a, bool(double_push & bb(to)), to));
         } else {
-          succ[n_succ++] = sym_.slot(sym_.canonical(a));
+          succ[n_succ++] = sym_.canonical_slot(a);
         }
       }
     }
@@ -404,7 +404,7 @@ void Generator::for_each_quiet_predecessor(const Placement& p, F&& f) const {
       q.stm = mover;
       // The side not to move in q must not be in check.
       if (attacked(q, mover, q.sq[king_[p.stm]], (occ & ~bb(at)) | bb(from), k_)) continue;
-      const uint64_t qs = sym_.slot(sym_.canonical(q));
+      const uint64_t qs = sym_.canonical_slot(q);
       if (std::find(seen.begin(), seen.begin() + n_seen, qs) != seen.begin() + n_seen) continue;
       seen[n_seen++] = qs;
       f(qs);

@@ -29,7 +29,7 @@ class Checker {
   Wdl value_stm(const Position& pos) const;
   // The slot of a position of this table (a quiet move's successor): no material check.
   uint64_t own_slot(const Position& pos) const {
-    return own_.symmetry().slot(own_.symmetry().canonical(own_.encoding().placement_of_own(pos)));
+    return own_.symmetry().canonical_slot(own_.encoding().placement_of_own(pos));
   }
 
   const Table& own_;

@@ -2,6 +2,8 @@
 #include "table/symmetry.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <stdexcept>
 
 namespace egtmin {
 
@@ -13,6 +15,8 @@ Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
     for (int g = 0; g < group_; ++g) best = std::min<int>(best, kTransforms[g][s]);
     for (int g = 0; g < group_; ++g)
       if (kTransforms[g][s] == best) candidates_[s] |= uint8_t(1u << g);
+    if (std::popcount(unsigned(candidates_[s])) > 2)
+      throw std::logic_error("a square fixed by more than one symmetry besides the identity");
     if (best == s) {
       king_slot_[s] = uint8_t(domain_kings_);
       slot_king_[domain_kings_++] = Square(s);
@@ -28,45 +32,58 @@ Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
 
 void Symmetry::sort_identical(Placement& p) const {
   for (auto [start, len] : runs_) {
-    if (len == 2) {
-      if (p.sq[start] > p.sq[start + 1]) std::swap(p.sq[start], p.sq[start + 1]);
-    } else {
-      std::sort(p.sq.begin() + start, p.sq.begin() + start + len);
-    }
+    // Runs have 2 to 4 pieces: an insertion sort in place, no call.
+    for (int i = start + 1; i < start + len; ++i)
+      for (int j = i; j > start && p.sq[j - 1] > p.sq[j]; --j) std::swap(p.sq[j - 1], p.sq[j]);
   }
 }
 
 Placement Symmetry::canonical(const Placement& p) const {
   const int k = enc_.pieces();
-  uint8_t cand = candidates_[p.sq[0]];
-  if ((cand & (cand - 1)) == 0) {
-    // One transform takes the white king to its orbit's minimum (the king is off the symmetry
-    // axes): it alone decides, no index comparison needed. This is the hot path of generation.
-    const int g = __builtin_ctz(cand);
-    Placement q = p;
-    if (g != 0)
-      for (int i = 0; i < k; ++i) q.sq[i] = kTransforms[g][p.sq[i]];
-    if (!runs_.empty()) sort_identical(q);
-    return q;
-  }
-  Placement best;
-  uint64_t best_idx = ~uint64_t{0};
-  for (int g = 0; g < group_; ++g) {
-    if (!(cand & (1u << g))) continue;
-    Placement q;
-    q.stm = p.stm;
-    for (int i = 0; i < k; ++i) q.sq[i] = kTransforms[g][p.sq[i]];
-    sort_identical(q);
-    uint64_t idx = enc_.encode(q);
-    if (idx < best_idx) {
-      best_idx = idx;
-      best = q;
-    }
-  }
-  return best;
+  const unsigned cand = candidates_[p.sq[0]];
+  // The transform taking the white king to its orbit's minimum. With the king off the symmetry
+  // axes it is the only one, and it alone decides: the hot path of generation.
+  const int g1 = __builtin_ctz(cand);
+  Placement q = p;
+  if (g1 != 0)
+    for (int i = 0; i < k; ++i) q.sq[i] = kTransforms[g1][p.sq[i]];
+  if (!runs_.empty()) sort_identical(q);
+  if ((cand & (cand - 1)) == 0) return q;
+  // A king on a diagonal of the 8-fold group is also fixed by the reflection in that diagonal:
+  // exactly two candidates (the constructor checks), the smaller index wins.
+  const int g2 = 31 - __builtin_clz(cand);
+  Placement r = p;
+  for (int i = 0; i < k; ++i) r.sq[i] = kTransforms[g2][p.sq[i]];
+  if (!runs_.empty()) sort_identical(r);
+  return enc_.encode(r) < enc_.encode(q) ? r : q;
 }
 
-bool Symmetry::is_canonical(const Placement& p) const { return enc_.encode(canonical(p)) == enc_.encode(p); }
+uint64_t Symmetry::canonical_slot(const Placement& p) const {
+  const int k = enc_.pieces();
+  const unsigned cand = candidates_[p.sq[0]];
+  // The other pieces' squares under transform g, runs sorted, packed as the slot packs them.
+  // Both candidates take the king to the same square, so the smaller packing is the smaller index.
+  auto packed = [&](int g) {
+    std::array<uint8_t, kMaxTablePieces> t;
+    for (int i = 1; i < k; ++i) t[size_t(i)] = kTransforms[g][p.sq[i]];
+    for (auto [start, len] : runs_)
+      for (int i = start + 1; i < start + len; ++i)
+        for (int j = i; j > start && t[size_t(j - 1)] > t[size_t(j)]; --j) std::swap(t[size_t(j - 1)], t[size_t(j)]);
+    uint64_t rest = 0;
+    for (int i = 1; i < k; ++i) rest = (rest << 6) | t[size_t(i)];
+    return rest;
+  };
+  const int g1 = __builtin_ctz(cand);
+  uint64_t rest = packed(g1);
+  if (cand & (cand - 1)) rest = std::min(rest, packed(31 - __builtin_clz(cand)));
+  const uint64_t king = king_slot_[kTransforms[g1][p.sq[0]]];
+  return ((uint64_t(p.stm) * domain_kings_ + king) << (6 * (k - 1))) | rest;
+}
+
+bool Symmetry::is_canonical(const Placement& p) const {
+  // The king must stand on its orbit's minimum (the identity a candidate) for slot(p) to exist.
+  return (candidates_[p.sq[0]] & 1) && canonical_slot(p) == slot(p);
+}
 
 Placement Symmetry::from_slot(uint64_t slot) const {
   Placement p;

@@ -37,7 +37,7 @@ class Table {
   }
   static constexpr uint64_t kSlotsPerWord = 16;
 
-  Wdl value(const Placement& p) const { return at_slot(sym_.slot(sym_.canonical(p))); }
+  Wdl value(const Placement& p) const { return at_slot(sym_.canonical_slot(p)); }
   Wdl value(uint64_t index) const { return value(enc_.decode(index)); }
   // The position's value for White; the position must be of exactly this balance.
   Wdl value(const Position& pos) const;
