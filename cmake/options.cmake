@@ -14,3 +14,11 @@ if(EGTMIN_FUZZ)
   endif()
   target_compile_options(egtmin_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
+
+# Instrumented builds (scripts/sanitize.sh, scripts/tsan-gui.sh) run the same tests several times
+# slower: every test's time limit is multiplied by this (egtmin_test_timeout).
+set(EGTMIN_TEST_TIMEOUT_SCALE 1 CACHE STRING "Multiplier of every test's time limit")
+function(egtmin_test_timeout out seconds)
+  math(EXPR scaled "${seconds} * ${EGTMIN_TEST_TIMEOUT_SCALE}")
+  set(${out} ${scaled} PARENT_SCOPE)
+endfunction()
