@@ -79,7 +79,6 @@ constexpr uint8_t kEscape = 1 << 6;    // a zeroing move that does not lose with
 constexpr uint8_t kInvalid = 0x80;     // illegal, not canonical, or not in the current layer
 constexpr uint8_t kRuleDecided = kRuleWin | kRuleLoss;
 
-
 constexpr uint8_t plain(Wdl v) { return uint8_t(fold(v)); }  // kWin/kDraw/kLoss share Wdl's codes
 
 // Where a capture and/or promotion leads: the successor table and how to fill its placement.
@@ -430,8 +429,7 @@ void Generator::retro_plain(const uint32_t* begin, const uint32_t* end, std::vec
   }
 }
 
-void Generator::retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance,
-                           std::vector<uint32_t>& next) {
+void Generator::retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance, std::vector<uint32_t>& next) {
   for (const uint32_t* it = begin; it != end; ++it) {
     const Placement p = sym_.from_slot(*it);
     set_distance(*it, distance);

@@ -69,8 +69,8 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
     // serves the value and the distance (most moves; the general path finds the balance first).
     const bool own = !capture && m.promotion == NoPieceType && after.ep_square() == NoSquare;
     const uint64_t own_at = own ? own_slot(after) : 0;
-    const Wdl theirs = own ? (after.side_to_move() == White ? own_.at_slot(own_at) : negate(own_.at_slot(own_at)))
-                           : value_stm(after);
+    const Wdl theirs =
+        own ? (after.side_to_move() == White ? own_.at_slot(own_at) : negate(own_.at_slot(own_at))) : value_stm(after);
     if (theirs == Wdl::Illegal) return "the table of " + Balance::of(after).canonical().name() + " is missing";
     const Wdl mine = negate(theirs);
     best = better(best, mine);

@@ -145,12 +145,8 @@ AblationChart::AblationChart(AppContext* ctx, QWidget* parent) : QWidget(parent)
   top->addWidget(cancel_);
   top->addWidget(bar_);
   top->addWidget(stage_, 1);
-  auto* png = new QPushButton(tr("Export PNG…"), this);
-  auto* svg = new QPushButton(tr("Export SVG…"), this);
-  auto* csv = new QPushButton(tr("Export CSV…"), this);
-  top->addWidget(png);
-  top->addWidget(svg);
-  top->addWidget(csv);
+  addExportButtons(this, top, view_, QStringLiteral("ablation"),
+                   [this](const QString& path, QString* error) { return exportCsv(path, error); });
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(view_, 1);
@@ -159,12 +155,6 @@ AblationChart::AblationChart(AppContext* ctx, QWidget* parent) : QWidget(parent)
   runner_ = new ChartRun(bar_, stage_, cancel_, this);
   connect(run_, &QPushButton::clicked, this, &AblationChart::start);
   if (ctx_) connect(ctx_, &AppContext::changed, this, &AblationChart::refresh);
-  connectExport(this, png, tr("Export chart"), QStringLiteral("ablation.png"), tr("PNG images (*.png)"),
-                [this](const QString& path, QString*) { return exportPng(path); });
-  connectExport(this, svg, tr("Export chart"), QStringLiteral("ablation.svg"), tr("SVG images (*.svg)"),
-                [this](const QString& path, QString*) { return exportSvg(path); });
-  connectExport(this, csv, tr("Export numbers"), QStringLiteral("ablation.csv"), tr("CSV files (*.csv)"),
-                [this](const QString& path, QString* error) { return exportCsv(path, error); });
   refresh();
 }
 

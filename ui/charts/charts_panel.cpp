@@ -40,9 +40,6 @@ double value(const PassPoint& p, int metric) {
 ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   metric_ = new QComboBox(this);
   metric_->addItems({tr("cubes"), tr("literals"), tr("seconds per pass"), tr("peak memory (MiB)")});
-  auto* png = new QPushButton(tr("Export PNG…"), this);
-  auto* svg = new QPushButton(tr("Export SVG…"), this);
-  auto* csv = new QPushButton(tr("Export CSV…"), this);
   auto* clearButton = new QPushButton(tr("Clear"), this);
   view_ = new QChartView(new QChart, this);
   view_->setRenderHint(QPainter::Antialiasing);
@@ -51,9 +48,8 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   top->addWidget(new QLabel(tr("Show:"), this));
   top->addWidget(metric_);
   top->addStretch(1);
-  top->addWidget(png);
-  top->addWidget(svg);
-  top->addWidget(csv);
+  addExportButtons(this, top, view_, QStringLiteral("passes"),
+                   [this](const QString& path, QString* error) { return exportCsv(path, error); });
   top->addWidget(clearButton);
   auto* passes = new QWidget(this);
   auto* passesLayout = new QVBoxLayout(passes);
@@ -96,12 +92,6 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
   }
   connect(metric_, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
   connect(clearButton, &QPushButton::clicked, this, &ChartsPanel::clear);
-  connectExport(this, png, tr("Export chart"), QStringLiteral("passes.png"), tr("PNG images (*.png)"),
-                [this](const QString& path, QString*) { return exportPng(path); });
-  connectExport(this, svg, tr("Export chart"), QStringLiteral("passes.svg"), tr("SVG images (*.svg)"),
-                [this](const QString& path, QString*) { return exportSvg(path); });
-  connectExport(this, csv, tr("Export numbers"), QStringLiteral("passes.csv"), tr("CSV files (*.csv)"),
-                [this](const QString& path, QString* error) { return exportCsv(path, error); });
   rebuild();
 }
 
@@ -214,7 +204,7 @@ void ChartsPanel::rebuild() {
   view_->setChart(chart);
 }
 
-bool ChartsPanel::exportPng(const QString& path) const { return view_->grab().save(path, "PNG"); }
+bool ChartsPanel::exportPng(const QString& path) const { return exportChartPng(view_, path); }
 
 bool ChartsPanel::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
 

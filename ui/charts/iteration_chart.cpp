@@ -36,23 +36,13 @@ IterationChart::IterationChart(QWidget* parent) : QWidget(parent) {
   summary_ = new QLabel(this);
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* png = new QPushButton(tr("Export PNG…"), this);
-  auto* svg = new QPushButton(tr("Export SVG…"), this);
-  auto* csv = new QPushButton(tr("Export CSV…"), this);
   auto* row = new QHBoxLayout;
   row->addWidget(summary_, 1);
-  row->addWidget(png);
-  row->addWidget(svg);
-  row->addWidget(csv);
+  addExportButtons(this, row, view_, QStringLiteral("iteration"),
+                   [this](const QString& path, QString* error) { return exportCsv(path, error); });
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
   layout->addLayout(row);
-  connectExport(this, png, tr("Export chart"), QStringLiteral("iteration.png"), tr("PNG images (*.png)"),
-                [this](const QString& path, QString*) { return exportPng(path); });
-  connectExport(this, svg, tr("Export chart"), QStringLiteral("iteration.svg"), tr("SVG images (*.svg)"),
-                [this](const QString& path, QString*) { return exportSvg(path); });
-  connectExport(this, csv, tr("Export numbers"), QStringLiteral("iteration.csv"), tr("CSV files (*.csv)"),
-                [this](const QString& path, QString* error) { return exportCsv(path, error); });
   setMessage(tr("Run the ablation (Ablation tab) to compare the default covers with iterated passes (espresso)"));
 }
 

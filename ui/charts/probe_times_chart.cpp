@@ -140,12 +140,8 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   top->addWidget(stage_, 1);
   top->addWidget(new QLabel(tr("View:"), this));
   top->addWidget(shown_);
-  auto* png = new QPushButton(tr("Export PNG…"), this);
-  auto* svg = new QPushButton(tr("Export SVG…"), this);
-  auto* csv = new QPushButton(tr("Export CSV…"), this);
-  top->addWidget(png);
-  top->addWidget(svg);
-  top->addWidget(csv);
+  addExportButtons(this, top, view_, QStringLiteral("probe-times"),
+                   [this](const QString& path, QString* error) { return exportCsv(path, error); });
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(view_, 1);
@@ -158,12 +154,6 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
     if (hasResult_) draw();
   });
   if (ctx_) connect(ctx_, &AppContext::changed, this, &ProbeTimesChart::refresh);
-  connectExport(this, png, tr("Export chart"), QStringLiteral("probe-times.png"), tr("PNG images (*.png)"),
-                [this](const QString& path, QString*) { return exportPng(path); });
-  connectExport(this, svg, tr("Export chart"), QStringLiteral("probe-times.svg"), tr("SVG images (*.svg)"),
-                [this](const QString& path, QString*) { return exportSvg(path); });
-  connectExport(this, csv, tr("Export numbers"), QStringLiteral("probe-times.csv"), tr("CSV files (*.csv)"),
-                [this](const QString& path, QString* error) { return exportCsv(path, error); });
   refresh();
 }
 

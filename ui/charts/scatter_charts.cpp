@@ -31,9 +31,12 @@ namespace egtmin::ui {
 
 bool exportChartSvg(QChartView* view, const QString& path) {
   if (!view) return false;
+  // Into a QSaveFile: a failed or cancelled export leaves an earlier file of that name whole.
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return false;
   const QSize size = view->size().isEmpty() ? QSize(800, 600) : view->size();
   QSvgGenerator svg;
-  svg.setFileName(path);
+  svg.setOutputDevice(&f);
   svg.setSize(size);
   svg.setViewBox(QRect(QPoint(0, 0), size));
   svg.setTitle(view->chart() ? view->chart()->title() : QString());
@@ -41,11 +44,15 @@ bool exportChartSvg(QChartView* view, const QString& path) {
   if (!painter.begin(&svg)) return false;
   painter.setRenderHint(QPainter::Antialiasing);
   view->render(&painter);
-  if (!painter.end()) return false;
-  return QFileInfo(path).size() > 0;
+  if (!painter.end() || f.size() == 0) return false;
+  return f.commit();
 }
 
-bool exportChartPng(QChartView* view, const QString& path) { return view && view->grab().save(path, "PNG"); }
+bool exportChartPng(QChartView* view, const QString& path) {
+  if (!view) return false;
+  QSaveFile f(path);
+  return f.open(QIODevice::WriteOnly) && view->grab().save(&f, "PNG") && f.commit();
+}
 
 bool exportCsvFile(const QString& path, QString* error, const std::function<void(QTextStream&)>& write) {
   QSaveFile f(path);
@@ -82,6 +89,25 @@ void connectExport(QWidget* owner, QPushButton* button, const QString& title, co
   });
 }
 
+void addExportButtons(QWidget* owner, QBoxLayout* row, QChartView* view, const QString& stem,
+                      std::function<bool(const QString&, QString*)> csv) {
+  auto* png = new QPushButton(QObject::tr("Export PNG…"), owner);
+  auto* svg = new QPushButton(QObject::tr("Export SVG…"), owner);
+  row->addWidget(png);
+  row->addWidget(svg);
+  connectExport(owner, png, QObject::tr("Export chart"), stem + QStringLiteral(".png"),
+                QObject::tr("PNG images (*.png)"),
+                [view](const QString& path, QString*) { return exportChartPng(view, path); });
+  connectExport(owner, svg, QObject::tr("Export chart"), stem + QStringLiteral(".svg"),
+                QObject::tr("SVG images (*.svg)"),
+                [view](const QString& path, QString*) { return exportChartSvg(view, path); });
+  if (!csv) return;
+  auto* numbers = new QPushButton(QObject::tr("Export CSV…"), owner);
+  row->addWidget(numbers);
+  connectExport(owner, numbers, QObject::tr("Export numbers"), stem + QStringLiteral(".csv"),
+                QObject::tr("CSV files (*.csv)"), std::move(csv));
+}
+
 namespace {
 
 QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
@@ -97,18 +123,9 @@ QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
 
 // PNG and SVG buttons under a chart view.
 QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem) {
-  auto* png = new QPushButton(QObject::tr("Export PNG…"), owner);
-  auto* svg = new QPushButton(QObject::tr("Export SVG…"), owner);
   auto* row = new QHBoxLayout;
   row->addStretch(1);
-  row->addWidget(png);
-  row->addWidget(svg);
-  connectExport(owner, png, QObject::tr("Export chart"), stem + QStringLiteral(".png"),
-                QObject::tr("PNG images (*.png)"),
-                [view](const QString& path, QString*) { return exportChartPng(view, path); });
-  connectExport(owner, svg, QObject::tr("Export chart"), stem + QStringLiteral(".svg"),
-                QObject::tr("SVG images (*.svg)"),
-                [view](const QString& path, QString*) { return exportChartSvg(view, path); });
+  addExportButtons(owner, row, view, stem);
   return row;
 }
 

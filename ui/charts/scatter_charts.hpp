@@ -20,6 +20,7 @@ class QTextStream;
 
 class QChart;
 class QChartView;
+class QBoxLayout;
 class QPushButton;
 class QWidget;
 
@@ -41,6 +42,10 @@ void showChartMessage(QChartView* view, const QString& message);
 // `write(path, &error)`; a failed write is reported in a message box (the error, or the path).
 void connectExport(QWidget* owner, QPushButton* button, const QString& title, const QString& file,
                    const QString& filter, std::function<bool(const QString&, QString*)> write);
+// A chart's export buttons, added to `row`: PNG and SVG of `view`, and CSV through `csv` when
+// given, each proposing `stem` with its extension.
+void addExportButtons(QWidget* owner, QBoxLayout* row, QChartView* view, const QString& stem,
+                      std::function<bool(const QString&, QString*)> csv = {});
 
 struct SyzygySizePoint {
   QString balance;

@@ -26,20 +26,13 @@ SizesChart::SizesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_
   view_ = new QChartView(new QChart, this);
   view_->setRenderHint(QPainter::Antialiasing);
   auto* again = new QPushButton(tr("Refresh"), this);
-  auto* png = new QPushButton(tr("Export PNG…"), this);
-  auto* svg = new QPushButton(tr("Export SVG…"), this);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
   auto* row = new QHBoxLayout;
   row->addStretch(1);
-  row->addWidget(png);
-  row->addWidget(svg);
+  addExportButtons(this, row, view_, QStringLiteral("sizes"));
   row->addWidget(again);
   layout->addLayout(row);
-  connectExport(this, png, tr("Export chart"), QStringLiteral("sizes.png"), tr("PNG images (*.png)"),
-                [this](const QString& path, QString*) { return exportPng(path); });
-  connectExport(this, svg, tr("Export chart"), QStringLiteral("sizes.svg"), tr("SVG images (*.svg)"),
-                [this](const QString& path, QString*) { return exportSvg(path); });
   connect(again, &QPushButton::clicked, this, &SizesChart::refresh);
   connect(ctx_, &AppContext::changed, this, &SizesChart::refresh);
   refresh();
@@ -47,7 +40,7 @@ SizesChart::SizesChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_
 
 QChart* SizesChart::chart() const { return view_->chart(); }
 
-bool SizesChart::exportPng(const QString& path) const { return view_->grab().save(path, "PNG"); }
+bool SizesChart::exportPng(const QString& path) const { return exportChartPng(view_, path); }
 
 bool SizesChart::exportSvg(const QString& path) const { return exportChartSvg(view_, path); }
 
