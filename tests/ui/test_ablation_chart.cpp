@@ -27,6 +27,7 @@
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 namespace {
 
@@ -73,7 +74,7 @@ class TestAblationChart : public QObject {
     QVERIFY(chart->cancelButton()->isEnabled());
     QVERIFY(!chart->runButton()->isEnabled());
     QVERIFY(!chart->piecesBox()->isEnabled());
-    QVERIFY(chart->wait(60000));
+    QVERIFY(chart->wait(ms(60000)));
     tick.stop();
     QCOMPARE(finished.count(), 1);
     QVERIFY2(chart->hasResult(), qPrintable(chart->message()));
@@ -181,14 +182,14 @@ class TestAblationChart : public QObject {
     chart.run(req);
     QVERIFY(chart.busy());
     QTRY_VERIFY_WITH_TIMEOUT(!chart.stageLabel()->text().startsWith(QStringLiteral("starting")) || !chart.busy(),
-                             20000);
+                             ms(20000));
     QVERIFY2(chart.busy(), "the ablation finished before it could be cancelled");
     QElapsedTimer t;
     t.start();
     QTest::mouseClick(chart.cancelButton(), Qt::LeftButton);
-    QVERIFY(chart.wait(30000));
+    QVERIFY(chart.wait(ms(30000)));
     qInfo("cancelled after %lld ms", qint64(t.elapsed()));
-    QVERIFY(t.elapsed() < 20000);
+    QVERIFY(t.elapsed() < ms(20000));
     QVERIFY(!chart.hasResult());
     QVERIFY2(chart.message().contains(QStringLiteral("cancelled")), qPrintable(chart.message()));
     QVERIFY(chart.chart()->series().isEmpty());
@@ -203,7 +204,7 @@ class TestAblationChart : public QObject {
     AppContext ctx(data, QString());
     AblationChart chart(&ctx);
     chart.run(tinyRequest(data, dir_.filePath("no-such-syzygy")));
-    QVERIFY(chart.wait(30000));
+    QVERIFY(chart.wait(ms(30000)));
     QVERIFY(!chart.hasResult());
     QVERIFY2(chart.message().contains(QStringLiteral("Ablation failed")) &&
                  chart.message().contains(QStringLiteral("no-such-syzygy")),
@@ -225,7 +226,7 @@ class TestAblationChart : public QObject {
       QTest::qWait(200);
       t.start();
     }  // the destructor cancels and waits
-    QVERIFY(t.elapsed() < 20000);
+    QVERIFY(t.elapsed() < ms(20000));
   }
 };
 

@@ -27,9 +27,11 @@
 #include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
 #include "charts/sizes_chart.hpp"
+#include "ui_test_support.hpp"
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 namespace {
 
@@ -166,8 +168,8 @@ class TestCharts : public QObject {
     QDir().mkpath(dir_.filePath("syzygy-empty"));
     AppContext ctx(dir_.filePath("data2"), dir_.filePath("syzygy-empty"));
     SyzygySizeChart chart(&ctx);
-    QTRY_VERIFY_WITH_TIMEOUT(!chart.busy(), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(chart.message().contains(QStringLiteral("No balance")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!chart.busy(), ms(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(chart.message().contains(QStringLiteral("No balance")), ms(5000));
   }
 
   void jointDensityBins() {

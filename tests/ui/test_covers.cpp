@@ -23,6 +23,7 @@
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 using logic::CubeWord;
 
 namespace {
@@ -101,7 +102,7 @@ class TestCovers : public QObject {
     QCOMPARE(viewer_->balanceBox()->findText("KQvK"), 0);
     QSignalSpy loaded(viewer_, &CoverViewer::loaded);
     viewer_->load("KQvK");
-    QVERIFY(loaded.wait(20000));
+    QVERIFY(loaded.wait(ms(20000)));
     QCOMPARE(viewer_->model()->rowCount(), int(cf.cubes.size()));
     QCOMPARE(viewer_->model()->columnCount(), CoverModel::ColFirstPiece + 3);
     QVERIFY(viewer_->infoLabel()->text().contains("cubes"));
@@ -146,7 +147,7 @@ class TestCovers : public QObject {
     QSignalSpy again(viewer_, &CoverViewer::loaded);
     viewer_->balanceBox()->setCurrentIndex(resolved);
     Q_EMIT viewer_->balanceBox()->activated(resolved);
-    QVERIFY(again.wait(20000));
+    QVERIFY(again.wait(ms(20000)));
     QCOMPARE(viewer_->model()->rowCount(), int(cf.cubes.size()));
     QVERIFY(viewer_->infoLabel()->text().contains("capture-resolved"));
   }
@@ -154,7 +155,7 @@ class TestCovers : public QObject {
   void missingCoverFailsPlainly() {
     QSignalSpy failed(viewer_, &CoverViewer::failed);
     viewer_->load("KRvK");
-    QVERIFY(failed.wait(10000));
+    QVERIFY(failed.wait(ms(10000)));
     QVERIFY(!failed.at(0).at(0).toString().isEmpty());
   }
 
@@ -184,12 +185,12 @@ class TestCovers : public QObject {
     viewer_->view()->scrollToBottom();
     qInfo("scroll %lld ms", t.elapsed());
     viewer_->view()->repaint();
-    QVERIFY2(t.elapsed() < 500, qPrintable(QString::number(t.elapsed())));
+    QVERIFY2(t.elapsed() < ms(500), qPrintable(QString::number(t.elapsed())));
     QCOMPARE(viewer_->model()->rowCount(), 200000);
     t.restart();
     viewer_->setOutputFilter(int(logic::Output::Draw));
     QVERIFY(viewer_->proxy()->rowCount() > 0);
-    QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY2(t.elapsed() < ms(1000), qPrintable(QString::number(t.elapsed())));
     viewer_->setOutputFilter(0);
   }
 };

@@ -24,9 +24,11 @@
 #include "probe/probe_memory.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 class TestFirstStart : public QObject {
   Q_OBJECT
@@ -79,7 +81,7 @@ class TestFirstStart : public QObject {
     RunJob* job = w.runsPanel()->jobs().first();
     QVERIFY(job->active());
     QCOMPARE(job->spec().passes, QString("canon,compact,expand,irredundant"));
-    QVERIFY(job->wait(60000));
+    QVERIFY(job->wait(ms(60000)));
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
 
     // Every balance with up to 3 pieces has its table and cover.
@@ -104,7 +106,7 @@ class TestFirstStart : public QObject {
     QCOMPARE(ctx->source(), AppContext::Source::Covers);
     QCOMPARE(Balance::of(w.boardEditor()->editor()->position()).name(), std::string("KQvK"));
     ProbePanel* probe = w.probePanel();
-    QTRY_VERIFY_WITH_TIMEOUT(probe->result().ours.has_value(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(probe->result().ours.has_value(), ms(10000));
     QVERIFY(probe->waitIdle());
     QCOMPARE(*probe->result().ours, Wdl::Win);
     QVERIFY(!probe->result().oursDetail.isEmpty());  // the matching cube, from the cover

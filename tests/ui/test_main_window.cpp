@@ -25,6 +25,7 @@
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 class TestMainWindow : public QObject {
   Q_OBJECT
@@ -46,10 +47,10 @@ class TestMainWindow : public QObject {
     probe->generateButton()->click();
     QCOMPARE(w.runsPanel()->jobs().size(), 1);
     RunJob* job = w.runsPanel()->jobs().first();
-    QVERIFY(job->wait(60000));
+    QVERIFY(job->wait(ms(60000)));
     QCOMPARE(job->state(), RunJob::State::Done);
     // The finished run makes the probe panel look again.
-    QTRY_VERIFY_WITH_TIMEOUT(probe->result().ours.has_value(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(probe->result().ours.has_value(), ms(10000));
     QVERIFY(probe->waitIdle());
     QCOMPARE(*probe->result().ours, Wdl::Win);
     // Playing a move marks it on the board.
@@ -65,7 +66,7 @@ class TestMainWindow : public QObject {
     spec.passes = "canon,compact,expand,irredundant";
     spec.dataDir = dir_.path();
     RunJob* job = w.runsPanel()->startRun(spec);
-    QVERIFY(job->wait(60000));
+    QVERIFY(job->wait(ms(60000)));
     QCOMPARE(job->state(), RunJob::State::Done);
     QCOMPARE(job->points().size(), 5);  // start + 4 passes
     QTRY_COMPARE(w.chartsPanel()->seriesCount(), 1);

@@ -25,9 +25,11 @@
 #include "runs/balance_picker.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/runs_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 class TestPassPicker : public QObject {
   Q_OBJECT
@@ -98,7 +100,7 @@ class TestPassPicker : public QObject {
     QCOMPARE(panel.jobs().size(), 1);
     RunJob* job = panel.jobs().last();
     QCOMPARE(job->spec().passes, QString("canon,compact,irredundant,expand"));
-    QVERIFY(job->wait(60000));
+    QVERIFY(job->wait(ms(60000)));
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
     QStringList ran;
     for (const PassPoint& pt : job->points())
@@ -132,7 +134,7 @@ class TestPassPicker : public QObject {
     QTest::mousePress(vp, Qt::LeftButton, Qt::NoModifier, from);
     QTest::mouseMove(vp, from + QPoint(-20, 0));
     QTest::mouseMove(vp, from + QPoint(-40, 0));
-    QTRY_COMPARE_WITH_TIMEOUT(p.passes(), QString("canon,irredundant,compact,expand"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(p.passes(), QString("canon,irredundant,compact,expand"), ms(5000));
     QCOMPARE(moved, 1);
     QCOMPARE(inserted, 0);
   }

@@ -25,6 +25,7 @@
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 class TestProbe : public QObject {
   Q_OBJECT
@@ -296,7 +297,7 @@ class TestProbe : public QObject {
     std::map<probe::ProbeMemory, size_t> bytes;
     for (const probe::ProbeMemoryLevel& level : probe::probe_memory_levels()) {
       covers.setProbeMemory(level.level);  // opens the covers again, on the next probe's worker
-      QVERIFY(panel.waitIdle(120000));
+      QVERIFY(panel.waitIdle(ms(120000)));
       const ProbeResult& r = panel.result();
       const QString name = QString::fromLatin1(level.name.data(), qsizetype(level.name.size()));
       QVERIFY2(r.sourceMemory.has_value(), qPrintable(name));
@@ -357,7 +358,7 @@ class TestProbe : public QObject {
     for (const char* fen : fens) {
       QString err;
       QVERIFY2(editor.setFen(fen, &err), qPrintable(err));
-      QVERIFY(panel.waitIdle(120000));  // the first probe indexes the cover
+      QVERIFY(panel.waitIdle(ms(120000)));  // the first probe indexes the cover
       const ProbeResult& r = panel.result();
       QCOMPARE(r.sourceName, QString("cover"));
       QVERIFY2(r.ours.has_value(), qPrintable(r.oursMessage));

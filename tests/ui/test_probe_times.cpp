@@ -29,6 +29,7 @@
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 namespace {
 
@@ -40,7 +41,7 @@ bool makeThreePieceCovers(const QString& dataDir) {
   spec.dataDir = dataDir;
   RunJob job(spec);
   job.start();
-  return job.wait(60000) && job.state() == RunJob::State::Done;
+  return job.wait(ms(60000)) && job.state() == RunJob::State::Done;
 }
 
 double seriesSum(QAbstractSeries* s) {
@@ -135,7 +136,7 @@ class TestProbeTimes : public QObject {
     QVERIFY(chart->busy());
     QVERIFY(chart->cancelButton()->isEnabled());
     QVERIFY(!chart->runButton()->isEnabled());
-    QVERIFY(chart->wait(30000));
+    QVERIFY(chart->wait(ms(30000)));
     QCOMPARE(finished.count(), 1);
     QVERIFY2(chart->hasResult(), qPrintable(chart->message()));
     QVERIFY(ticks > 0);
@@ -227,14 +228,14 @@ class TestProbeTimes : public QObject {
     chart.start();
     QVERIFY(chart.busy());
     // Progress comes through while it runs.
-    QTRY_VERIFY_WITH_TIMEOUT(chart.progressBar()->value() > 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(chart.progressBar()->value() > 0, ms(20000));
     QVERIFY(chart.busy());
     QElapsedTimer t;
     t.start();
     QTest::mouseClick(chart.cancelButton(), Qt::LeftButton);
-    QVERIFY(chart.wait(20000));
+    QVERIFY(chart.wait(ms(20000)));
     qInfo("cancelled after %lld ms", qint64(t.elapsed()));
-    QVERIFY(t.elapsed() < 10000);
+    QVERIFY(t.elapsed() < ms(10000));
     QVERIFY(!chart.hasResult());
     QVERIFY2(chart.message().contains(QStringLiteral("cancelled")), qPrintable(chart.message()));
     QVERIFY(chart.chart()->series().isEmpty());
@@ -243,7 +244,7 @@ class TestProbeTimes : public QObject {
     // And it runs again afterwards.
     chart.positionsBox()->setValue(500);
     chart.start();
-    QVERIFY(chart.wait(30000));
+    QVERIFY(chart.wait(ms(30000)));
     QVERIFY2(chart.hasResult(), qPrintable(chart.message()));
     QCOMPARE(chart.result().positions, quint64(500));
   }
@@ -273,7 +274,7 @@ class TestProbeTimes : public QObject {
     chart.start();
     QTRY_VERIFY_WITH_TIMEOUT(chart.stageLabel()->text().startsWith(QStringLiteral("checking")) ||
                                  chart.stageLabel()->text().startsWith(QStringLiteral("timing")) || !chart.busy(),
-                             25000);
+                             ms(25000));
     QVERIFY2(chart.busy(), "the benchmark finished before it could be cancelled");
     qInfo("cancelling during: %s; %d ticks of 10 ms in %lld ms, longest gap %lld ms",
           qPrintable(chart.stageLabel()->text()), ticks, qint64(clock.elapsed()), maxGap);
@@ -281,8 +282,8 @@ class TestProbeTimes : public QObject {
     QElapsedTimer t;
     t.start();
     chart.cancel();
-    QVERIFY(chart.wait(20000));
-    QVERIFY(t.elapsed() < 5000);
+    QVERIFY(chart.wait(ms(20000)));
+    QVERIFY(t.elapsed() < ms(5000));
     QVERIFY(!chart.hasResult());
     QCOMPARE(chart.stageLabel()->text(), QString("cancelled"));
   }
@@ -301,7 +302,7 @@ class TestProbeTimes : public QObject {
       QTest::qWait(200);
       t.start();
     }  // the destructor cancels and waits
-    QVERIFY(t.elapsed() < 10000);
+    QVERIFY(t.elapsed() < ms(10000));
   }
 };
 

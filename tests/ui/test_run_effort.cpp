@@ -19,9 +19,11 @@
 #include "runs/pass_picker.hpp"
 #include "runs/run_job.hpp"
 #include "runs/runs_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 namespace {
 // The run's parameter line ("passes ..., <effort> effort, <n> thread(s)").
@@ -45,7 +47,7 @@ class TestRunEffort : public QObject {
     if (!panel.startButton()->isEnabled()) return nullptr;
     panel.startButton()->click();
     RunJob* job = panel.jobs().last();
-    if (!job->wait(120000)) return nullptr;
+    if (!job->wait(ms(120000))) return nullptr;
     return job;
   }
 
@@ -118,7 +120,7 @@ class TestRunEffort : public QObject {
     panel.generate("KQvK", true);
     RunJob* offered = panel.jobs().last();
     QCOMPARE(offered->spec().effort, logic::Effort::High);
-    QVERIFY(offered->wait(120000));
+    QVERIFY(offered->wait(ms(120000)));
     QVERIFY2(offered->state() == RunJob::State::Done, qPrintable(offered->error()));
   }
 

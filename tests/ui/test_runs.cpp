@@ -32,6 +32,7 @@
 
 using namespace egtmin;
 using namespace egtmin::ui;
+using egtmin::ui::test::ms;
 
 class TestRuns : public QObject {
   Q_OBJECT
@@ -73,7 +74,7 @@ class TestRuns : public QObject {
     view->dataEdit()->setText(data.path());
     QSignalSpy refreshed(view, &ClusterView::refreshed);
     view->refresh();
-    QVERIFY(refreshed.wait(10000));
+    QVERIFY(refreshed.wait(ms(10000)));
     QCOMPARE(view->tree()->topLevelItemCount(), 1);
     QTreeWidgetItem* row = view->tree()->topLevelItem(0);
     QCOMPARE(row->text(0), QString("KRvK"));
@@ -87,7 +88,7 @@ class TestRuns : public QObject {
     std::filesystem::create_directories(cluster::logs_dir(dir));
     std::ofstream(cluster::log_path(dir, krvk, run::BatchStage::Table, "7")) << "egtmin-cli: error: cancelled\n";
     view->refresh();
-    QVERIFY(refreshed.wait(10000));
+    QVERIFY(refreshed.wait(ms(10000)));
     row = view->tree()->topLevelItem(0);
     QCOMPARE(row->text(1), QString("failed (job 7)"));
     QVERIFY2(row->toolTip(1).contains("egtmin-cli: error: cancelled"), qPrintable(row->toolTip(1)));
@@ -146,7 +147,7 @@ class TestRuns : public QObject {
     panel_->startButton()->click();
     QCOMPARE(panel_->jobs().size(), 1);
     RunJob* job = panel_->jobs().last();
-    QVERIFY(job->wait(60000));
+    QVERIFY(job->wait(ms(60000)));
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
     QCOMPARE(done.count(), 1);
     // One log line per pass, each with cubes, literals, seconds and memory.
@@ -202,7 +203,7 @@ class TestRuns : public QObject {
       fractions << job->fraction();
     });
     job->start();
-    QVERIFY(job->wait(60000));
+    QVERIFY(job->wait(ms(60000)));
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
     // The bar is sampled at 10 Hz, so fast tables may pass unseen; those seen come in order.
     const QString all = stages.join('\n');
@@ -232,7 +233,7 @@ class TestRuns : public QObject {
     panel_->verifyButton()->click();
     RunJob* verify = panel_->jobs().last();
     QCOMPARE(verify->spec().kind, RunSpec::Kind::Verify);
-    QVERIFY(verify->wait(60000));
+    QVERIFY(verify->wait(ms(60000)));
     QVERIFY2(verify->state() == RunJob::State::Done, qPrintable(verify->error()));
     const QString vlog = verify->log().join('\n');
     QVERIFY2(vlog.contains("KQvK self-check: ") && vlog.contains(", 0 failures"), qPrintable(vlog));
@@ -244,7 +245,7 @@ class TestRuns : public QObject {
     panel_->checkButton()->click();
     RunJob* check = panel_->jobs().last();
     QCOMPARE(check->spec().kind, RunSpec::Kind::Check);
-    QVERIFY(check->wait(60000));
+    QVERIFY(check->wait(ms(60000)));
     QVERIFY2(check->state() == RunJob::State::Done, qPrintable(check->error()));
     const QString clog = check->log().join('\n');
     QVERIFY2(clog.contains("KQvK cover: ") && clog.contains("KQvK indexed probe: "), qPrintable(clog));
@@ -255,7 +256,7 @@ class TestRuns : public QObject {
     panel_->balances()->setChecked("KvK", true);
     panel_->checkButton()->click();
     RunJob* missing = panel_->jobs().last();
-    QVERIFY(missing->wait(60000));
+    QVERIFY(missing->wait(ms(60000)));
     QCOMPARE(missing->state(), RunJob::State::Failed);
     QVERIFY2(missing->error().contains("minimize"), qPrintable(missing->error()));
     panel_->balances()->clearChecks();
@@ -270,7 +271,7 @@ class TestRuns : public QObject {
     RunJob* run = panel_->jobs().last();
     QCOMPARE(run->spec().coverKind, store::CoverKind::CaptureResolved);
     QVERIFY(run->title().contains("capture-resolved"));
-    QVERIFY(run->wait(60000));
+    QVERIFY(run->wait(ms(60000)));
     QVERIFY2(run->state() == RunJob::State::Done, qPrintable(run->error()));
     const Balance kpk = *Balance::parse("KPvK");
     QVERIFY(
@@ -281,7 +282,7 @@ class TestRuns : public QObject {
     panel_->checkButton()->click();
     RunJob* check = panel_->jobs().last();
     QVERIFY(check->title().contains("capture-resolved"));
-    QVERIFY(check->wait(60000));
+    QVERIFY(check->wait(ms(60000)));
     QVERIFY2(check->state() == RunJob::State::Done, qPrintable(check->error()));
     const QString log = check->log().join('\n');
     QVERIFY2(log.contains("KPvK indexed probe: ") && log.contains(" 0 mismatches"), qPrintable(log));
@@ -296,14 +297,14 @@ class TestRuns : public QObject {
     spec.dataDir = dir_.path() + "/cancel";
     spec.threads = 1;
     RunJob* job = panel_->startRun(spec);
-    QTRY_VERIFY_WITH_TIMEOUT(!job->stage().isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!job->stage().isEmpty(), ms(20000));
     QVERIFY(job->active());
     RunWidget* w = nullptr;
     for (RunWidget* rw : panel_->runWidgets())
       if (rw->job() == job) w = rw;
     QVERIFY(w);
     w->cancelButton()->click();
-    QVERIFY(job->wait(30000));
+    QVERIFY(job->wait(ms(30000)));
     QCOMPARE(job->state(), RunJob::State::Cancelled);
     QCOMPARE(panel_->activeCount(), 0);
     panel_->clearFinished();
@@ -315,18 +316,18 @@ class TestRuns : public QObject {
     spec.balances = {"KQQQQQvK"};
     spec.dataDir = dir_.path();
     RunJob* job = panel_->startRun(spec);
-    QVERIFY(job->wait(10000));
+    QVERIFY(job->wait(ms(10000)));
     QCOMPARE(job->state(), RunJob::State::Failed);
     QVERIFY(job->error().contains("5"));
     spec.balances = {"KXvK"};
     job = panel_->startRun(spec);
-    QVERIFY(job->wait(10000));
+    QVERIFY(job->wait(ms(10000)));
     QCOMPARE(job->state(), RunJob::State::Failed);
     QVERIFY(!job->error().isEmpty());
     spec.balances = {"KQvK"};
     spec.passes = "canon,bogus";
     job = panel_->startRun(spec);
-    QVERIFY(job->wait(10000));
+    QVERIFY(job->wait(ms(10000)));
     QCOMPARE(job->state(), RunJob::State::Failed);
     QVERIFY(job->error().contains("bogus"));
   }

@@ -13,6 +13,14 @@
 
 namespace egtmin::ui::test {
 
+// A time limit or a speed bound of `m` milliseconds, multiplied by $EGTMIN_TEST_TIMEOUT_SCALE
+// (CMake's EGTMIN_TEST_TIMEOUT_SCALE, set for every test): instrumented builds run several times
+// slower (scripts/tsan-gui.sh).
+inline int ms(int m) {
+  const int scale = qEnvironmentVariableIntValue("EGTMIN_TEST_TIMEOUT_SCALE");
+  return m * (scale > 1 ? scale : 1);
+}
+
 inline QString dataDir() {
   const QString dir = QString::fromUtf8(EGTMIN_UI_TEST_DATA);
   QDir().mkpath(dir);

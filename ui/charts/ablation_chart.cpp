@@ -78,7 +78,7 @@ struct AblationChart::Shared : ChartRun::State {
           };
           static constexpr Span kBenchSpans[] = {
               {Stage::Sample, 0.0, 0.3}, {Stage::CompareAnchor, 0.3, 0.5}, {Stage::Time, 0.5, 1.0}};
-          QMutexLocker lock(&mutex);
+          std::lock_guard lock(mutex);
           // run_ablation names the idea in each detail ("espresso (1/1): ..."); the bar's label
           // says which of all the ideas it is instead.
           std::string_view detail = e.detail;
@@ -250,7 +250,7 @@ void AblationChart::run(const bench::AblationRequest& request) {
     // are the same whether it gets the ideas together or one by one.
     for (size_t k = 0; k < ideas.size(); ++k) {
       {
-        QMutexLocker lock(&sh.mutex);
+        std::lock_guard lock(sh.mutex);
         sh.idea = k;
         sh.ideaName = ideas[k];
       }

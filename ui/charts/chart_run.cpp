@@ -7,7 +7,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace egtmin::ui {
 
@@ -18,17 +17,17 @@ constexpr int kBarSteps = 1000;  // the bars' range (fractions to a tenth of a p
 
 ChartRun::ChartRun(QProgressBar* bar, QLabel* stage, QPushButton* cancel, QObject* parent)
     : QObject(parent), bar_(bar), stage_(stage), cancel_(cancel) {
-  pool_.setMaxThreadCount(1);
   bar_->setRange(0, kBarSteps);
   cancel_->setEnabled(false);
   poll_.setInterval(kPollMs);
   connect(&poll_, &QTimer::timeout, this, &ChartRun::poll);
   connect(cancel_, &QPushButton::clicked, this, &ChartRun::cancel);
+  connect(&task_, &BackgroundTaskBase::finished, this, [this] { finished(task_.result()); });
 }
 
 ChartRun::~ChartRun() {
   if (state_) state_->progress.cancel();
-  future_.waitForFinished();
+  task_.waitForFinished();
 }
 
 void ChartRun::start(std::shared_ptr<State> state, std::function<Finish(State&)> work) {
@@ -39,12 +38,7 @@ void ChartRun::start(std::shared_ptr<State> state, std::function<Finish(State&)>
   stage_->setText(tr("starting…"));
   cancel_->setEnabled(true);
   poll_.start();
-  future_ = QtConcurrent::run(&pool_, [this, state = state_, work = std::move(work)] {
-    Finish finish = work(*state);
-    // Queued to this object: dropped if it is gone (its destructor waits for this worker first).
-    QMetaObject::invokeMethod(
-        this, [this, finish] { finished(finish); }, Qt::QueuedConnection);
-  });
+  task_.start([state = state_, work = std::move(work)] { return work(*state); });
 }
 
 void ChartRun::cancel() {
@@ -66,7 +60,7 @@ bool ChartRun::wait(int timeoutMs) {
 
 void ChartRun::poll() {
   if (!state_) return;
-  QMutexLocker lock(&state_->mutex);
+  std::lock_guard lock(state_->mutex);
   bar_->setValue(int(state_->fraction * kBarSteps));
   if (!state_->progress.cancelled() && !state_->stage.isEmpty()) stage_->setText(state_->stage + QStringLiteral("…"));
 }

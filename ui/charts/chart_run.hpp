@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A chart's long run (the probe benchmark, the size ablation) off the GUI thread: a thread of its
-// own (one run at a time, never queued behind or starving the probe panel's workers on the global
-// pool), the progress the worker reports polled into the chart's bar and stage label, cancel, and
-// a blocking wait for tests. One place for what every chart that runs work needs; the chart keeps
+// own (one run at a time), the progress the worker reports polled into the chart's bar and stage
+// label, cancel, and a blocking wait for tests. One place for what every chart that runs work needs; the chart keeps
 // what its run computes and how it is drawn.
 #pragma once
 
-#include <QFuture>
-#include <QMutex>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <mutex>
 
+#include "background_task.hpp"
 #include "util/progress.hpp"
 
 class QLabel;
@@ -31,7 +29,7 @@ class ChartRun : public QObject {
   // gives (derived states add what the mapping needs). A fresh state per run: Progress's cancel
   // flag cannot be reset.
   struct State {
-    QMutex mutex;
+    std::mutex mutex;
     QString stage;
     double fraction = 0;
     Progress progress;
@@ -59,9 +57,8 @@ class ChartRun : public QObject {
   QProgressBar* bar_;
   QLabel* stage_;
   QPushButton* cancel_;
-  QThreadPool pool_;
   QTimer poll_;
-  QFuture<void> future_;
+  BackgroundTask<Finish> task_;
   std::shared_ptr<State> state_;
   bool busy_ = false;
 };

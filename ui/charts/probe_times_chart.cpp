@@ -47,7 +47,7 @@ struct ProbeTimesChart::Shared : ChartRun::State {
                                             {Stage::CompareAnchor, 0.3, 0.5},
                                             {Stage::Time, 0.5, 0.95},
                                             {Stage::Summarize, 0.95, 1.0}};
-          QMutexLocker lock(&mutex);
+          std::lock_guard lock(mutex);
           stage = QString::fromStdString(progress_label(e));
           for (const Span& s : kSpans)
             if (e.stage == s.stage)

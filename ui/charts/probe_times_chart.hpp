@@ -24,7 +24,6 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QThreadPool;
 
 namespace egtmin {
 class Progress;

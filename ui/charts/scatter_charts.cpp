@@ -20,7 +20,6 @@
 #include <QTextStream>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 #include <cmath>
 
@@ -155,7 +154,7 @@ SizeResult computeSizes(const QString& dataDir, const QString& syzygyDir) {
 SyzygySizeChart::SyzygySizeChart(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(ctx) {
   view_ = new QChartView(new QChart, this);
   view_->setRenderHint(QPainter::Antialiasing);
-  watcher_ = new QFutureWatcher<SizeResult>(this);
+  watcher_ = new BackgroundTask<SizeResult>(this);
   auto* again = new QPushButton(tr("Refresh"), this);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
@@ -163,7 +162,7 @@ SyzygySizeChart::SyzygySizeChart(AppContext* ctx, QWidget* parent) : QWidget(par
   row->addWidget(again);
   layout->addLayout(row);
   connect(again, &QPushButton::clicked, this, &SyzygySizeChart::refresh);
-  connect(watcher_, &QFutureWatcher<SizeResult>::finished, this, [this] {
+  connect(watcher_, &BackgroundTaskBase::finished, this, [this] {
     const SizeResult r = watcher_->result();
     if (!r.second.isEmpty())
       setMessage(tr("Size report failed: %1").arg(r.second));
@@ -205,7 +204,7 @@ void SyzygySizeChart::refresh() {
     return;
   }
   setMessage(tr("Measuring file sizes (xz -9e of the Syzygy files)…"));
-  watcher_->setFuture(QtConcurrent::run(computeSizes, dataPath, syz));
+  watcher_->start([dataPath, syz] { return computeSizes(dataPath, syz); });
 }
 
 void SyzygySizeChart::setPoints(const QList<SyzygySizePoint>& points) {

@@ -7,13 +7,13 @@
 
 #include <functional>
 
-#include <QFutureWatcher>
 #include <QList>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+#include "background_task.hpp"
 #include "runs/run_job.hpp"
 
 class QTextStream;
@@ -76,7 +76,7 @@ class SyzygySizeChart : public QWidget {
   AppContext* ctx_;
   QChartView* view_;
   QString message_;
-  QFutureWatcher<QPair<QList<SyzygySizePoint>, QString>>* watcher_;
+  BackgroundTask<QPair<QList<SyzygySizePoint>, QString>>* watcher_;
   bool again_ = false;
 };
 

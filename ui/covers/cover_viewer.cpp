@@ -15,7 +15,6 @@
 #include <QTableView>
 #include <QTextStream>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app_context.hpp"
 #include "covers/cover_model.hpp"
@@ -85,7 +84,7 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
           [this](int i) { setOutputFilter(output_->itemData(i).toInt()); });
   connect(exportButton, &QPushButton::clicked, this, &CoverViewer::exportDialog);
   connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CoverViewer::selectionChanged);
-  connect(&watcher_, &QFutureWatcher<Loaded>::finished, this, &CoverViewer::finishedLoading);
+  connect(&watcher_, &BackgroundTaskBase::finished, this, &CoverViewer::finishedLoading);
   connect(ctx_, &AppContext::changed, this, &CoverViewer::rescan);
   rescan();
 }
@@ -121,7 +120,7 @@ void CoverViewer::load(const QString& balanceName, store::CoverKind kind) {
   const Balance canon = b->canonical();
   const auto path = store::cover_path(ctx_->dataDir().toStdString(), canon, kind);
   info_->setText(tr("Loading %1…").arg(QString::fromStdString(path.string())));
-  watcher_.setFuture(QtConcurrent::run([path, canon] {
+  watcher_.start([path, canon] {
     Loaded out;
     auto r = store::load_cover(path, &canon);
     if (r)
@@ -129,7 +128,7 @@ void CoverViewer::load(const QString& balanceName, store::CoverKind kind) {
     else
       out.error = QString::fromStdString(r.error().message);
     return out;
-  }));
+  });
 }
 
 void CoverViewer::finishedLoading() {

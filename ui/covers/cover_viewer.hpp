@@ -4,10 +4,10 @@
 // squares each piece of the selected cube may occupy.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <optional>
 
+#include "background_task.hpp"
 #include "board/board_widget.hpp"
 #include "store/cover_file.hpp"
 
@@ -68,7 +68,7 @@ class CoverViewer : public QWidget {
   QComboBox *balances_, *output_;
   QLabel* info_;
   QLabel* legend_;
-  QFutureWatcher<Loaded> watcher_;
+  BackgroundTask<Loaded> watcher_;
 };
 
 }  // namespace egtmin::ui

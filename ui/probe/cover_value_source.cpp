@@ -21,7 +21,7 @@ bool CoverValueSource::available(const Balance& b) const {
 }
 
 const probe::Covers* CoverValueSource::covers(QString* error) {
-  QMutexLocker lock(&mutex_);
+  std::lock_guard lock(mutex_);
   if (!tried_) {
     tried_ = true;
     probe::OpenOptions options;
@@ -37,7 +37,7 @@ const probe::Covers* CoverValueSource::covers(QString* error) {
 }
 
 std::optional<SourceMemory> CoverValueSource::memory() {
-  QMutexLocker lock(&mutex_);
+  std::lock_guard lock(mutex_);
   if (!covers_) return std::nullopt;
   const probe::CoverStats stats = covers_->stats();
   return SourceMemory{stats.memory_bytes, levelName(stats.memory)};

@@ -5,8 +5,8 @@
 // another memory level, which reads the covers again) never blocks the window.
 #pragma once
 
-#include <QMutex>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 
 #include "probe/probe.hpp"
@@ -30,7 +30,7 @@ class CoverValueSource : public ValueSource {
 
   std::filesystem::path dir_;
   probe::ProbeMemory memory_;
-  QMutex mutex_;
+  std::mutex mutex_;
   bool tried_ = false;
   std::optional<probe::Covers> covers_;
   QString error_;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/probe_engine.hpp"
 
-#include <QMutex>
 #include <QObject>
 #include <algorithm>
 #include <set>

@@ -17,7 +17,6 @@
 #include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app_context.hpp"
 #include "board/board_editor.hpp"
@@ -123,7 +122,7 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   layout->addLayout(nav);
   layout->addWidget(view_, 1);
 
-  connect(&watcher_, &QFutureWatcher<ProbeResult>::finished, this, &ProbePanel::finished);
+  connect(&watcher_, &BackgroundTaskBase::finished, this, &ProbePanel::finished);
   connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { playRow(i.row()); });
   // Enter plays the selected move; not QAbstractItemView::activated, which some styles emit on a
   // single click.
@@ -177,11 +176,11 @@ void ProbePanel::start() {
   const quint64 serial = serial_;
   std::shared_ptr<ValueSource> source = ctx_->valueSource();
   const Syzygy* syz = ctx_->syzygy();
-  watcher_.setFuture(QtConcurrent::run([pos, serial, source, syz] {
+  watcher_.start([pos, serial, source, syz] {
     ProbeResult r = ProbeEngine::compute(pos, source.get(), syz);
     r.serial = serial;
     return r;
-  }));
+  });
 }
 
 void ProbePanel::finished() {

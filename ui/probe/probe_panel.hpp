@@ -3,10 +3,10 @@
 // with both values. Probing runs on a worker thread; the newest position always wins.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <vector>
 
+#include "background_task.hpp"
 #include "probe/probe_result.hpp"
 
 class QComboBox;
@@ -76,7 +76,7 @@ class ProbePanel : public QWidget {
   QComboBox* sourceBox_;
   QPushButton* generate_;
   QToolButton *back_, *forward_;
-  QFutureWatcher<ProbeResult> watcher_;
+  BackgroundTask<ProbeResult> watcher_;
   bool pending_ = false;
   quint64 serial_ = 0;
   // Played moves: positions and the move that led to each (none for the first).

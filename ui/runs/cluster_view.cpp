@@ -13,7 +13,6 @@
 #include <QShowEvent>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app_context.hpp"
 #include "cluster/job_files.hpp"
@@ -54,7 +53,7 @@ ClusterView::ClusterView(AppContext* ctx, QWidget* parent) : QGroupBox(tr("Clust
 
   connect(refresh_, &QPushButton::clicked, this, &ClusterView::refresh);
   connect(data_, &QLineEdit::returnPressed, this, &ClusterView::refresh);
-  connect(&watcher_, &QFutureWatcher<Result<cluster::ClusterStatus>>::finished, this, [this] {
+  connect(&watcher_, &BackgroundTaskBase::finished, this, [this] {
     showStatus(watcher_.result());
     if (again_) {
       again_ = false;
@@ -83,11 +82,11 @@ void ClusterView::refresh() {
   cluster::StatusRequest request;
   request.data_dir = data_->text().trimmed().toStdString();
   summary_->setText(tr("Reading %1 ...").arg(data_->text()));
-  watcher_.setFuture(QtConcurrent::run([request, runner = runner_]() -> Result<cluster::ClusterStatus> {
+  watcher_.start([request, runner = runner_]() -> Result<cluster::ClusterStatus> {
     if (request.data_dir.empty()) return Error{"no data directory given"};
     cluster::Slurm slurm(runner);
     return cluster::cluster_status(request, slurm);
-  }));
+  });
 }
 
 void ClusterView::showStatus(const Result<cluster::ClusterStatus>& status) {

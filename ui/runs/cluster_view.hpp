@@ -5,9 +5,9 @@
 // asks squeue and sacct off the GUI thread; it submits and cancels nothing.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QGroupBox>
 
+#include "background_task.hpp"
 #include "cluster/command.hpp"
 #include "cluster/status.hpp"
 #include "util/result.hpp"
@@ -55,7 +55,7 @@ class ClusterView : public QGroupBox {
   QTreeWidget* tree_;
   QLabel* summary_;
   cluster::CommandRunner runner_ = cluster::run_command;
-  QFutureWatcher<Result<cluster::ClusterStatus>> watcher_;
+  BackgroundTask<Result<cluster::ClusterStatus>> watcher_;
   bool again_ = false;
   bool shown_ = false;
 };

@@ -5,39 +5,28 @@
 #include <QDeadlineTimer>
 #include <QHash>
 #include <QThread>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "chess/balance.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::ui {
 
-QThreadPool* RunJob::pool() {
-  // Runs get their own pool: long runs on the global pool would starve the probe panel's workers.
-  static QThreadPool* p = [] {
-    auto* tp = new QThreadPool;
-    tp->setMaxThreadCount(16);
-    return tp;
-  }();
-  return p;
-}
-
 RunJob::RunJob(RunSpec spec, QObject* parent)
     : QObject(parent), spec_(std::move(spec)), progress_([this](const ProgressEvent& e) {
         // Worker threads: keep only the latest value; poll() shows it at 10 Hz. The run service
         // reports fractions of the whole run.
-        QMutexLocker lock(&mutex_);
+        std::lock_guard lock(mutex_);
         sharedStage_ = QString::fromStdString(progress_label(e));
         sharedFraction_ = std::clamp(e.fraction, 0.0, 1.0);
       }) {
   poll_.setInterval(100);
   connect(&poll_, &QTimer::timeout, this, &RunJob::poll);
+  connect(&task_, &BackgroundTaskBase::finished, this, [this] { done(task_.result()); });
 }
 
 RunJob::~RunJob() {
   progress_.cancel();
-  future_.waitForFinished();
+  task_.waitForFinished();
 }
 
 QString RunJob::effortText(logic::Effort e) {
@@ -71,11 +60,7 @@ void RunJob::start() {
   state_ = State::Running;
   clock_.start();
   poll_.start();
-  future_ = QtConcurrent::run(pool(), [this] {
-    Outcome o = work();
-    QMetaObject::invokeMethod(
-        this, [this, o] { done(o); }, Qt::QueuedConnection);
-  });
+  task_.start([this] { return work(); });
   Q_EMIT progressed();
 }
 
@@ -101,23 +86,38 @@ bool RunJob::wait(int timeoutMs) {
 }
 
 void RunJob::post(const QString& line) {
-  QMetaObject::invokeMethod(
-      this,
-      [this, line] {
-        log_ << line;
-        Q_EMIT logLine(line);
-      },
-      Qt::QueuedConnection);
+  {
+    std::lock_guard lock(mutex_);
+    postedLines_ << line;
+  }
+  QMetaObject::invokeMethod(this, "takePosted", Qt::QueuedConnection);
 }
 
 void RunJob::postPoint(const PassPoint& p) {
-  QMetaObject::invokeMethod(
-      this, [this, p] { points_ << p; }, Qt::QueuedConnection);
+  {
+    std::lock_guard lock(mutex_);
+    postedPoints_ << p;
+  }
+  QMetaObject::invokeMethod(this, "takePosted", Qt::QueuedConnection);
+}
+
+void RunJob::takePosted() {
+  QStringList lines;
+  {
+    std::lock_guard lock(mutex_);
+    lines.swap(postedLines_);
+    points_ << postedPoints_;
+    postedPoints_.clear();
+  }
+  for (const QString& line : lines) {
+    log_ << line;
+    Q_EMIT logLine(line);
+  }
 }
 
 void RunJob::poll() {
   {
-    QMutexLocker lock(&mutex_);
+    std::lock_guard lock(mutex_);
     if (state_ == State::Running && !progress_.cancelled()) stage_ = sharedStage_;
     fraction_ = sharedFraction_;
   }
@@ -125,6 +125,7 @@ void RunJob::poll() {
 }
 
 void RunJob::done(const Outcome& o) {
+  takePosted();  // the run's last lines before its end
   poll_.stop();
   finalMs_ = clock_.isValid() ? clock_.elapsed() : 0;
   if (o.cancelled) {

@@ -6,12 +6,12 @@
 #pragma once
 
 #include <QElapsedTimer>
-#include <QFuture>
-#include <QMutex>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
+#include <mutex>
 
+#include "background_task.hpp"
 #include "logic/passes.hpp"
 #include "run/minimize_run.hpp"
 #include "run/proof_run.hpp"
@@ -73,9 +73,6 @@ class RunJob : public QObject {
   // balance or pass.
   static Result<run::MinimizeRequest> request(const RunSpec& spec);
 
-  // The pool runs execute on (separate from QThreadPool::globalInstance()).
-  static class QThreadPool* pool();
-
   // Blocks (processing events) until the worker has stopped; false on timeout.
   bool wait(int timeoutMs);
 
@@ -96,8 +93,11 @@ class RunJob : public QObject {
   };
   Outcome work();
   Outcome prove();  // Verify and Check
+  // From the worker: a log line or a pass's figures for the GUI thread, queued under mutex_ and
+  // taken by takePosted(), which the worker asks for by name (nothing of ours crosses in Qt's queue).
   void post(const QString& line);
-  void postPoint(const PassPoint& p);  // from the worker: append a log line on the GUI thread
+  void postPoint(const PassPoint& p);
+  Q_INVOKABLE void takePosted();
   void poll();
   void done(const Outcome& o);
 
@@ -111,12 +111,14 @@ class RunJob : public QObject {
   QElapsedTimer clock_;
   qint64 finalMs_ = -1;
   QTimer poll_;
-  QFuture<void> future_;
+  BackgroundTask<Outcome> task_;
   Progress progress_;
-  // Written by the worker's progress callback, read by poll().
-  QMutex mutex_;
+  // Written by the worker, read by poll() and takePosted().
+  std::mutex mutex_;
   QString sharedStage_;
   double sharedFraction_ = 0;
+  QStringList postedLines_;
+  QList<PassPoint> postedPoints_;
 };
 
 }  // namespace egtmin::ui
