@@ -31,6 +31,25 @@ using nlohmann::json;
 // within CTest's 15-minute timeout.
 constexpr auto kDeadline = std::chrono::minutes(13);
 
+// $EGTMIN_TEST_TIMEOUT_SCALE (CMake's EGTMIN_TEST_TIMEOUT_SCALE): instrumented builds run every
+// stage several times slower than the rates submit derives its jobs' time limits from.
+int time_scale() {
+  const char* s = std::getenv("EGTMIN_TEST_TIMEOUT_SCALE");
+  const int v = s ? std::atoi(s) : 1;
+  return v > 1 ? v : 1;
+}
+
+// The submission: one core per job (two jobs at a time on the 2-core node), and in instrumented
+// builds room for the slower stages (ten minutes a stage, times the scale).
+std::vector<std::string> submit_args(const fs::path& data) {
+  std::vector<std::string> a = {"cluster", "submit",      "--pieces", "3",     "KQvKR",
+                                "--data",  data.string(), "-j1",      "--json"};
+  if (time_scale() > 1)
+    for (const char* stage : {"table", "minimize", "check"})
+      a.insert(a.end(), {"--time", std::string(stage) + "=" + std::to_string(10 * time_scale())});
+  return a;
+}
+
 json cli_json(const std::vector<std::string>& args, int expected_exit = 0) {
   auto r = run_program(EGTMIN_CLI, args);
   EXPECT_EQ(r.exit_code, expected_exit) << r.out << r.err;
@@ -86,11 +105,10 @@ TEST(LocalSlurm, KilledJobResubmittedCompletesTheDag) {
     GTEST_SKIP() << "needs the one-node Slurm cluster that scripts/cluster-test.sh starts";
   egtmin::test::TempDir tmp("local-slurm");
   const fs::path data = tmp.path / "data";
-  const auto deadline = Clock::now() + kDeadline;
+  const auto deadline = Clock::now() + kDeadline * time_scale();
   const auto t0 = Clock::now();
 
-  // One core per job: two jobs at a time on a 2-core node.
-  json sub = cli_json({"cluster", "submit", "--pieces", "3", "KQvKR", "--data", data.string(), "-j1", "--json"});
+  json sub = cli_json(submit_args(data));
   // KvK, five 3-piece balances and KQvKR, three stages each.
   EXPECT_EQ(sub["submitted"], 21);
   EXPECT_EQ(sub["done"], 0);
@@ -128,7 +146,7 @@ TEST(LocalSlurm, KilledJobResubmittedCompletesTheDag) {
 
   // Submitting again: the two stages left, nothing else.
   const auto before = files(data);
-  sub = cli_json({"cluster", "submit", "--pieces", "3", "KQvKR", "--data", data.string(), "-j1", "--json"});
+  sub = cli_json(submit_args(data));
   EXPECT_EQ(sub["submitted"], 2) << sub.dump(2);
   EXPECT_EQ(sub["done"], 19) << sub.dump(2);
   for (const json& j : sub["jobs"])
