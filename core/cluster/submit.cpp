@@ -127,8 +127,8 @@ Result<SubmitReport> submit(const SubmitRequest& req, Slurm& slurm) {
         } else if (!previous.empty()) {
           job.after.push_back(previous);
         }
-        std::sort(job.after.begin(), job.after.end(), [](const std::string& a, const std::string& b) {
-          return a.size() != b.size() ? a.size() < b.size() : a < b;  // job ids in numeric order
+        std::sort(job.after.begin(), job.after.end(), [](const std::string& x, const std::string& y) {
+          return x.size() != y.size() ? x.size() < y.size() : x < y;  // job ids in numeric order
         });
         job.after.erase(std::unique(job.after.begin(), job.after.end()), job.after.end());
         const std::string script = job_script(req, b, s, job.resources);

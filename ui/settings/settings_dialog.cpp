@@ -85,15 +85,15 @@ SettingsDialog::SettingsDialog(AppContext* ctx, QWidget* parent) : QDialog(paren
 }
 
 void SettingsDialog::check() {
-  const QDir data(data_->text());
+  const QDir dataDir(data_->text());
   if (data_->text().isEmpty())
     dataNote_->setText(tr("Required: where tables (tables/*.egtt) and covers (covers/*.egtc) are kept."));
-  else if (!data.exists())
+  else if (!dataDir.exists())
     dataNote_->setText(tr("Does not exist yet; it is created when the first table is generated."));
   else
     dataNote_->setText(tr("%n table(s), %1 cover(s).", nullptr,
-                          int(QDir(data.filePath("tables")).entryList({"*.egtt"}, QDir::Files).size()))
-                           .arg(QDir(data.filePath("covers")).entryList({"*.egtc"}, QDir::Files).size()));
+                          int(QDir(dataDir.filePath("tables")).entryList({"*.egtt"}, QDir::Files).size()))
+                           .arg(QDir(dataDir.filePath("covers")).entryList({"*.egtc"}, QDir::Files).size()));
   const QDir syz(syzygy_->text());
   if (syzygy_->text().isEmpty())
     syzygyNote_->setText(tr("Optional: Syzygy tables to compare against (values and DTZ)."));
