@@ -38,41 +38,25 @@ void Symmetry::sort_identical(Placement& p) const {
   }
 }
 
-Placement Symmetry::canonical(const Placement& p) const {
-  const int k = enc_.pieces();
-  const unsigned cand = candidates_[p.sq[0]];
-  // The transform taking the white king to its orbit's minimum. With the king off the symmetry
-  // axes it is the only one, and it alone decides: the hot path of generation.
-  const int g1 = __builtin_ctz(cand);
-  Placement q = p;
-  if (g1 != 0)
-    for (int i = 0; i < k; ++i) q.sq[i] = kTransforms[g1][p.sq[i]];
-  if (!runs_.empty()) sort_identical(q);
-  if ((cand & (cand - 1)) == 0) return q;
-  // A king on a diagonal of the 8-fold group is also fixed by the reflection in that diagonal:
-  // exactly two candidates (the constructor checks), the smaller index wins.
-  const int g2 = 31 - __builtin_clz(cand);
-  Placement r = p;
-  for (int i = 0; i < k; ++i) r.sq[i] = kTransforms[g2][p.sq[i]];
-  if (!runs_.empty()) sort_identical(r);
-  return enc_.encode(r) < enc_.encode(q) ? r : q;
-}
+Placement Symmetry::canonical(const Placement& p) const { return from_slot(canonical_slot(p)); }
 
 uint64_t Symmetry::canonical_slot(const Placement& p) const {
   const int k = enc_.pieces();
   const unsigned cand = candidates_[p.sq[0]];
-  // The other pieces' squares under transform g, runs sorted, packed as the slot packs them.
-  // Both candidates take the king to the same square, so the smaller packing is the smaller index.
+  // The other pieces' squares under transform g, runs sorted (none holds the white king, slot 0),
+  // packed as the slot packs them. Both candidates take the king to the same square, so the
+  // smaller packing is the smaller index.
   auto packed = [&](int g) {
-    std::array<uint8_t, kMaxTablePieces> t;
-    for (int i = 1; i < k; ++i) t[size_t(i)] = kTransforms[g][p.sq[i]];
-    for (auto [start, len] : runs_)
-      for (int i = start + 1; i < start + len; ++i)
-        for (int j = i; j > start && t[size_t(j - 1)] > t[size_t(j)]; --j) std::swap(t[size_t(j - 1)], t[size_t(j)]);
+    Placement t;
+    for (int i = 1; i < k; ++i) t.sq[i] = kTransforms[g][p.sq[i]];
+    sort_identical(t);
     uint64_t rest = 0;
-    for (int i = 1; i < k; ++i) rest = (rest << 6) | t[size_t(i)];
+    for (int i = 1; i < k; ++i) rest = (rest << 6) | t.sq[i];
     return rest;
   };
+  // The transform taking the white king to its orbit's minimum: with the king off the symmetry
+  // axes the only one. A king on a diagonal of the 8-fold group is also fixed by the reflection
+  // in that diagonal: exactly two candidates (the constructor checks), the smaller index wins.
   const int g1 = __builtin_ctz(cand);
   uint64_t rest = packed(g1);
   if (cand & (cand - 1)) rest = std::min(rest, packed(31 - __builtin_clz(cand)));

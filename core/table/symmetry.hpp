@@ -36,11 +36,10 @@ class Symmetry {
 
   const Encoding& encoding() const { return enc_; }
 
-  Placement canonical(const Placement& p) const;
-  // slot(canonical(p)) without building the canonical Placement: the generator's and the
-  // self-check's inner loops call it for every move, and returning the 7-byte struct costs
-  // store-forwarding stalls (a third of generation under perf).
+  // The slot of p's canonical representative: what the generator's and the self-check's inner
+  // loops need for every move, computed on the packed squares alone.
   uint64_t canonical_slot(const Placement& p) const;
+  Placement canonical(const Placement& p) const;  // from_slot(canonical_slot(p))
   bool is_canonical(const Placement& p) const;
 
   // Dense numbering of the canonical white-king squares, for arrays indexed by canonical
