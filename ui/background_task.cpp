@@ -5,8 +5,6 @@
 
 namespace egtmin::ui {
 
-BackgroundTaskBase::~BackgroundTaskBase() { waitForFinished(); }
-
 void BackgroundTaskBase::waitForFinished() {
   for (auto& [run, thread] : threads_) thread.join();
   threads_.clear();

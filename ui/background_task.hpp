@@ -27,7 +27,6 @@ class BackgroundTaskBase : public QObject {
   Q_OBJECT
  public:
   explicit BackgroundTaskBase(QObject* parent = nullptr) : QObject(parent) {}
-  ~BackgroundTaskBase() override;  // waits for every run: they may read what the owner holds
 
   bool isRunning() const { return running_; }
   // Blocks until every run is over; finished() still follows from the event loop.
@@ -54,7 +53,8 @@ template <class T>
 class BackgroundTask : public BackgroundTaskBase {
  public:
   using BackgroundTaskBase::BackgroundTaskBase;
-  // Joins here, while this is still the whole object: a run's thread calls into it to say it ended.
+  // Waits for every run (they may read what the owner holds), here while this is still the whole
+  // object: a run's thread calls into it to say it ended.
   ~BackgroundTask() override { waitForFinished(); }
   void start(std::function<T()> work) {
     // Each run writes its own slot: a replaced run still going cannot touch the newest one's.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A chart's long run (the probe benchmark, the size ablation) off the GUI thread: a thread of its
 // own (one run at a time), the progress the worker reports polled into the chart's bar and stage
-// label, cancel, and a blocking wait for tests. One place for what every chart that runs work needs; the chart keeps
-// what its run computes and how it is drawn.
+// label, cancel, and a blocking wait for tests. One place for what every chart that runs work
+// needs; the chart keeps what its run computes and how it is drawn.
 #pragma once
 
 #include <QObject>
