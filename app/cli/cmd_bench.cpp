@@ -264,7 +264,7 @@ Command add_bench(CLI::App& app) {
   struct Args {
     Common probe_common, size_common;
     std::string syzygy_probe, syzygy_size, csv;
-    bench::ProbeBenchOptions opts{.rounds = 3};
+    bench::ProbeBenchOptions opts{.rounds = 3, .scan_positions = 0, .balances = {}};
     int size_pieces = 4;
     bool size_capture_resolved = false;
     double index_copies = probe::CoverProber::kDefaultCopies;

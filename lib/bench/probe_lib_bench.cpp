@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The library's probe against the CLI's indexed probe, on the positions `egtmin-cli bench probe`
 // draws (bench::PaperSampler, same seed) and timed the way it times them: the batch mean over
-// chunks of 4,096 positions rebuilt outside the clock, the two methods taking turns in rounds.
+// chunks of 4,096 positions rebuilt outside the clock, the two methods taking turns chunk by chunk.
 //
 //   egtmin_probe_lib_bench COVER_DIR [POSITIONS [PIECES [ROUNDS [SEED]]]]
 //
@@ -88,30 +88,33 @@ int main(int argc, char** argv) {
   double ns[2] = {0, 0}, single_ns[2] = {0, 0}, cpu_ns[2] = {0, 0};
   std::vector<double> cpu_round[2];
   std::vector<double> per_round[2];
-  for (int round = 0; round < rounds; ++round)
-    for (int method = 0; method < 2; ++method) {
-      // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
-      if (const char* only = std::getenv("EGTMIN_BENCH_ONLY"); only && std::atoi(only) != method) {
-        per_round[method].push_back(1);
-        cpu_round[method].push_back(1);
-        continue;
+  // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
+  bool timed[2] = {true, true};
+  if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) timed[1 - (std::atoi(only) != 0)] = false;
+  for (int round = 0; round < rounds; ++round) {
+    double total[2] = {0, 0}, cpu[2] = {0, 0};
+    uint64_t sink = 0;
+    // Both methods probe each chunk back to back, which goes first alternating from chunk to
+    // chunk: a shared host's speed drifts over seconds, and whole rounds taken in turn put that
+    // drift into the ratio (rounds 0.94-1.26 apart on an idle host); the chunk that the first
+    // method leaves in the cache helps each method first as often as second.
+    for (size_t base = 0, index = 0; base < samples.size(); base += chunk.size(), ++index) {
+      const size_t n = std::min(chunk.size(), samples.size() - base);
+      for (size_t k = 0; k < n; ++k) {
+        chunk[k] = bench::to_position(samples[base + k]);
+        chunk_c[k] = to_c(chunk[k]);
       }
-      double total = 0, cpu = 0;
-      uint64_t sink = 0;
-      for (size_t base = 0; base < samples.size(); base += chunk.size()) {
-        const size_t n = std::min(chunk.size(), samples.size() - base);
-        for (size_t k = 0; k < n; ++k) {
-          chunk[k] = bench::to_position(samples[base + k]);
-          chunk_c[k] = to_c(chunk[k]);
-        }
+      for (int turn = 0; turn < 2; ++turn) {
+        const int method = int((index + size_t(round) + size_t(turn)) & 1);
+        if (!timed[method]) continue;
         const double c0 = thread_cpu_ns();
         const auto t0 = Clock::now();
         if (method == 0)
           for (size_t k = 0; k < n; ++k) sink += uint64_t((*core)->probe_wdl(chunk[k], probe::Method::Indexed));
         else
           for (size_t k = 0; k < n; ++k) sink += uint64_t(egtmin_probe_wdl(tb, &chunk_c[k]));
-        total += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-        cpu += thread_cpu_ns() - c0;
+        total[method] += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        cpu[method] += thread_cpu_ns() - c0;
         // Each probe alone between two clock reads, as bench probe's per-probe column: no
         // overlap with the next probe (an engine's probes have its search between them).
         for (size_t k = 0; k < n; ++k) {
@@ -121,12 +124,15 @@ int main(int argc, char** argv) {
           single_ns[method] += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - a).count());
         }
       }
-      g_sink = g_sink + sink;
-      ns[method] += total;
-      cpu_ns[method] += cpu;
-      per_round[method].push_back(total / double(samples.size()));
-      cpu_round[method].push_back(cpu / double(samples.size()));
     }
+    g_sink = g_sink + sink;
+    for (int method = 0; method < 2; ++method) {
+      ns[method] += total[method];
+      cpu_ns[method] += cpu[method];
+      per_round[method].push_back(timed[method] ? total[method] / double(samples.size()) : 1);
+      cpu_round[method].push_back(timed[method] ? cpu[method] / double(samples.size()) : 1);
+    }
+  }
   std::printf("positions %zu (%d pieces, seed %llu), mismatches %zu, rounds %d\n", samples.size(), pieces,
               (unsigned long long)seed, mismatches, rounds);
   for (int method = 0; method < 2; ++method) {

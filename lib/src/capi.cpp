@@ -55,28 +55,27 @@ int to_position(const egtmin_position& p, Position& pos) {
 }
 
 // The engine's bitboards as the hot path reads them, when the position passes to_position's
-// checks (false sends it there, for the message). Ranks mirror with a byte swap. At most 7
-// pieces, so that no piece count overflows its 5 bits of the material key into another's.
+// checks (false sends it there, for the message). The view keeps the engine's square numbers: the
+// balance's hot entries mirror the ranks as they read each square (Tablebase::load), one XOR in
+// place of eight byte swaps. A square on two types shows as an overlap, not as a count: twelve
+// fewer values live at once (GCC spilled them to the stack). At most 7 pieces, so that no piece
+// count overflows its 5 bits of the material key into another's.
 inline bool make_view(const egtmin_position& p, BoardView& v) {
-  const uint64_t w = __builtin_bswap64(p.white), b = __builtin_bswap64(p.black);
-  const uint64_t types[6] = {__builtin_bswap64(p.kings),   __builtin_bswap64(p.queens),  __builtin_bswap64(p.rooks),
-                             __builtin_bswap64(p.bishops), __builtin_bswap64(p.knights), __builtin_bswap64(p.pawns)};
-  uint64_t any = 0, material = 0;
-  int count = 0;
+  const uint64_t w = p.white, b = p.black;
+  const uint64_t types[6] = {p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns};
+  uint64_t seen = 0, overlap = 0, material = 0;
   for (int t = 0; t < 6; ++t) {
-    any |= types[t];
+    overlap |= seen & types[t];
+    seen |= types[t];
     const uint64_t wt = types[t] & w, bt = types[t] & b;
     v.by_piece[size_t(t)] = wt;
     v.by_piece[size_t(6 + t)] = bt;
-    const int nw = popcount(wt), nb = popcount(bt);
-    count += nw + nb;
-    material += uint64_t(nw) << (5 * t) | uint64_t(nb) << (5 * (6 + t));
+    material += uint64_t(popcount(wt)) << (5 * t) | uint64_t(popcount(bt)) << (5 * (6 + t));
   }
   v.material = material;
   v.stm = p.white_to_move ? White : Black;
   // The kings need no check: a material key with other than one king a side matches no cover.
-  return !(w & b) && any == (w | b) && count == popcount(any) && count <= kMaxPieces &&
-         !(p.pawns & 0xFF000000000000FFull);
+  return !(w & b) && !overlap && seen == (w | b) && popcount(seen) <= kMaxPieces && !(p.pawns & 0xFF000000000000FFull);
 }
 
 template <class F>

@@ -169,6 +169,11 @@ int Tablebase::load(BalanceRec& r, const Loaded*& out) {
     if (e->capture_resolved)
       return failed(r.path.string() + ": a capture-resolved cover; the library reads standalone covers");
     l->entry[k->colouring] = *e;
+    // probe_fast's view holds the engine's square numbers (a1 = 0, egtmin's a8 = 0): the hot
+    // path's square XOR mirrors the ranks. The representative does not depend on which of two
+    // identical pieces is read first (the hot path sorts them after the board transform).
+    l->view_entry[k->colouring] = *e;
+    l->view_entry[k->colouring].square_xor ^= 56;
   }
   l->bytes = l->prober->memory_bytes(probe::Method::Indexed);
   {

@@ -30,8 +30,9 @@ namespace egtmin::capi {
 int fail(int code, std::string_view message) noexcept;
 
 // An engine's position as the cover's hot path reads a board (CoverProber::probe_standalone):
-// each piece's bitboard in egtmin's square order, the material key, the side to move. Made with a
-// few dozen instructions, where a Position would fill its board array too.
+// each piece's bitboard in the engine's square order (a1 = 0; Loaded::view_entry mirrors the
+// ranks), the material key, the side to move. Made with a few dozen instructions, where a
+// Position would fill its board array too.
 struct BoardView {
   std::array<Bitboard, kPieces> by_piece;
   uint64_t material;
@@ -73,7 +74,7 @@ class Tablebase {
     if (!l) [[unlikely]]
       return kTakeFullPath;
     if (tracked_) touch(*recs_[s->rec]);
-    const Wdl w = l->prober->probe_standalone(v, l->entry[s->colouring], probe::Method::Indexed);
+    const Wdl w = l->prober->probe_standalone(v, l->view_entry[s->colouring], probe::Method::Indexed);
     return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
   }
 
@@ -87,6 +88,8 @@ class Tablebase {
     // The prober's hot entries of the balance's colourings (BalanceRec::keys), copied so that the
     // probe reads them from one place.
     std::array<probe::CoverProber::HotEntry, 2> entry;
+    // The same for probe_fast's BoardView, which keeps the engine's square numbers.
+    std::array<probe::CoverProber::HotEntry, 2> view_entry;
     uint64_t bytes = 0;
   };
   struct KeySlot;

@@ -326,7 +326,9 @@ TEST(CoverProber, ImpliedOutputCoversAreExact) {
     const Table& t = table_of(name);
     auto m = logic::minimize_table(t, *passes, {});
     ASSERT_TRUE(m.ok()) << m.error().message;
-    store::CoverFile f{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover};
+    store::CoverFile f{
+        t.balance(), t.encoding().bits(),          m->scheme,          "canon,compact,expand,irredundant", m->cover,
+        {},          store::CoverKind::Standalone, logic::Output::None};
     f.implied = logic::most_cubes_output(f.cubes);
     const size_t before = f.cubes.size();
     logic::drop_output(f.cubes, f.implied);
@@ -366,7 +368,9 @@ TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
     const Table& t = table_of(name);
     auto m = logic::minimize_table(t, *passes, {});
     ASSERT_TRUE(m.ok()) << m.error().message;
-    store::CoverFile f{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover};
+    store::CoverFile f{
+        t.balance(), t.encoding().bits(),          m->scheme,          "canon,compact,expand,irredundant", m->cover,
+        {},          store::CoverKind::Standalone, logic::Output::None};
     ASSERT_TRUE(store::save_cover(store::cover_path(dir, t.balance()), f).ok());
   }
   auto prober = CoverProber::open(dir);
@@ -414,7 +418,9 @@ TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
       }
       EXPECT_EQ(bad, 0) << name;
       auto probe = (*mapped)->probe(enc.position(enc.decode(enc.size() / 2 + 100)), Method::Indexed);
-      if (probe.ok()) EXPECT_NE(probe->cube, 0u) << name << ": the cube that answered";
+      if (probe.ok()) {
+        EXPECT_NE(probe->cube, 0u) << name << ": the cube that answered";
+      }
     }
   }
   // A layout that is not its cover's (another cover's, damaged, truncated, another version) is

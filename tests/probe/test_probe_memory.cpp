@@ -44,7 +44,9 @@ TEST(ProbeMemory, EveryLevelAnswersAsTheTableWithLessMemoryEachStep) {
     const char* pipeline = "canon,compact,expand,irredundant";
     auto m = logic::minimize_table(**t, *logic::parse_passes(pipeline), {});
     ASSERT_TRUE(m.ok()) << m.error().message;
-    const store::CoverFile f{(**t).balance(), (**t).encoding().bits(), m->scheme, pipeline, m->cover};
+    const store::CoverFile f{
+        (**t).balance(),    (**t).encoding().bits(), m->scheme, pipeline, m->cover, {}, store::CoverKind::Standalone,
+        logic::Output::None};
     ASSERT_TRUE(store::save_cover(store::cover_path(dir.path, f.balance), f).ok());
   }
   size_t previous = 0;
@@ -82,7 +84,9 @@ TEST(ProbeMemory, EveryLevelAnswersAsTheTableWithLessMemoryEachStep) {
     }
     const size_t bytes = covers->stats().memory_bytes;
     EXPECT_GT(bytes, 0u) << level.name;
-    if (previous) EXPECT_LT(bytes, previous) << level.name;
+    if (previous) {
+      EXPECT_LT(bytes, previous) << level.name;
+    }
     previous = bytes;
   }
 }
