@@ -28,6 +28,17 @@ Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
     if (j - i >= 2) runs_.push_back({i, j - i});
     i = j;
   }
+  int n = 0;
+  auto exchange = [&](int a, int b) {
+    if (n < kMaxExchanges) exchanges_[size_t(n)] = {uint8_t(a), uint8_t(b)};
+    ++n;
+  };
+  for (auto [start, len] : runs_) {
+    if (len == 2) exchange(start, start + 1);
+    if (len == 3) exchange(start, start + 1), exchange(start + 1, start + 2), exchange(start, start + 1);
+    if (len > 3) n = kMaxExchanges + 1;
+  }
+  exchange_count_ = n;
 }
 
 void Symmetry::sort_identical(Placement& p) const {
@@ -40,12 +51,62 @@ void Symmetry::sort_identical(Placement& p) const {
 
 Placement Symmetry::canonical(const Placement& p) const { return from_slot(canonical_slot(p)); }
 
+template <int K, int X>
+uint64_t Symmetry::rest_under(const Placement& p, unsigned g) const {
+  const auto& t = kTransforms[g];
+  uint64_t idx = 0;
+  for (int i = 1; i < K; ++i) idx = (idx << 6) | t[p.sq[size_t(i)]];
+  // Compare-exchanges on the 6-bit fields in a register (slot i at bit 6 (K - 1 - i)): sorting
+  // bytes in memory at data-dependent places costs mispredictions and store-forwarding stalls.
+  for (int x = 0; x < X; ++x) {
+    const auto [a, b] = exchanges_[size_t(x)];
+    const unsigned sa = 6u * unsigned(K - 1 - a), sb = 6u * unsigned(K - 1 - b);
+    const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
+    const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
+    idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
+  }
+  return idx;
+}
+
+template <int K, int X>
+uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
+  // The transform taking the white king to its orbit's minimum: with the king off the symmetry
+  // axes the only one. A king on a diagonal of the 8-fold group is also fixed by the reflection
+  // in that diagonal: exactly two candidates (the constructor checks). Both take the king to the
+  // same square, so the smaller packing of the others is the smaller index. (Computing both
+  // always, to save the branch, was slower.)
+  const unsigned cand = candidates_[p.sq[0]];
+  const unsigned g1 = unsigned(__builtin_ctz(cand));
+  uint64_t rest = rest_under<K, X>(p, g1);
+  if (cand & (cand - 1)) rest = std::min(rest, rest_under<K, X>(p, unsigned(31 - __builtin_clz(cand))));
+  const uint64_t king = king_slot_[kTransforms[g1][p.sq[0]]];
+  return ((uint64_t(p.stm) * domain_kings_ + king) << (6 * (K - 1))) | rest;
+}
+
+template <int K>
+uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
+  switch (exchange_count_) {
+    case 0: return canonical_slot_k<K, 0>(p);
+    case 1: return canonical_slot_k<K, 1>(p);
+    case 2: return canonical_slot_k<K, 2>(p);
+    default: return canonical_slot_k<K, 3>(p);
+  }
+}
+
 uint64_t Symmetry::canonical_slot(const Placement& p) const {
+  if (exchange_count_ <= kMaxExchanges) switch (enc_.pieces()) {
+      case 2: return canonical_slot_k<2>(p);
+      case 3: return canonical_slot_k<3>(p);
+      case 4: return canonical_slot_k<4>(p);
+      case 5: return canonical_slot_k<5>(p);
+      default: break;
+    }
+  return canonical_slot_any(p);
+}
+
+uint64_t Symmetry::canonical_slot_any(const Placement& p) const {
   const int k = enc_.pieces();
   const unsigned cand = candidates_[p.sq[0]];
-  // The other pieces' squares under transform g, runs sorted (none holds the white king, slot 0),
-  // packed as the slot packs them. Both candidates take the king to the same square, so the
-  // smaller packing is the smaller index.
   auto packed = [&](int g) {
     Placement t;
     for (int i = 1; i < k; ++i) t.sq[i] = kTransforms[g][p.sq[i]];
@@ -54,9 +115,6 @@ uint64_t Symmetry::canonical_slot(const Placement& p) const {
     for (int i = 1; i < k; ++i) rest = (rest << 6) | t.sq[i];
     return rest;
   };
-  // The transform taking the white king to its orbit's minimum: with the king off the symmetry
-  // axes the only one. A king on a diagonal of the 8-fold group is also fixed by the reflection
-  // in that diagonal: exactly two candidates (the constructor checks), the smaller index wins.
   const int g1 = __builtin_ctz(cand);
   uint64_t rest = packed(g1);
   if (cand & (cand - 1)) rest = std::min(rest, packed(31 - __builtin_clz(cand)));
