@@ -42,6 +42,22 @@ bool Position::attacked_by(Square s, Color by) const {
   return (rq && (rook_attacks(s, occ) & rq)) || (bq && (bishop_attacks(s, occ) & bq));
 }
 
+bool Position::keeps_king_safe(const Move& m) const {
+  const Color us = stm_, them = ~stm_;
+  const Bitboard from = bb(m.from), to = bb(m.to);
+  const Bitboard captured = m.en_passant ? bb(Square(us == White ? m.to + 8 : m.to - 8)) : to & by_color_[them];
+  const Bitboard occ = (pieces() & ~from & ~captured) | to;
+  Bitboard kings = pieces(us, King);
+  if (kings & from) kings = (kings & ~from) | to;
+  if (!kings) return true;
+  const Square k = lsb(kings);
+  auto theirs = [&](PieceType t) { return pieces(them, t) & ~captured; };
+  if ((kKnightAttacks[k] & theirs(Knight)) || (kKingAttacks[k] & theirs(King)) || (pawn_attacks(us, k) & theirs(Pawn)))
+    return false;
+  const Bitboard rq = theirs(Rook) | theirs(Queen), bq = theirs(Bishop) | theirs(Queen);
+  return !((rq && (rook_attacks(k, occ) & rq)) || (bq && (bishop_attacks(k, occ) & bq)));
+}
+
 namespace {
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -236,7 +252,7 @@ MoveList generate_moves(const Position& pos, bool captures_only) {
       for (Bitboard a = attacks(t, us, from, occ) & (captures_only ? enemy : ~own); a;) pseudo.push({from, pop_lsb(a)});
     }
   }
-  pseudo.keep_if([&](const Move& m) { return !pos.after(m).in_check(us); });
+  pseudo.keep_if([&](const Move& m) { return pos.keeps_king_safe(m); });
   return pseudo;
 }
 

@@ -54,6 +54,9 @@ class Position {
   void set_ep_square(Square s) { ep_ = s; }
 
   bool attacked_by(Square s, Color by) const;
+  // Whether the pseudo-legal move m leaves the mover's king out of check: after(m).in_check(us)
+  // on bitboards alone, without building the position after it.
+  bool keeps_king_safe(const Move& m) const;
   bool in_check(Color c) const {
     Square k = king(c);
     return k != NoSquare && attacked_by(k, ~c);

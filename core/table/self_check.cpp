@@ -27,9 +27,15 @@ class Checker {
   // The value for the side to move of a position of this table or of a successor balance,
   // en-passant rights included (as one more option for the side to move).
   Wdl value_stm(const Position& pos) const;
-  // The slot of a position of this table (a quiet move's successor): no material check.
-  uint64_t own_slot(const Position& pos) const {
-    return own_.symmetry().canonical_slot(own_.encoding().placement_of_own(pos));
+  // The slot after a move that keeps the material (no capture, no promotion) from placement pl:
+  // the moved piece's square changed in its slot, the other side to move. Built from the placement
+  // rather than from the position after the move (a copy of a 64-square board per move), which
+  // gives the same slot: canonical_slot sorts identical pieces itself.
+  uint64_t own_slot(Placement pl, const Move& m) const {
+    for (int i = 0; i < own_.encoding().pieces(); ++i)
+      if (pl.sq[size_t(i)] == m.from) pl.sq[size_t(i)] = m.to;
+    pl.stm = ~pl.stm;
+    return own_.symmetry().canonical_slot(pl);
   }
 
   const Table& own_;
@@ -61,17 +67,19 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   Wdl best = Wdl::Illegal;
   bool zeroing_win = false, escape = false, quiet = false;
   int win_in = INT_MAX, loss_in = 0;  // plies to a result the rule keeps, when distances are known
+  const Color them = ~pos.side_to_move();
   for (const Move& m : moves) {
-    const Position after = pos.after(m);
     const bool capture = pos.is_capture(m);
-    const bool zeroing = capture || type_of(pos.at(m.from)) == Pawn;
-    // A move that keeps the material and gives no en-passant right stays in this table: its slot
-    // serves the value and the distance (most moves; the general path finds the balance first).
-    const bool own = !capture && m.promotion == NoPieceType && after.ep_square() == NoSquare;
-    const uint64_t own_at = own ? own_slot(after) : 0;
+    const bool pawn = type_of(pos.at(m.from)) == Pawn;
+    const bool zeroing = capture || pawn;
+    // A move that keeps the material and gives no en-passant right (Position::after gives one on
+    // every double step) stays in this table: its slot serves the value and the distance (most
+    // moves; the general path finds the balance first).
+    const bool own = !capture && m.promotion == NoPieceType && !(pawn && (m.from ^ m.to) == 16);
+    const uint64_t own_at = own ? own_slot(pl, m) : 0;
     const Wdl theirs =
-        own ? (after.side_to_move() == White ? own_.at_slot(own_at) : negate(own_.at_slot(own_at))) : value_stm(after);
-    if (theirs == Wdl::Illegal) return "the table of " + Balance::of(after).canonical().name() + " is missing";
+        own ? (them == White ? own_.at_slot(own_at) : negate(own_.at_slot(own_at))) : value_stm(pos.after(m));
+    if (theirs == Wdl::Illegal) return "the table of " + Balance::of(pos.after(m)).canonical().name() + " is missing";
     const Wdl mine = negate(theirs);
     best = better(best, mine);
     if (zeroing) {

@@ -68,8 +68,12 @@ TEST(SelfCheck, PassesOnePlyWithoutDistances) {
 
 // One changed value, of each kind that matters: across the rule-free values (caught by one ply),
 // and a win made cursed (only the distances can tell).
-TEST(SelfCheck, FailsOnOneChangedValue) {
-  Generated g = generate_with_distances("KQvKR");
+// Without and with pawns: a pawn's single step stays in the table, and the check finds its slot
+// from the placement as it does a piece's move.
+class SelfCheckChanged : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SelfCheckChanged, FailsOnOneChangedValue) {
+  Generated g = generate_with_distances(GetParam());
   constexpr uint64_t kStride = 101;  // the changed slot is among the checked ones
   struct Change {
     Wdl from, to;
@@ -96,6 +100,8 @@ TEST(SelfCheck, FailsOnOneChangedValue) {
   d[slot] = uint8_t(d[slot] + 2);
   EXPECT_FALSE(self_check(g.table, test::shared_lookup(), d, every(kStride)).ok());
 }
+
+INSTANTIATE_TEST_SUITE_P(Balances, SelfCheckChanged, ::testing::Values("KQvKR", "KPvKP"));
 
 TEST(SelfCheck, RefusesDistancesOfAnotherTable) {
   Generated g = generate_with_distances("KRvK");
