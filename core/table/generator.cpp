@@ -104,6 +104,11 @@ class Generator {
       type_[i] = type_of(enc_.piece(i));
       if (type_[i] == King) king_[color_[i]] = i;
       if (type_[i] == Pawn) max_layer_ += 5;
+      if (type_[i] == Pawn) {
+        PawnField& f = pawn_fields_[size_t(n_pawns_++)];
+        f.shift = 6 * (k_ - 1 - i);  // a slot packs slots 1..k-1 as 6-bit fields, the last lowest
+        for (int sq = 0; sq < 64; ++sq) f.advancement[size_t(sq)] = uint8_t(pawn_advancement(color_[i], Square(sq)));
+      }
     }
     build_exits(lookup);
   }
@@ -119,10 +124,16 @@ class Generator {
   Wdl exit_value(const Placement& after, int captured, int promoting, int promo) const;
   Wdl push_value(const Placement& after, bool double_push, Square to) const;
 
-  int layer(const Placement& p) const {
+  // A slot's pawn layer (the sum of its pawns' advancement) from the pawns' fields alone: the
+  // passes over a layer look at every slot of the table, once per layer (16 layers with three
+  // pawns), and decoding each slot to find its layer was a large part of a pawnful table's
+  // generation.
+  int layer_of_slot(uint64_t slot) const {
     int l = 0;
-    for (int i = 0; i < k_; ++i)
-      if (type_[i] == Pawn) l += pawn_advancement(color_[i], p.sq[i]);
+    for (int j = 0; j < n_pawns_; ++j) {
+      const PawnField& f = pawn_fields_[size_t(j)];
+      l += f.advancement[(slot >> f.shift) & 63];
+    }
     return l;
   }
   bool attacked(const Placement& p, Color by, Square target, Bitboard occ, int skip) const {
@@ -189,6 +200,13 @@ class Generator {
   int k_;
   int threads_;
   int max_layer_ = 0;
+  // Each pawn's 6-bit field in a slot and its advancement by square, for layer_of_slot.
+  struct PawnField {
+    int shift = 0;
+    std::array<uint8_t, 64> advancement{};
+  };
+  std::array<PawnField, kMaxTablePieces> pawn_fields_{};
+  int n_pawns_ = 0;
   std::vector<uint8_t>* distances_;
   const Progress& progress_;
   std::array<Color, kMaxTablePieces> color_{};
@@ -310,8 +328,8 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
                         std::vector<uint32_t>& mated, std::vector<uint32_t>& zeroed) {
   std::array<uint64_t, 256> succ;
   for (uint64_t slot = begin; slot < end; ++slot) {
+    if (max_layer_ > 0 && layer_of_slot(slot) != current) continue;
     Placement p = sym_.from_slot(slot);
-    if (max_layer_ > 0 && layer(p) != current) continue;
     if (!enc_.is_legal(p) || !sym_.is_canonical(p)) {
       state_[slot] = kInvalid;
       continue;
@@ -465,7 +483,7 @@ void Generator::finish_layer(uint64_t begin, uint64_t end, int current) {
   for (uint64_t s = begin; s < end; ++s) {
     const uint8_t st = state_[s];
     if (st & kInvalid) continue;
-    if (max_layer_ > 0 && layer(sym_.from_slot(s)) != current) continue;
+    if (max_layer_ > 0 && layer_of_slot(s) != current) continue;
     Wdl v;  // for the side to move
     if (st & kRuleWin)
       v = Wdl::Win;
