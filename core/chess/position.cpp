@@ -33,12 +33,13 @@ void Position::remove(Square s) {
 
 void Position::clear() { *this = Position(); }
 
-bool Position::attacked_by(Square s, Color by) const {
-  Bitboard occ = pieces();
-  if (kKnightAttacks[s] & pieces(by, Knight)) return true;
-  if (kKingAttacks[s] & pieces(by, King)) return true;
-  if (pawn_attacks(~by, s) & pieces(by, Pawn)) return true;
-  Bitboard rq = pieces(by, Rook) | pieces(by, Queen), bq = pieces(by, Bishop) | pieces(by, Queen);
+bool Position::attacked_by(Square s, Color by) const { return attacked_by(s, by, pieces(), 0); }
+
+bool Position::attacked_by(Square s, Color by, Bitboard occ, Bitboard gone) const {
+  auto theirs = [&](PieceType t) { return pieces(by, t) & ~gone; };
+  if ((kKnightAttacks[s] & theirs(Knight)) || (kKingAttacks[s] & theirs(King)) || (pawn_attacks(~by, s) & theirs(Pawn)))
+    return true;
+  const Bitboard rq = theirs(Rook) | theirs(Queen), bq = theirs(Bishop) | theirs(Queen);
   return (rq && (rook_attacks(s, occ) & rq)) || (bq && (bishop_attacks(s, occ) & bq));
 }
 
@@ -50,12 +51,7 @@ bool Position::keeps_king_safe(const Move& m) const {
   Bitboard kings = pieces(us, King);
   if (kings & from) kings = (kings & ~from) | to;
   if (!kings) return true;
-  const Square k = lsb(kings);
-  auto theirs = [&](PieceType t) { return pieces(them, t) & ~captured; };
-  if ((kKnightAttacks[k] & theirs(Knight)) || (kKingAttacks[k] & theirs(King)) || (pawn_attacks(us, k) & theirs(Pawn)))
-    return false;
-  const Bitboard rq = theirs(Rook) | theirs(Queen), bq = theirs(Bishop) | theirs(Queen);
-  return !((rq && (rook_attacks(k, occ) & rq)) || (bq && (bishop_attacks(k, occ) & bq)));
+  return !attacked_by(lsb(kings), them, occ, captured);
 }
 
 namespace {

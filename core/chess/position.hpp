@@ -54,6 +54,9 @@ class Position {
   void set_ep_square(Square s) { ep_ = s; }
 
   bool attacked_by(Square s, Color by) const;
+  // The same with the board's occupancy `occ` and the attacker's pieces on `gone` left out (the
+  // board as a move would leave it).
+  bool attacked_by(Square s, Color by, Bitboard occ, Bitboard gone) const;
   // Whether the pseudo-legal move m leaves the mover's king out of check: after(m).in_check(us)
   // on bitboards alone, without building the position after it.
   bool keeps_king_safe(const Move& m) const;

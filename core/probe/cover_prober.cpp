@@ -219,24 +219,16 @@ void CoverProber::rebuild_material_hash() {
     const CanonScheme scheme = lc.canon.scheme();
     e.swap_colors = scheme == CanonScheme::Full && b.is_symmetric();
     e.mode = scheme == CanonScheme::None ? 0 : b.has_pawns() ? 1 : 2;
-    size_t x = 0;
     for (int i = 0; i < e.k; ++i) {
       const Piece pc = enc.piece(i);
       e.order[size_t(i)] = uint8_t(flip ? (pc + kPieceTypes) % kPieces : pc);
       e.nth[size_t(i)] = uint8_t(i > 0 && enc.piece(i - 1) == pc ? e.nth[size_t(i - 1)] + 1 : 0);
     }
-    // Bubble sort of each run of identical pieces: for a run of length L, L-1 passes over its
-    // adjacent pairs. Five pieces need at most three exchanges (KRRRvK; KRRvKR needs one).
-    for (int i = 0; i < e.k;) {
-      int j = i;
-      while (j < e.k && enc.piece(j) == enc.piece(i)) ++j;
-      for (int pass = 0; pass < j - i - 1; ++pass)
-        for (int a = i; a < j - 1 - pass; ++a)
-          if (x < e.exchange.size()) e.exchange[x++] = {uint8_t(a), uint8_t(a + 1)};
-      i = j;
-    }
-    e.sort_pair12 = e.k == 4 && x == 1 && e.exchange[0] == std::array<uint8_t, 2>{1, 2};
-    if (e.k == 4 && x > 0 && !e.sort_pair12)
+    // Five pieces need at most three exchanges (KRRRvK; KRRvKR needs one).
+    const RunExchanges runs = run_exchanges(enc);
+    e.exchange = runs.pairs;
+    e.sort_pair12 = e.k == 4 && runs.count == 1 && e.exchange[0] == std::array<uint8_t, 2>{1, 2};
+    if (e.k == 4 && runs.count > 0 && !e.sort_pair12)
       throw std::logic_error("cover prober: a four-piece balance with identical pieces other than slots 1 and 2");
     e.cover = uint16_t(slot);
     e.index = lc.index.hot();

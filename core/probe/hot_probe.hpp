@@ -93,17 +93,11 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
     t[1] = a ^ d;
     t[2] = b ^ d;
   } else if constexpr (K == 5) {
-    // The exchanges work on 6-bit fields in a register: sorting a byte array in memory at
-    // run-time positions costs store-forwarding stalls. An unused (0, 0) pair changes nothing.
+    // The exchanges work on 6-bit fields in a register. An unused (0, 0) pair changes nothing.
     uint64_t idx = 0;
     for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
-    for (int x = 0; x < 3; ++x) {
-      const unsigned sa = 6u * unsigned(K - 1 - e.exchange[size_t(x)][0]),
-                     sb = 6u * unsigned(K - 1 - e.exchange[size_t(x)][1]);
-      const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
-      const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
-      idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
-    }
+    for (const auto& [a, b] : e.exchange)
+      idx = exchange_fields(idx, 6u * unsigned(K - 1 - a), 6u * unsigned(K - 1 - b));
     for (int i = 0; i < K; ++i) t[size_t(i)] = uint32_t(idx >> (6 * (K - 1 - i))) & 63;
   }
   return t;

@@ -103,8 +103,8 @@ class Generator {
       color_[i] = color_of(enc_.piece(i));
       type_[i] = type_of(enc_.piece(i));
       if (type_[i] == King) king_[color_[i]] = i;
-      if (type_[i] == Pawn) max_layer_ += 5;
       if (type_[i] == Pawn) {
+        max_layer_ += 5;
         PawnField& f = pawn_fields_[size_t(n_pawns_++)];
         f.shift = 6 * (k_ - 1 - i);  // a slot packs slots 1..k-1 as 6-bit fields, the last lowest
         for (int sq = 0; sq < 64; ++sq) f.advancement[size_t(sq)] = uint8_t(pawn_advancement(color_[i], Square(sq)));

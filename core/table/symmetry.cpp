@@ -28,17 +28,23 @@ Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
     if (j - i >= 2) runs_.push_back({i, j - i});
     i = j;
   }
-  int n = 0;
-  auto exchange = [&](int a, int b) {
-    if (n < kMaxExchanges) exchanges_[size_t(n)] = {uint8_t(a), uint8_t(b)};
-    ++n;
-  };
-  for (auto [start, len] : runs_) {
-    if (len == 2) exchange(start, start + 1);
-    if (len == 3) exchange(start, start + 1), exchange(start + 1, start + 2), exchange(start, start + 1);
-    if (len > 3) n = kMaxExchanges + 1;
+  exchanges_ = run_exchanges(enc);
+}
+
+RunExchanges run_exchanges(const Encoding& enc) {
+  RunExchanges r;
+  for (int i = 0; i < enc.pieces();) {
+    int j = i;
+    while (j < enc.pieces() && enc.piece(j) == enc.piece(i)) ++j;
+    // A run of length L: L - 1 passes over its adjacent pairs.
+    for (int pass = 0; pass < j - i - 1; ++pass)
+      for (int a = i; a < j - 1 - pass; ++a) {
+        if (r.count < RunExchanges::kMax) r.pairs[size_t(r.count)] = {uint8_t(a), uint8_t(a + 1)};
+        ++r.count;
+      }
+    i = j;
   }
-  exchange_count_ = n;
+  return r;
 }
 
 void Symmetry::sort_identical(Placement& p) const {
@@ -56,14 +62,9 @@ uint64_t Symmetry::rest_under(const Placement& p, unsigned g) const {
   const auto& t = kTransforms[g];
   uint64_t idx = 0;
   for (int i = 1; i < K; ++i) idx = (idx << 6) | t[p.sq[size_t(i)]];
-  // Compare-exchanges on the 6-bit fields in a register (slot i at bit 6 (K - 1 - i)): sorting
-  // bytes in memory at data-dependent places costs mispredictions and store-forwarding stalls.
-  for (int x = 0; x < X; ++x) {
-    const auto [a, b] = exchanges_[size_t(x)];
-    const unsigned sa = 6u * unsigned(K - 1 - a), sb = 6u * unsigned(K - 1 - b);
-    const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
-    const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
-    idx ^= ((fa ^ lo) << sa) | ((fb ^ hi) << sb);
+  for (int x = 0; x < X; ++x) {  // slot i's field at bit 6 (K - 1 - i)
+    const auto [a, b] = exchanges_.pairs[size_t(x)];
+    idx = exchange_fields(idx, 6u * unsigned(K - 1 - a), 6u * unsigned(K - 1 - b));
   }
   return idx;
 }
@@ -85,7 +86,7 @@ uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
 
 template <int K>
 uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
-  switch (exchange_count_) {
+  switch (exchanges_.count) {
     case 0: return canonical_slot_k<K, 0>(p);
     case 1: return canonical_slot_k<K, 1>(p);
     case 2: return canonical_slot_k<K, 2>(p);
@@ -94,7 +95,7 @@ uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
 }
 
 uint64_t Symmetry::canonical_slot(const Placement& p) const {
-  if (exchange_count_ <= kMaxExchanges) switch (enc_.pieces()) {
+  if (exchanges_.count <= RunExchanges::kMax) switch (enc_.pieces()) {
       case 2: return canonical_slot_k<2>(p);
       case 3: return canonical_slot_k<3>(p);
       case 4: return canonical_slot_k<4>(p);

@@ -29,6 +29,26 @@ inline constexpr auto kTransforms = [] {
   return t;
 }();
 
+// The compare-exchanges of adjacent slots that put each run of identical pieces in ascending
+// square order (a bubble sort of each run: one for a pair, three for three). Five pieces need at
+// most three; `count` says how many the encoding needs, and only the first pairs.size() are kept.
+struct RunExchanges {
+  static constexpr int kMax = 3;
+  std::array<std::array<uint8_t, 2>, kMax> pairs{};
+  int count = 0;
+};
+RunExchanges run_exchanges(const Encoding& enc);
+
+// One compare-exchange on a packed index's 6-bit fields at bits sa and sb: the smaller value goes
+// to sa. Sorting squares packed in a register, where sorting a byte array in memory at run-time
+// positions costs mispredictions and store-forwarding stalls. Exchanging a field with itself
+// changes nothing.
+inline uint64_t exchange_fields(uint64_t idx, unsigned sa, unsigned sb) {
+  const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
+  const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
+  return idx ^ ((fa ^ lo) << sa) ^ ((fb ^ hi) << sb);
+}
+
 class Symmetry {
  public:
   Symmetry() = default;
@@ -74,11 +94,8 @@ class Symmetry {
   std::array<uint8_t, 64> king_slot_{};
   std::array<Square, 64> slot_king_{};
   std::vector<std::pair<int, int>> runs_;  // [start, length) of identical pieces, length >= 2
-  // The compare-exchanges that sort the runs (a sorting network: 1 for a pair, 3 for three), and
-  // how many: more than kMaxExchanges (longer runs, 6 pieces) takes canonical_slot_any.
-  static constexpr int kMaxExchanges = 3;
-  std::array<std::array<uint8_t, 2>, kMaxExchanges> exchanges_{};
-  int exchange_count_ = 0;
+  // The runs' compare-exchanges; more than fit (longer runs, 6 pieces) takes canonical_slot_any.
+  RunExchanges exchanges_;
 };
 
 }  // namespace egtmin

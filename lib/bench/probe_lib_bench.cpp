@@ -90,7 +90,10 @@ int main(int argc, char** argv) {
   std::vector<double> per_round[2];
   // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
   bool timed[2] = {true, true};
-  if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) timed[1 - (std::atoi(only) != 0)] = false;
+  if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) {
+    const int kept = std::atoi(only) != 0 ? 1 : 0;
+    timed[1 - kept] = false;
+  }
   for (int round = 0; round < rounds; ++round) {
     double total[2] = {0, 0}, cpu[2] = {0, 0};
     uint64_t sink = 0;
