@@ -44,6 +44,8 @@ class CoverCanon {
     r.placement = sym_.canonical(r.placement);
     return r;
   }
+  // canonical(p) is not p's own board class: the colours are swapped first.
+  bool swaps_colors(const Placement& p) const { return swap_colors_ && p.stm == Black; }
   bool is_representative(const Placement& p) const {
     if (scheme_ == CanonScheme::None) return true;
     if (swap_colors_ && p.stm == Black) return false;

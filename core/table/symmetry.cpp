@@ -26,9 +26,24 @@ Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
     int j = i;
     while (j < enc.pieces() && enc.piece(j) == enc.piece(i)) ++j;
     if (j - i >= 2) runs_.push_back({i, j - i});
+    for (int len = 2; len <= j - i; ++len) run_orders_ *= uint64_t(len);
     i = j;
   }
   exchanges_ = run_exchanges(enc);
+}
+
+uint64_t Symmetry::class_size(const Placement& p) const {
+  // A symmetry keeping the placement must keep the white king's square: of those besides the
+  // identity there is at most one, the reflection in a diagonal through the king (8-fold group).
+  int stabilizer = 1;
+  if (const unsigned cand = candidates_[p.sq[0]]; cand & (cand - 1)) {
+    const unsigned g = unsigned(31 - __builtin_clz(cand));
+    Placement t = p;
+    for (int i = 1; i < enc_.pieces(); ++i) t.sq[i] = kTransforms[g][p.sq[i]];
+    sort_identical(t);
+    if (std::equal(t.sq.begin() + 1, t.sq.begin() + enc_.pieces(), p.sq.begin() + 1)) stabilizer = 2;
+  }
+  return uint64_t(group_ / stabilizer) * run_orders_;
 }
 
 RunExchanges run_exchanges(const Encoding& enc) {
@@ -126,15 +141,6 @@ uint64_t Symmetry::canonical_slot_any(const Placement& p) const {
 bool Symmetry::is_canonical(const Placement& p) const {
   // The king must stand on its orbit's minimum (the identity a candidate) for slot(p) to exist.
   return (candidates_[p.sq[0]] & 1) && canonical_slot(p) == slot(p);
-}
-
-Placement Symmetry::from_slot(uint64_t slot) const {
-  Placement p;
-  const int k = enc_.pieces();
-  for (int i = k - 1; i >= 1; --i, slot >>= 6) p.sq[i] = Square(slot & 63);
-  p.sq[0] = slot_king_[slot % uint64_t(domain_kings_)];
-  p.stm = Color(slot / uint64_t(domain_kings_));
-  return p;
 }
 
 }  // namespace egtmin

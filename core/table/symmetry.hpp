@@ -71,6 +71,10 @@ class Symmetry {
     return s;
   }
   Placement from_slot(uint64_t slot) const;
+  // How many indices of the encoding have canonical representative p (p canonical): its images
+  // under the board symmetries, each with its identical pieces in every order. Checks that visit
+  // representatives only count the positions they stand for with it.
+  uint64_t class_size(const Placement& p) const;
 
   // Sorts each run of identical pieces into ascending square order.
   void sort_identical(Placement& p) const;
@@ -94,8 +98,22 @@ class Symmetry {
   std::array<uint8_t, 64> king_slot_{};
   std::array<Square, 64> slot_king_{};
   std::vector<std::pair<int, int>> runs_;  // [start, length) of identical pieces, length >= 2
+  uint64_t run_orders_ = 1;                // orders of the identical pieces: the product of length!
   // The runs' compare-exchanges; more than fit (longer runs, 6 pieces) takes canonical_slot_any.
   RunExchanges exchanges_;
 };
+
+// Inline: the exhaustive check, the self-check and the generator call it for every slot.
+inline Placement Symmetry::from_slot(uint64_t slot) const {
+  Placement p;
+  const int k = enc_.pieces();
+  for (int i = k - 1; i >= 1; --i, slot >>= 6) p.sq[i] = Square(slot & 63);
+  // What is left is stm * domain_kings + king slot, below 2 * domain_kings: a compare, not a
+  // division (a 64-bit division was a fifth of the exhaustive check's time).
+  const bool black = slot >= uint64_t(domain_kings_);
+  p.sq[0] = slot_king_[slot - (black ? uint64_t(domain_kings_) : 0)];
+  p.stm = black ? Black : White;
+  return p;
+}
 
 }  // namespace egtmin

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
+#include <vector>
 
 #include "table/symmetry.hpp"
 
@@ -48,6 +50,32 @@ TEST(Symmetry, CanonicalSlotIsTheSmallestImage) {
       ASSERT_EQ(sym.slot(rep), slot) << name;
       ASSERT_TRUE(sym.is_canonical(rep)) << name;
     }
+  }
+}
+
+// class_size counts the indices whose representative a canonical placement is: every placement
+// with distinct squares, counted at its representative, adds up to each class_size (kings on and
+// off the diagonals, runs of identical pieces, with and without pawns).
+TEST(Symmetry, ClassSizeCountsTheIndicesOfARepresentative) {
+  for (const char* name : {"KQvK", "KPvK", "KNNvK", "KPPvK", "KRvKB"}) {
+    auto b = Balance::parse(name);
+    ASSERT_TRUE(b.ok()) << name;
+    const Encoding enc(*b);
+    const Symmetry sym(enc);
+    std::vector<uint32_t> seen(sym.domain_size());
+    for (uint64_t i = 0; i < enc.size(); ++i) {
+      const Placement p = enc.decode(i);
+      uint64_t squares = 0;
+      for (int j = 0; j < enc.pieces(); ++j) squares |= uint64_t{1} << p.sq[size_t(j)];
+      if (std::popcount(squares) == enc.pieces()) ++seen[sym.canonical_slot(p)];
+    }
+    uint64_t classes = 0;
+    for (uint64_t s = 0; s < seen.size(); ++s) {
+      if (!seen[s]) continue;
+      ++classes;
+      ASSERT_EQ(sym.class_size(sym.from_slot(s)), seen[s]) << name << " slot " << s;
+    }
+    EXPECT_GT(classes, 1000u) << name;
   }
 }
 
