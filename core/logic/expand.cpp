@@ -53,12 +53,6 @@ constexpr int kStaleRoundsToStop = 2;
 // for a smooth progress bar, rarely enough to cost nothing.
 constexpr size_t kReportEvery = 1024;
 
-inline uint64_t excess_pairs(CubeWord a, CubeWord b) {
-  CubeWord x = a & ~b & kInputMask;
-  return (x | (x >> 1)) & kLowBits;
-}
-inline bool cube_contains(CubeWord big, CubeWord small) { return excess_pairs(small, big) == 0; }
-
 }  // namespace
 
 Expander::Expander(const CareFunction& f, Output o) : f_(f), on_(f.on(o)), o_(o), covered_(on_.words().size(), 0) {
@@ -262,23 +256,16 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
     }
     out = std::move(capped);
   }
-  // A later prime may contain an earlier one.
+  // Every cube of `out` is a prime of the same function (expand_one raises until each literal
+  // left is blocked, and blocking only grows with the cube), and no prime contains another: only
+  // repeats go. (A pairwise containment sweep here found nothing, quadratically: a quarter of a
+  // 5-piece minimization's time.)
   std::sort(out.begin(), out.end(), [](CubeWord a, CubeWord b) {
     int la = literals(a), lb = literals(b);
     return la != lb ? la < lb : a < b;
   });
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  Cover kept;
-  for (CubeWord c : out) {
-    bool inside = false;
-    for (CubeWord d : kept)
-      if (cube_contains(d, c)) {
-        inside = true;
-        break;
-      }
-    if (!inside) kept.push_back(c);
-  }
-  cover = std::move(kept);
+  cover = std::move(out);
 }
 
 }  // namespace egtmin::logic
