@@ -44,10 +44,9 @@ CubeWord minterm_fast(uint64_t index, int n, Output o) {
 bool merge_on(Cover& f, int input) {
   const CubeWord pm = pair_mask(input);
   const int sh = pair_shift(input);
-  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) {
-    CubeWord ka = a | pm, kb = b | pm;
-    return ka != kb ? ka < kb : a < b;
-  });
+  // Grouped by the cube without this input. The order inside a group does not matter: a group
+  // leaves its key, or (one value there) its first cube, of which the group holds only copies.
+  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) { return (a | pm) < (b | pm); });
   bool merged = false;
   size_t w = 0;
   for (size_t r = 0; r < f.size();) {
