@@ -117,8 +117,8 @@ inline uint64_t packed(const std::array<uint32_t, K>& t) {
 // `Pos`: Position, or any board with side_to_move() and pieces(Piece) (the engines' library
 // probes a view of the engine's bitboards without building a Position).
 template <int K, class Pos>
-inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
-                   const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
+[[gnu::always_inline]] inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
+                                          const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
   const unsigned stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
   // The material key matched, so every slot's bitboard has its piece: no empty-board guard.
   std::array<uint32_t, K> sq;
@@ -230,7 +230,7 @@ inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method
 }
 
 template <class Pos>
-inline Wdl CoverProber::probe_standalone(const Pos& pos, const HotEntry& e, Method m) const {
+[[gnu::always_inline]] inline Wdl CoverProber::probe_standalone(const Pos& pos, const HotEntry& e, Method m) const {
   switch (e.k) {
     case 2: return hot::probe_k<2>(pos, e, covers_, m);
     case 3: return hot::probe_k<3>(pos, e, covers_, m);

@@ -187,7 +187,14 @@ int Tablebase::load(BalanceRec& r, const Loaded*& out) {
     // Published under the mutex of unload_over_cap: a balance is never unloaded half published.
     out = l.release();
     for (KeySlot* k : r.slots)
-      if (k) k->loaded.store(out, std::memory_order_seq_cst);
+      if (k) {
+        k->loaded.store(out, std::memory_order_seq_cst);
+        if (!tracked_ && !k->pinned.load(std::memory_order_relaxed)) {
+          k->prober = out->prober.get();
+          k->view_entry = out->view_entry[k->colouring];
+          k->pinned.store(true, std::memory_order_release);
+        }
+      }
     r.loaded.store(out, std::memory_order_seq_cst);
   }
   return EGTMIN_OK;

@@ -65,10 +65,17 @@ class Tablebase {
   // header's value; anything else (no cover, not loaded yet, no cube) gives kTakeFullPath, and
   // probe() then loads, or says why not.
   static constexpr int kTakeFullPath = -1000;
-  int probe_fast(const BoardView& v) noexcept {
+  [[gnu::always_inline]] int probe_fast(const BoardView& v) noexcept {
     const KeySlot* s = find(v.material);
     if (!s) [[unlikely]]
       return kTakeFullPath;
+    if (!tracked_) {
+      // Never unloaded: the slot's own copy of the entry, read beside its key.
+      if (!s->pinned.load(std::memory_order_acquire)) [[unlikely]]
+        return kTakeFullPath;
+      const Wdl w = s->prober->probe_standalone(v, s->view_entry, probe::Method::Indexed);
+      return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+    }
     const ReadScope reading(tracked_);
     const Loaded* l = s->loaded.load(std::memory_order_seq_cst);  // see probe_plain
     if (!l) [[unlikely]]
@@ -106,11 +113,17 @@ class Tablebase {
   };
   // One per colouring of a balance (one for symmetric balances), by material key: what a probe
   // reads, in one place.
-  struct KeySlot {
+  struct alignas(64) KeySlot {
     uint64_t key = kNoKey;
     std::atomic<const Loaded*> loaded{nullptr};  // BalanceRec::loaded
     uint32_t rec = 0;
     uint32_t colouring = 0;
+    // A handle without a cap never unloads: once loaded, the balance's view entry and prober are
+    // copied here (written once, before `pinned` is set), so that probe_fast reads the entry in
+    // the lines of the key it matched instead of after two more dependent loads.
+    std::atomic<bool> pinned{false};
+    const probe::CoverProber* prober = nullptr;
+    probe::CoverProber::HotEntry view_entry;
   };
   struct Retired {
     const Loaded* loaded;
