@@ -9,6 +9,7 @@
 #include "probe/cover_prober.hpp"
 #include "probe/probe_methods.hpp"
 #include "probe/syzygy.hpp"
+#include "table/table_store.hpp"
 
 namespace egtmin::cli {
 
@@ -44,8 +45,11 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     build_s += (*prober)->cover(b)->index_build_seconds;
     from_layouts += (*prober)->cover(b)->from_layout();
   }
+  // Named balances without a Syzygy file are checked against their tables.
+  TableStore store(common.data_dir());
+  const TableLookup tables = store.lookup();
   auto progress = make_progress(common);
-  auto res = bench::run_probe_bench(**prober, **syz, opts, *progress, resolved.get());
+  auto res = bench::run_probe_bench(**prober, **syz, opts, *progress, resolved.get(), &tables);
   end_progress(common);
   if (!res) return fail(res.error().message);
   const auto& r = *res;
@@ -67,7 +71,8 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     if (!out) return fail("cannot write " + csv);
   }
 
-  nlohmann::json j{{"positions", r.positions},
+  nlohmann::json j{{"anchor", r.anchor},
+                   {"positions", r.positions},
                    {"pieces", opts.pieces},
                    {"seed", opts.seed},
                    {"candidates", r.candidates},
@@ -119,11 +124,12 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   if (common.json) {
     print_json(j);
   } else {
-    std::printf(
-        "%llu positions (%d pieces, seed %llu), %llu candidates drawn: %llu illegal, %llu without cover/Syzygy\n",
-        (unsigned long long)r.positions, opts.pieces, (unsigned long long)opts.seed, (unsigned long long)r.candidates,
-        (unsigned long long)r.discarded_illegal, (unsigned long long)r.discarded_unavailable);
-    std::printf("mismatches against Fathom: %llu\n", (unsigned long long)r.mismatches);
+    std::printf("%llu positions (%d pieces, seed %llu), %llu candidates drawn: %llu illegal, %llu without cover/%s\n",
+                (unsigned long long)r.positions, opts.pieces, (unsigned long long)opts.seed,
+                (unsigned long long)r.candidates, (unsigned long long)r.discarded_illegal,
+                (unsigned long long)r.discarded_unavailable, r.anchor == "table" ? "table" : "Syzygy");
+    std::printf("mismatches against %s: %llu\n", r.anchor == "table" ? "the tables" : "Fathom",
+                (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());
     std::printf("%-16s %10s %10s %10s %10s %10s %10s %12s %14s\n", "method", "positions", "mean ns", "sd ns",
                 "median ns", "p99 ns", "total s", "batch mean", "memory bytes");
@@ -133,12 +139,15 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                   m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
     std::printf(
         "per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
-        "loading: %.2f s (%zu of %zu covers from their layout files, index build %.2f s of CPU time); %d\n"
-        "round(s), indexed / fathom (batch means) per round:",
+        "loading: %.2f s (%zu of %zu covers from their layout files, index build %.2f s of CPU time); %d "
+        "round(s)\n",
         r.timer_overhead_ns, load_s, from_layouts, (*prober)->balances().size(), build_s, opts.rounds);
-    for (double ratio : round_ratios) std::printf(" %.4f", ratio);
-    std::printf("\n");
-    if (const bench::MethodTiming* cr = timing("capture-resolved")) {
+    if (anchor) {
+      std::printf("indexed / fathom (batch means) per round:");
+      for (double ratio : round_ratios) std::printf(" %.4f", ratio);
+      std::printf("\n");
+    }
+    if (const bench::MethodTiming* cr = timing("capture-resolved"); cr && anchor) {
       std::printf("capture-resolved / fathom (batch means) per round:");
       for (double ratio : round_ratios_of(*cr)) std::printf(" %.4f", ratio);
       std::printf("\n");
@@ -299,6 +308,9 @@ Command add_bench(CLI::App& app) {
               "Also time the capture-resolved covers (NAME.egtcr; the standalone ones where a balance has none) as "
               "the method capture-resolved: the better of the cubes' value and a one-ply capture search, on the same "
               "positions in the same rounds as the others");
+  p->add_flag("--against-tables", a->opts.against_tables,
+              "Check every position against the exact tables under --data instead of Fathom, and leave Fathom "
+              "out (what --balance names without a Syzygy file get)");
   p->add_flag("--rebuild-index", a->rebuild_index,
               "Build every index from its cover in memory instead of mapping the stored layout files");
   p->add_option("--index-regions", a->index_regions,
@@ -308,8 +320,11 @@ Command add_bench(CLI::App& app) {
       "Positions are drawn as in the paper (section 3.4); illegal ones and ones without a cover or a\n"
       "Syzygy file are discarded. Every position is first checked against Fathom (the run fails on any\n"
       "mismatch), then each method is timed over all of them, in --rounds rounds that take the methods\n"
-      "in turn, so that a shared machine's slow phases fall on every method alike.\n"
-      "Example:\n  egtmin-cli bench probe --syzygy ../shared/syzygy --positions 1000000 --json");
+      "in turn, so that a shared machine's slow phases fall on every method alike. --balance names\n"
+      "without a Syzygy file are checked against their tables (under --data) instead, and Fathom is not\n"
+      "timed in that run.\n"
+      "Examples:\n  egtmin-cli bench probe --syzygy ../shared/syzygy --positions 1000000 --json\n"
+      "  egtmin-cli bench probe --syzygy ../shared/syzygy --pieces 5 --balance KBBvKP --positions 100000");
   add_common(p, a->probe_common);
   auto* s = sub->add_subcommand("size", "Cover file sizes against Syzygy WDL files, as shipped and through xz -9e");
   s->add_option("--syzygy", a->syzygy_size, "Syzygy directory (WDL files)")->required();

@@ -21,12 +21,28 @@ volatile uint64_t g_sink = 0;
 
 }  // namespace
 
+std::optional<Wdl> table_value(const TableLookup& tables, const Position& pos) {
+  const Balance b = Balance::of(pos);
+  const Table* t = tables(b.canonical());
+  if (!t) return std::nullopt;
+  // The colour flip keeps the side to move's value; the table holds White's.
+  const Wdl white = b.is_canonical() ? t->value(pos) : t->value(pos.color_flipped());
+  const Color stm = b.is_canonical() ? pos.side_to_move() : ~pos.side_to_move();
+  if (white == Wdl::Illegal) return std::nullopt;
+  return stm == White ? white : negate(white);
+}
+
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
                                          const ProbeBenchOptions& opts, const Progress& progress,
-                                         const probe::CoverProber* resolved) {
+                                         const probe::CoverProber* resolved, const TableLookup* tables) {
   if (opts.pieces < 3 || opts.pieces > 5) return Error{"--pieces must be 3, 4 or 5"};
   if (opts.positions == 0) return Error{"--positions must be positive"};
   ProbeBenchResult r;
+  // Named balances without a Syzygy file: checked against the tables, Fathom left out.
+  const bool on_tables = opts.against_tables || std::any_of(opts.balances.begin(), opts.balances.end(),
+                                                            [&](const Balance& b) { return !syzygy.has_wdl(b); });
+  if (on_tables && !tables) return Error{"no tables to check the covers against"};
+  r.anchor = on_tables ? "table" : "fathom";
 
   for (const Balance& b : opts.balances) {
     if (b.pieces() != opts.pieces)
@@ -35,7 +51,9 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     if (resolved && !resolved->has(b))
       return Error{"no capture-resolved cover for " + b.name() + " (egtmin-cli minimize " + b.name() +
                    " --capture-resolved)"};
-    if (!syzygy.has_wdl(b)) return Error{"no Syzygy WDL file for " + b.name()};
+    if (on_tables && (!tables || !(*tables)(b)))
+      return Error{"no Syzygy WDL file for " + b.name() + " and no table to check against (egtmin-cli gen " + b.name() +
+                   ")"};
   }
   // 1. Sample.
   PaperSampler sampler(opts.pieces, opts.seed);
@@ -55,7 +73,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
       ++r.discarded_unavailable;
       continue;
     }
-    if (!prober.has(b) || !syzygy.has_wdl(b) || (resolved && !resolved->has(b))) {
+    if (!prober.has(b) || (on_tables ? !(*tables)(b) : !syzygy.has_wdl(b)) || (resolved && !resolved->has(b))) {
       ++r.discarded_unavailable;
       if (r.candidates > 1000 && r.discarded_unavailable * 100 > r.candidates * 99 && samples.empty())
         return Error{"almost no sampled position has both a cover and a Syzygy file; minimize --pieces " +
@@ -67,12 +85,14 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     if ((samples.size() & 0xffff) == 0) progress.report(Stage::Sample, double(samples.size()) / double(opts.positions));
   }
   r.positions = samples.size();
-  for (const Balance& b : balances) syzygy.warm_up(b);
+  if (!on_tables)
+    for (const Balance& b : balances) syzygy.warm_up(b);
   const std::vector<Balance> sampled(balances.begin(), balances.end());
   const Syzygy::Hold hold = syzygy.hold();  // the directory stays put, and no timed probe locks
   const probe::ProbeTargets targets{prober, syzygy, &hold, resolved};
-  const std::vector<const probe::ProbeMethodInfo*> methods = probe::probe_methods_for(targets);
   const probe::ProbeMethodInfo& anchor = probe::anchor_method();
+  std::vector<const probe::ProbeMethodInfo*> methods = probe::probe_methods_for(targets);
+  if (on_tables) std::erase(methods, &anchor);
 
   // How many positions each method is checked and timed on (the first ones).
   auto positions_for = [&](const probe::ProbeMethodInfo& m) {
@@ -83,7 +103,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   for (size_t i = 0; i < samples.size(); ++i) {
     if ((i & 0xfff) == 0 && progress.cancelled()) return Error{"cancelled"};
     const Position pos = to_position(samples[i]);
-    const std::optional<Wdl> want = anchor.probe_checked(targets, pos);
+    const std::optional<Wdl> want = on_tables ? table_value(*tables, pos) : anchor.probe_checked(targets, pos);
     for (const probe::ProbeMethodInfo* mp : methods) {
       const probe::ProbeMethodInfo& m = *mp;
       if (&m == &anchor || i >= positions_for(m)) continue;
@@ -93,7 +113,8 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
         if (r.mismatch_examples.size() < 10)
           r.mismatch_examples.push_back(pos.fen() + " " + std::string(m.name) + ": " +
                                         (got ? wdl_name(*got) : "no answer (or its paths disagree)") + ", " +
-                                        std::string(anchor.name) + " " + (want ? wdl_name(*want) : "none"));
+                                        std::string(on_tables ? "table" : anchor.name) + " " +
+                                        (want ? wdl_name(*want) : "none"));
       }
     }
     if ((i & 0xffff) == 0) progress.report(Stage::CompareAnchor, double(i) / double(samples.size()));

@@ -13,6 +13,7 @@
 #include "chess/balance.hpp"
 #include "probe/probe.hpp"
 #include "probe/syzygy.hpp"
+#include "table/generator.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -32,8 +33,12 @@ struct ProbeBenchOptions {
   // first this many positions only (0: all of them): a KRPvKR cover takes a millisecond a probe.
   uint64_t scan_positions = 0;
   // Only positions of these balances (canonical names; empty: every balance with a cover and a
-  // Syzygy file), for per-balance figures.
+  // Syzygy file), for per-balance figures. When one of them has no Syzygy WDL file, the run is
+  // checked against the exact tables instead (run_probe_bench's `tables`) and Fathom is not
+  // timed: most 5-piece balances have a cover and a table here but no Syzygy file.
   std::vector<Balance> balances;
+  // Checked against the tables, Fathom left out, even where every balance has a Syzygy file.
+  bool against_tables = false;
   // The default of scan_positions for a piece count: all positions up to 4 pieces, 2,000 at 5.
   static uint64_t default_scan_positions(int pieces) { return pieces >= 5 ? 2000 : 0; }
 };
@@ -49,11 +54,12 @@ struct MethodTiming {
 };
 
 struct ProbeBenchResult {
+  std::string anchor;  // what every position was checked against: "fathom" or "table"
   uint64_t positions = 0;
   uint64_t candidates = 0;  // drawn, including discarded ones
   uint64_t discarded_illegal = 0;
-  uint64_t discarded_unavailable = 0;  // no cover or no Syzygy file for the balance
-  uint64_t mismatches = 0;
+  uint64_t discarded_unavailable = 0;          // no cover or no Syzygy file for the balance
+  uint64_t mismatches = 0;                     // against Fathom, or against the tables in a run anchored on them
   std::vector<std::string> mismatch_examples;  // FEN and the values, first few
   double timer_overhead_ns = 0;
   std::vector<MethodTiming> methods;
@@ -64,9 +70,14 @@ struct ProbeBenchResult {
 // of 4096 probes, outside the timed regions); a cancelled run returns the error "cancelled".
 // `resolved`: capture-resolved covers to time beside the standalone ones (the "capture-resolved"
 // method), on the same positions in the same rounds; positions are then drawn from balances both
-// kinds cover.
+// kinds cover. `tables` gives the exact tables for a run of named balances without Syzygy files.
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
                                          const ProbeBenchOptions& opts, const Progress& progress = no_progress(),
-                                         const probe::CoverProber* resolved = nullptr);
+                                         const probe::CoverProber* resolved = nullptr,
+                                         const TableLookup* tables = nullptr);
+
+// The exact value of a legal position without en passant for the side to move, from the table of
+// its balance (either colouring); nothing when `tables` has no table for it.
+std::optional<Wdl> table_value(const TableLookup& tables, const Position& pos);
 
 }  // namespace egtmin::bench

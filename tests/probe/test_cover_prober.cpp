@@ -661,5 +661,57 @@ TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
   for (const auto& m : one->methods) EXPECT_NE(m.name, "capture-resolved");
 }
 
+// A run against the tables (what a named balance without a Syzygy file gets): every position
+// checked against its table (a table with its wins turned to losses is caught), Fathom not timed.
+// (A second Syzygy directory would re-initialise Fathom's global state under the other tests.)
+TEST(CoverProber, ProbeBenchChecksAgainstTablesWhereNoSyzygyFile) {
+  EGTMIN_REQUIRE_SYZYGY();
+  test::TempDir dir("prober-bench-tables");
+  run::MinimizeRequest r;
+  for (const char* b : {"KvK", "KQvK", "KRvK"}) r.balances.push_back(*Balance::parse(b));
+  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.data_dir = dir.path;
+  auto made = run::run_minimize(r);
+  ASSERT_TRUE(made && made->ok());
+  auto prober = CoverProber::open(dir.path);
+  ASSERT_TRUE(prober);
+  auto syzygy = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syzygy) << syzygy.error().message;
+  TableStore store(dir.path);
+  const TableLookup tables = store.lookup();
+  bench::ProbeBenchOptions opts;
+  opts.pieces = 3;
+  opts.positions = 3000;
+  opts.balances = {*Balance::parse("KRvK")};
+  opts.against_tables = true;
+  auto run = bench::run_probe_bench(**prober, **syzygy, opts, no_progress(), nullptr, &tables);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->anchor, "table");
+  EXPECT_EQ(run->positions, 3000u);
+  EXPECT_EQ(run->mismatches, 0u);
+  std::vector<std::string> names;
+  for (const auto& m : run->methods) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"indexed", "linear"}));
+
+  auto krvk = store.get(*Balance::parse("KRvK"));
+  ASSERT_TRUE(krvk);
+  Table wrong = **krvk;
+  for (uint64_t s = 0; s < wrong.slots(); ++s)
+    if (wrong.at_slot(s) == Wdl::Win) wrong.set_slot(s, Wdl::Loss);
+  const TableLookup wrong_tables = [&](const Balance& b) { return b == wrong.balance() ? &wrong : tables(b); };
+  auto caught = bench::run_probe_bench(**prober, **syzygy, opts, no_progress(), nullptr, &wrong_tables);
+  ASSERT_TRUE(caught);
+  EXPECT_GT(caught->mismatches, 0u);
+
+  EXPECT_FALSE(bench::run_probe_bench(**prober, **syzygy, opts));  // no tables given
+  // Otherwise a balance with its file keeps Fathom as the anchor.
+  opts.against_tables = false;
+  opts.balances = {*Balance::parse("KQvK")};
+  auto fathom = bench::run_probe_bench(**prober, **syzygy, opts, no_progress(), nullptr, &tables);
+  ASSERT_TRUE(fathom);
+  EXPECT_EQ(fathom->anchor, "fathom");
+  EXPECT_EQ(fathom->methods.back().name, "fathom");
+}
+
 }  // namespace
 }  // namespace egtmin::probe
