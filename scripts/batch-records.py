@@ -12,6 +12,7 @@ A report of `batch --capture-resolved` also carries each balance's capture-resol
     egtmin-cli batch KNNvKP --data D --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json > batch.json
     python3 scripts/batch-records.py save batch.json --note "other jobs alongside"
     python3 scripts/batch-records.py table
+    python3 scripts/batch-records.py probe bench/*.json   # NAME.json: bench probe --balance NAME --json
 """
 import argparse
 import json
@@ -27,6 +28,11 @@ CR_KEYS = ("minimize_cr", "cr_minimize_expected_peak_bytes", "cr_minimize_cpu_se
            "cr_cover_bytes", "cr_search_positions", "check_cr", "cr_checked_positions", "cr_probed_positions",
            "cr_mismatches")
 CR_STAGES = ("minimize-cr:", "check-cr:")
+
+
+def gen(r):
+    """The generation time, or "on disk" for a table another run made (the batch self-checks it)."""
+    return "on disk" if r["generate_seconds"] == 0 else secs(r["generate_seconds"])
 
 
 def machine():
@@ -125,7 +131,7 @@ def table(_args):
                 cr_count += 1
         print(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
               f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
-              f"| {secs(r['generate_seconds'])} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
+              f"| {gen(r)} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
               f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
               f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
               f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) "
@@ -140,6 +146,26 @@ def table(_args):
     print("Measured on: " + "; ".join(machines) + ".")
 
 
+def probe_table(args):
+    """One row per `bench probe --balance NAME --json` report: what each position was checked
+    against (Fathom, or the exact table where there is no Syzygy file), the mismatches, and each
+    method's batch mean."""
+    print("| balance | positions | checked against | mismatches | indexed batch mean | indexed, per round "
+          "| linear batch mean (first 2,000) | Fathom batch mean | indexed / Fathom, per round |")
+    print("|---|---:|---|---:|---:|---|---:|---:|---|")
+    for path in args.reports:
+        with open(path) as f:
+            j = json.load(f)
+        m = j["methods"]
+        name = pathlib.Path(path).stem
+        ix, lin, fa = m["indexed"], m.get("linear"), m.get("fathom")
+        rounds = ", ".join(f"{x:.1f}" for x in ix["round_batch_mean_ns"])
+        ratios = ", ".join(f"{x:.3f}" for x in j.get("round_indexed_to_fathom", [])) or "—"
+        print(f"| {name} | {fmt(j['positions'])} | {'Fathom' if j['anchor'] == 'fathom' else 'table'} "
+              f"| {j['mismatches']} | {ix['batch_mean_ns']:.1f} ns | {rounds} "
+              f"| {lin['batch_mean_ns']:,.0f} ns | " + (f"{fa['batch_mean_ns']:.1f} ns" if fa else "—") + f" | {ratios} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -150,6 +176,9 @@ def main():
     s.set_defaults(func=save)
     t = sub.add_parser("table", help="print the docs table from the records")
     t.set_defaults(func=table)
+    b = sub.add_parser("probe", help="print the per-balance probe table from `bench probe --balance NAME --json` reports")
+    b.add_argument("reports", nargs="+")
+    b.set_defaults(func=probe_table)
     args = p.parse_args()
     args.func(args)
 
