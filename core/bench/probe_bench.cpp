@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <span>
 
@@ -51,7 +52,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     if (resolved && !resolved->has(b))
       return Error{"no capture-resolved cover for " + b.name() + " (egtmin-cli minimize " + b.name() +
                    " --capture-resolved)"};
-    if (on_tables && (!tables || !(*tables)(b)))
+    if (on_tables && !(*tables)(b))
       return Error{"no Syzygy WDL file for " + b.name() + " and no table to check against (egtmin-cli gen " + b.name() +
                    ")"};
   }
@@ -60,6 +61,15 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   std::vector<Sample> samples;
   samples.reserve(opts.positions);
   std::set<Balance> balances;
+  // Whether a sampled balance can be checked, asked once per balance (a table lookup locks).
+  std::map<Balance, bool> checkable;
+  auto can_check = [&](const Balance& b) {
+    auto [it, fresh] = checkable.try_emplace(b, false);
+    if (fresh)
+      it->second =
+          prober.has(b) && (on_tables ? (*tables)(b) != nullptr : syzygy.has_wdl(b)) && (!resolved || resolved->has(b));
+    return it->second;
+  };
   Sample s;
   while (samples.size() < opts.positions) {
     if (progress.cancelled()) return Error{"cancelled"};
@@ -73,11 +83,12 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
       ++r.discarded_unavailable;
       continue;
     }
-    if (!prober.has(b) || (on_tables ? !(*tables)(b) : !syzygy.has_wdl(b)) || (resolved && !resolved->has(b))) {
+    if (!can_check(b)) {
       ++r.discarded_unavailable;
       if (r.candidates > 1000 && r.discarded_unavailable * 100 > r.candidates * 99 && samples.empty())
-        return Error{"almost no sampled position has both a cover and a Syzygy file; minimize --pieces " +
-                     std::to_string(opts.pieces) + " first"};
+        return Error{std::string("almost no sampled position has both a cover and ") +
+                     (on_tables ? "a table" : "a Syzygy file") + "; minimize --pieces " + std::to_string(opts.pieces) +
+                     " first"};
       continue;
     }
     balances.insert(b);

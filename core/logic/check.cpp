@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include <atomic>
-#include <functional>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -145,8 +144,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
     mismatches += bad;
   };
   // Without board symmetry (CanonScheme::None) every index is its own representative.
-  const std::function<void()> work =
-      scheme == CanonScheme::None ? std::function<void()>(work_indices) : std::function<void()>(work_slots);
+  auto work = [&] { scheme == CanonScheme::None ? work_indices() : work_slots(); };
   std::vector<std::thread> pool;
   for (int i = 1; i < std::max(1, threads); ++i) pool.emplace_back(work);
   work();

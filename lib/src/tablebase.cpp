@@ -189,7 +189,7 @@ int Tablebase::load(BalanceRec& r, const Loaded*& out) {
     for (KeySlot* k : r.slots)
       if (k) {
         k->loaded.store(out, std::memory_order_seq_cst);
-        if (!tracked_ && !k->pinned.load(std::memory_order_relaxed)) {
+        if (!tracked_) {  // loaded once: without a cap nothing unloads
           k->prober = out->prober.get();
           k->view_entry = out->view_entry[k->colouring];
           k->pinned.store(true, std::memory_order_release);
