@@ -13,10 +13,16 @@ namespace egtmin::ui {
 
 RunJob::RunJob(RunSpec spec, QObject* parent)
     : QObject(parent), spec_(std::move(spec)), progress_([this](const ProgressEvent& e) {
-        // Worker threads: keep only the latest value; poll() shows it at 10 Hz. The run service
-        // reports fractions of the whole run.
+        // Worker threads: poll() shows the latest fraction at 10 Hz, and every stage the run
+        // entered since the last poll in order, however briefly it lasted (a 3-piece table takes
+        // milliseconds). The run service reports fractions of the whole run.
+        QString label = QString::fromStdString(progress_label(e));
         std::lock_guard lock(mutex_);
-        sharedStage_ = QString::fromStdString(progress_label(e));
+        if (label != sharedStage_) {
+          if (stagesSincePoll_.size() >= kMaxStagesPerPoll) stagesSincePoll_.removeFirst();
+          stagesSincePoll_ << label;
+          sharedStage_ = std::move(label);
+        }
         sharedFraction_ = std::clamp(e.fraction, 0.0, 1.0);
       }) {
   poll_.setInterval(100);
@@ -116,12 +122,20 @@ void RunJob::takePosted() {
 }
 
 void RunJob::poll() {
+  QStringList stages;
   {
     std::lock_guard lock(mutex_);
-    if (state_ == State::Running && !progress_.cancelled()) stage_ = sharedStage_;
+    stages.swap(stagesSincePoll_);
     fraction_ = sharedFraction_;
   }
-  Q_EMIT progressed();
+  if (state_ != State::Running || progress_.cancelled() || stages.isEmpty()) {
+    Q_EMIT progressed();
+    return;
+  }
+  for (const QString& s : stages) {
+    stage_ = s;
+    Q_EMIT progressed();
+  }
 }
 
 void RunJob::done(const Outcome& o) {

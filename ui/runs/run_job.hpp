@@ -116,6 +116,8 @@ class RunJob : public QObject {
   // Written by the worker, read by poll() and takePosted().
   std::mutex mutex_;
   QString sharedStage_;
+  QStringList stagesSincePoll_;  // entered since the last poll, oldest first
+  static constexpr qsizetype kMaxStagesPerPoll = 256;
   double sharedFraction_ = 0;
   QStringList postedLines_;
   QList<PassPoint> postedPoints_;
