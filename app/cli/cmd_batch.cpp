@@ -97,7 +97,9 @@ Command add_batch(CLI::App& app) {
   sub->footer(
       "Balances go in dependency order. Each finished stage is recorded under DATA/batch, after the file\n"
       "it made was written whole: kill the run at any moment and start it again, and it goes on from\n"
-      "the stage it was in. A table found on disk without a record is self-checked before use.\n"
+      "the stage it was in. A table made on the way to another balance's (a capture or promotion\n"
+      "reaches it) is recorded as generated and self-checked then; one found on disk without a\n"
+      "record is self-checked before use.\n"
       "Uses the default passes and effort of minimize. The report gives, per balance: positions, the\n"
       "five values, each stage's time and peak memory, cubes, cover bytes and Syzygy's WDL bytes\n"
       "(from --syzygy-sizes, a 'bytes<TAB>file' table).\n"

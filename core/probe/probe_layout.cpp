@@ -78,7 +78,9 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   w.put_aligned(lc.region.built() ? lc.region.hot_words() : std::span<const uint64_t>{});
   const std::vector<uint8_t>& payload = w.bytes();
 
-  std::vector<uint8_t> out(kHeader, 0);
+  // Sized once, then filled: header and payload (also keeps GCC 12 from a false -Warray-bounds on
+  // growing a 64-byte vector by insert).
+  std::vector<uint8_t> out(kHeader + payload.size(), 0);
   std::memcpy(out.data(), kMagic.data(), kMagic.size());
   auto put = [&](size_t at, auto v) { std::memcpy(out.data() + at, &v, sizeof(v)); };
   put(8, kLayoutVersion);
@@ -86,7 +88,7 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   put(24, id.crc64);
   put(32, uint64_t(payload.size()));
   put(40, lzma_crc64(payload.data(), payload.size(), 0));
-  out.insert(out.end(), payload.begin(), payload.end());
+  if (!payload.empty()) std::memcpy(out.data() + kHeader, payload.data(), payload.size());
   return out;
 }
 

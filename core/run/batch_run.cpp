@@ -181,6 +181,23 @@ StageFigures measured(Fn&& fn) {
   return s;
 }
 
+// A table made and self-checked on the way to another balance's: its record gets the table stage,
+// so that a batch of that balance later (the next one of a piece count, mostly) finds it done
+// instead of proving the table a second time. Stages made from an older table are undone.
+void record_dependency_table(const std::filesystem::path& data_dir, const Balance& b, const TableStore::Generated& g) {
+  if (!g.self_check || !g.self_check->ok()) return;  // a table that fails is not written
+  BatchRecord d = record_as_found(data_dir, b);
+  d.verify.done = d.minimize.done = d.check.done = d.minimize_cr.done = d.check_cr.done = false;
+  d.table = {true, g.seconds + g.self_check_seconds, peak_memory_bytes()};
+  d.table_expected_peak = table_peak_bytes(b);
+  d.generate_seconds = g.seconds;
+  d.self_check_seconds = g.self_check_seconds;
+  d.positions = g.self_check->positions;
+  d.counts = g.self_check->counts;
+  // The record is a shortcut, not the table: a run that cannot write it proves the table again.
+  (void)save_record(data_dir, d);
+}
+
 // Table stage: generate and self-check, or self-check a table made before the record existed.
 void table_stage(TableStore& store, BatchRecord& r, int threads, std::optional<uint64_t> memory_limit,
                  const Progress& progress) {
@@ -222,7 +239,12 @@ void table_stage(TableStore& store, BatchRecord& r, int threads, std::optional<u
     opts.threads = threads;
     opts.self_check = true;
     auto t = store.ensure(r.balance, opts, progress, [&](const Balance& b, const TableStore::Generated& g) {
-      if (b == r.balance) made = g;
+      if (b == r.balance) {
+        made = g;
+        return;
+      }
+      record_dependency_table(store.data_dir(), b, g);
+      reset_peak_memory();  // the next table's peak is its own
     });
     if (!t && !progress.cancelled()) r.error = "generate: " + t.error().message;
   });

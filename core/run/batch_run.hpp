@@ -37,8 +37,10 @@ struct StageFigures {
 
 struct BatchRecord {
   Balance balance;
-  // Table: generated and self-checked here (generate.seconds > 0), or found on disk and
-  // self-checked here (generate.seconds == 0, self_check_seconds its proof).
+  // Table: generated and self-checked here or on the way to another balance's table
+  // (generate.seconds > 0), or found on disk and self-checked here (generate.seconds == 0,
+  // self_check_seconds its proof). Its peak is that table's own (the dependencies made before
+  // it have theirs in their records).
   StageFigures table;
   uint64_t table_expected_peak = 0;  // the run plan's estimate (run/run_plan.hpp), beside the measured
   double generate_seconds = 0;

@@ -95,6 +95,23 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
   fs::remove(store::cover_path(dir.path, *Balance::parse("KRvK")));
   log = run_logged(request(dir.path, {"KRvK"}));
   EXPECT_EQ(log, (std::vector<std::string>{"KRvK table (skipped)", "KRvK minimize", "KRvK check"}));
+
+  // KQvK was made and self-checked on the way to KPvK (a promotion reaches it): its record has the
+  // table stage, so a batch of KQvK proves nothing twice.
+  auto dep = run::load_record(dir.path, *Balance::parse("KQvK"));
+  ASSERT_TRUE(dep);
+  EXPECT_TRUE(dep->table.done);
+  EXPECT_FALSE(dep->minimize.done);
+  EXPECT_GT(dep->generate_seconds, 0);
+  EXPECT_GT(dep->self_check_seconds, 0);
+  EXPECT_GT(dep->positions, 0u);
+  EXPECT_EQ(dep->counts.legal(), dep->positions);
+  Result<std::vector<run::BatchRecord>> queen = Error{""};
+  log = run_logged(request(dir.path, {"KQvK"}), no_progress(), &queen);
+  ASSERT_TRUE(queen) << queen.error().message;
+  EXPECT_EQ(log, (std::vector<std::string>{"KQvK table (skipped)", "KQvK minimize", "KQvK check"}));
+  EXPECT_EQ(queen->front().positions, dep->positions);
+  EXPECT_EQ(queen->front().mismatches, 0u);
 }
 
 // Stopped while minimizing the second balance (as a kill would stop it): the first balance is
