@@ -75,13 +75,14 @@ std::vector<Balance> dependency_order(const std::vector<Balance>& balances) {
     return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
   });
   std::vector<Balance> out;
-  std::set<Balance> placed;
-  // Depth first over the dependencies that are wanted: each balance after those it reaches.
+  std::set<Balance> visited;
+  // Depth first over every dependency, wanted or not: each wanted balance after the wanted ones it
+  // reaches, however far (KPPvKP reaches KRRvKP through KRPvKP's promotions). Captures and
+  // promotions never lead back, so the walk ends; a balance is visited once.
   std::function<void(const Balance&)> place = [&](const Balance& b) {
-    if (!placed.insert(b).second) return;
-    for (const Balance& d : successor_balances(b))
-      if (wanted.count(d)) place(d);
-    out.push_back(b);
+    if (!visited.insert(b).second) return;
+    for (const Balance& d : successor_balances(b)) place(d);
+    if (wanted.count(b)) out.push_back(b);
   };
   for (const Balance& b : sorted) place(b);
   return out;

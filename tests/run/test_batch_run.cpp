@@ -51,6 +51,10 @@ TEST(BatchRun, DependenciesComeFirst) {
   EXPECT_LT(at("KQvK"), at("KQvKR"));
   EXPECT_LT(at("KRvK"), at("KQvKR"));
   EXPECT_LT(at("KQvK"), at("KPvK"));  // KPvK promotes to KQvK
+
+  // Through balances not asked for: KPPvK promotes to KQPvK, which promotes to KQQvK.
+  EXPECT_EQ(run::dependency_order({*Balance::parse("KPPvK"), *Balance::parse("KQQvK")}),
+            (std::vector<Balance>{*Balance::parse("KQQvK"), *Balance::parse("KPPvK")}));
 }
 
 TEST(BatchRun, EveryStageOnceThenNothingToDo) {
