@@ -158,7 +158,7 @@ def probe_table(args):
             j = json.load(f)
         m = j["methods"]
         name = pathlib.Path(path).stem
-        ix, lin, fa = m["indexed"], m.get("linear"), m.get("fathom")
+        ix, lin, fa = m["indexed"], m["linear"], m.get("fathom")  # Fathom only against Syzygy
         rounds = ", ".join(f"{x:.1f}" for x in ix["round_batch_mean_ns"])
         ratios = ", ".join(f"{x:.3f}" for x in j.get("round_indexed_to_fathom", [])) or "—"
         print(f"| {name} | {fmt(j['positions'])} | {'Fathom' if j['anchor'] == 'fathom' else 'table'} "
