@@ -17,8 +17,11 @@
 //    zeroing move into a loss within the rule; a defender escapes through any zeroing move that
 //    does not lose within the rule. Rounds stop at 100 plies, the rule's limit.
 // A position won without the rule but not within it is a cursed win; lost without it but not
-// within it, a blessed loss. The round of each rule decision is the position's distance to
-// zeroing, which the self-check (table/self_check.hpp) can verify ply by ply.
+// within it, a blessed loss. When no position of a layer has a zeroing move into a cursed win or
+// a blessed loss, the two analyses differ only in the rule's limit, so one analysis does both:
+// the rule's rounds run on past 100 plies, and what they decide there is cursed or blessed (the
+// retrograde passes are most of a table's time; this halves them for most layers). The round of each rule decision is
+// the position's distance to zeroing, which the self-check (table/self_check.hpp) can verify ply by ply.
 //
 // Counting distinct successor classes, not moves, makes symmetric duplicates harmless: a class
 // is resolved once, and the set of canonical predecessors of its representative is exactly the
@@ -98,6 +101,7 @@ class Generator {
         k_(enc_.pieces()),
         threads_(std::max(1, resolve_threads(opts.threads))),
         distances_(opts.distances),
+        two_analyses_(opts.two_analyses),
         progress_(progress) {
     for (int i = 0; i < k_; ++i) {
       color_[i] = color_of(enc_.piece(i));
@@ -110,6 +114,7 @@ class Generator {
         for (int sq = 0; sq < 64; ++sq) f.advancement[size_t(sq)] = uint8_t(pawn_advancement(color_[i], Square(sq)));
       }
     }
+    quiet_moves_distinct_ = n_pawns_ > 0;
     build_exits(lookup);
   }
 
@@ -161,6 +166,9 @@ class Generator {
                std::vector<uint32_t>& mated, std::vector<uint32_t>& zeroed);
   void retro_plain(const uint32_t* begin, const uint32_t* end, std::vector<uint32_t>& next);
   void retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance, std::vector<uint32_t>& next);
+  // Both analyses at once, for a layer without zeroing moves into cursed wins or blessed losses:
+  // the entries were decided at `distance` plies, any distance.
+  void retro_both(const uint32_t* begin, const uint32_t* end, int distance, std::vector<uint32_t>& next);
   void finish_layer(uint64_t begin, uint64_t end, int layer);
   // Canonical slots with a quiet (non-pawn, non-capturing) move into p's class. All are found,
   // and their state bytes (and `counters`' bytes, when given) fetched, before f sees the first:
@@ -207,13 +215,24 @@ class Generator {
   };
   std::array<PawnField, kMaxTablePieces> pawn_fields_{};
   int n_pawns_ = 0;
+  // With pawns the only board symmetry is the left-right mirror, and a canonical position's
+  // distinct quiet moves reach distinct classes: a move keeping the white king on files a-d
+  // reaches a canonical position, different for different moves; a king move to the e-file
+  // reaches the mirror of one with every other piece mirrored, and no other move mirrors the
+  // black king (which a white move leaves in place and which stands on no axis). So the forward
+  // pass counts quiet moves without computing their classes.
+  bool quiet_moves_distinct_ = false;
   std::vector<uint8_t>* distances_;
+  bool two_analyses_;
   const Progress& progress_;
   std::array<Color, kMaxTablePieces> color_{};
   std::array<PieceType, kMaxTablePieces> type_{};
   std::array<int, 2> king_{};
   std::vector<Exit> exits_;
   std::vector<uint8_t> state_, plain_counter_, rule_counter_;
+  // Set by the forward pass when a position's best zeroing move is a cursed win or a blessed
+  // loss (worth a win or a loss without the rule, not within it): the layer needs both analyses.
+  std::atomic<bool> rule_draw_exits_{false};
 };
 
 void Generator::build_exits(const TableLookup& lookup) {
@@ -339,6 +358,11 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
     Bitboard own = 0;
     for (int i = 0; i < k_; ++i)
       if (color_[i] == us) own |= bb(p.sq[i]);
+    const Square king = p.sq[king_[us]];
+    const bool in_check = attacked(p, ~us, king, occ, k_);
+    // Out of check, a move of a piece off every line through its king cannot expose the king: its
+    // legality test is skipped (most of a position's moves; the test walks every enemy piece).
+    const Bitboard exposing = in_check ? ~Bitboard{0} : kRookLines[king] | kBishopLines[king];
     int n_succ = 0, legal = 0;
     Wdl exit_best = Wdl::Illegal;  // best zeroing move, with the rule
     for (int i = 0; i < k_ && exit_best != Wdl::Win; ++i) {
@@ -364,8 +388,10 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
         const int captured = (occ & bb(to)) ? slot_at(p, to) : k_;
         Placement a = p;
         a.sq[i] = to;
-        Bitboard o = (occ & ~bb(from)) | bb(to);
-        if (attacked(a, ~us, a.sq[king_[us]], o, captured)) continue;
+        if (i == king_[us] || (exposing & bb(from))) {
+          const Bitboard o = (occ & ~bb(from)) | bb(to);
+          if (attacked(a, ~us, a.sq[king_[us]], o, captured)) continue;
+        }
         ++legal;
         a.stm = ~us;
         const bool promotes = type_[i] == Pawn && (bb(to) & kPromotionRanks);
@@ -375,6 +401,8 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
           if (promotes) legal += 3;
         } else if (type_[i] == Pawn) {
           exit_best = better(exit_best, push_value(a, bool(double_push & bb(to)), to));
+        } else if (quiet_moves_distinct_) {
+          ++n_succ;
         } else {
           succ[n_succ++] = sym_.canonical_slot(a);
         }
@@ -382,13 +410,15 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
     }
     // Distinct successor classes: duplicates come only from symmetric successors, so they are rare
     // and one sort at the end is cheaper than a search per move.
-    std::sort(succ.begin(), succ.begin() + n_succ);
-    n_succ = int(std::unique(succ.begin(), succ.begin() + n_succ) - succ.begin());
+    if (!quiet_moves_distinct_) {
+      std::sort(succ.begin(), succ.begin() + n_succ);
+      n_succ = int(std::unique(succ.begin(), succ.begin() + n_succ) - succ.begin());
+    }
+    if (is_rule_draw(exit_best)) rule_draw_exits_.store(true, std::memory_order_relaxed);
     uint8_t st = uint8_t(plain(exit_best) << kExitShift);
     if (exit_best != Wdl::Illegal && exit_best != Wdl::Loss) st |= kEscape;
     uint8_t value = kUnknown;
     if (legal == 0) {
-      const bool in_check = attacked(p, ~us, p.sq[king_[us]], occ, k_);
       value = in_check ? kLoss : kDraw;
       if (in_check) {
         st |= kRuleLoss;
@@ -478,6 +508,27 @@ void Generator::retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t d
   }
 }
 
+void Generator::retro_both(const uint32_t* begin, const uint32_t* end, int distance, std::vector<uint32_t>& next) {
+  // What this round decides is decided in distance + 1 plies: within the rule up to its limit.
+  const bool within = distance < kRuleLimitPlies;
+  for (const uint32_t* it = begin; it != end; ++it) {
+    prefetch_entry(it, end);
+    const Placement p = sym_.from_slot(*it);
+    if (distance <= kRuleLimitPlies) set_distance(*it, uint8_t(distance));
+    const bool lost = (state_[*it] & kValueMask) == kLoss;
+    for_each_quiet_predecessor(p, lost ? nullptr : rule_counter_.data(), [&](uint64_t qs) {
+      if (lost) {
+        if (set_if(qs, kValueMask, uint8_t(kWin | (within ? kRuleWin : 0)))) next.push_back(uint32_t(qs));
+        return;
+      }
+      if (state(qs) & (kInvalid | kValueMask)) return;
+      if (std::atomic_ref<uint8_t>(rule_counter_[qs]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+      if (state(qs) & kEscape) return;  // a drawing zeroing move: a draw both ways
+      if (set_if(qs, kValueMask, uint8_t(kLoss | (within ? kRuleLoss : 0)))) next.push_back(uint32_t(qs));
+    });
+  }
+}
+
 void Generator::finish_layer(uint64_t begin, uint64_t end, int current) {
   const uint64_t half = sym_.domain_size() / 2;
   for (uint64_t s = begin; s < end; ++s) {
@@ -518,6 +569,12 @@ Result<Table> Generator::run() {
                                                    " of " + std::to_string(max_layer_ + 1)
                                              : name;
     std::atomic<uint64_t> scanned{0};
+    auto add_zeroed = [&] {
+      for (int t = 0; t < threads_; ++t) mated[t].insert(mated[t].end(), zeroed[t].begin(), zeroed[t].end());
+    };
+    auto report_round = [&](int d) {
+      progress_.report(Stage::Generate, done + (0.6 + 0.3 * d / kRuleLimitPlies) / layers, where + ": 50-move rule");
+    };
     parallel(n, [&](int id, uint64_t b, uint64_t e) {
       forward(b, e, current, plain_front[id], mated[id], zeroed[id]);
       const uint64_t d = scanned.fetch_add(e - b) + (e - b);
@@ -525,23 +582,33 @@ Result<Table> Generator::run() {
     });
     if (progress_.cancelled()) return Error{"cancelled"};
 
-    progress_.report(Stage::Generate, done + 0.6 / layers, where + ": without the 50-move rule");
-    while (!sweep(plain_front, [&](auto b, auto e, auto& out) { retro_plain(b, e, out); }).empty())
-      if (progress_.cancelled()) return Error{"cancelled"};
+    if (rule_draw_exits_.exchange(false, std::memory_order_relaxed) || two_analyses_) {
+      progress_.report(Stage::Generate, done + 0.6 / layers, where + ": without the 50-move rule");
+      while (!sweep(plain_front, [&](auto b, auto e, auto& out) { retro_plain(b, e, out); }).empty())
+        if (progress_.cancelled()) return Error{"cancelled"};
 
-    // Rule rounds: mates are decided at 0 plies, zeroing moves at 1; each round adds one ply.
-    // sweep() leaves what a round decides in the lists it was given: the next round.
-    auto& round = mated;
-    for (int d = 0; d <= kRuleLimitPlies; ++d) {
-      if (d == 1)
-        for (int t = 0; t < threads_; ++t) round[t].insert(round[t].end(), zeroed[t].begin(), zeroed[t].end());
-      const bool any = !sweep(round, [&](auto b, auto e, auto& out) { retro_rule(b, e, uint8_t(d), out); }).empty();
-      if (progress_.cancelled()) return Error{"cancelled"};
-      if (!any && d > 0) break;
-      progress_.report(Stage::Generate, done + (0.6 + 0.3 * d / kRuleLimitPlies) / layers, where + ": 50-move rule");
+      // Rule rounds: mates are decided at 0 plies, zeroing moves at 1; each round adds one ply.
+      // sweep() leaves what a round decides in the lists it was given: the next round.
+      for (int d = 0; d <= kRuleLimitPlies; ++d) {
+        if (d == 1) add_zeroed();
+        const bool any = !sweep(mated, [&](auto b, auto e, auto& out) { retro_rule(b, e, uint8_t(d), out); }).empty();
+        if (progress_.cancelled()) return Error{"cancelled"};
+        if (!any && d > 0) break;
+        report_round(d);
+      }
+    } else {
+      // One analysis, rounds as above, until nothing more is decided.
+      for (int d = 0;; ++d) {
+        if (d == 1) add_zeroed();
+        const bool any = !sweep(mated, [&](auto b, auto e, auto& out) { retro_both(b, e, d, out); }).empty();
+        if (progress_.cancelled()) return Error{"cancelled"};
+        if (!any && d > 0) break;
+        report_round(std::min(d, kRuleLimitPlies));
+      }
     }
+    for (auto& l : plain_front) l.clear();
     for (auto& l : zeroed) l.clear();
-    for (auto& l : round) l.clear();
+    for (auto& l : mated) l.clear();
 
     parallel(n, [&](int, uint64_t b, uint64_t e) { finish_layer(b, e, current); });
     if (progress_.cancelled()) return Error{"cancelled"};

@@ -32,6 +32,10 @@ struct GenerateOptions {
   // For TableStore::ensure: prove each new table with the self-check before writing it (about as
   // long again as generating it; what gen, verify and minimize runs do).
   bool self_check = false;
+  // Run the analyses without and with the rule separately in every pawn layer, as the generator
+  // must where a zeroing move reaches a cursed win or a blessed loss: the reference that tests
+  // hold the one-analysis path to.
+  bool two_analyses = false;
 };
 
 // How far a pawn of colour c on s has advanced from its starting rank (0-5). Every pawn move

@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace egtmin {
@@ -47,18 +48,38 @@ TableLookup TableStore::lookup() {
 
 Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions& opts, const Progress& progress,
                                         const OnGenerated& on_generated) {
-  Balance c = b.canonical();
+  std::set<Balance> pinned;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [loaded, table] : loaded_) pinned.insert(loaded);
+  }
+  return ensure_from(b.canonical(), opts, progress, on_generated, pinned);
+}
+
+Result<const Table*> TableStore::ensure_from(const Balance& c, const GenerateOptions& opts, const Progress& progress,
+                                             const OnGenerated& on_generated, const std::set<Balance>& pinned) {
   if (on_disk(c) && !Table::is_older_format(path_for(c))) return get(c);
   // Depth-first over dependencies: everything c leads to is generated before c.
-  for (const Balance& dep : successor_balances(c)) {
-    auto r = ensure(dep, opts, progress, on_generated);
+  const std::vector<Balance> successors = successor_balances(c);
+  for (const Balance& dep : successors) {
+    auto r = ensure_from(dep, opts, progress, on_generated, pinned);
     if (!r) return r;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(loaded_, [&](const auto& entry) {
+      const Balance& b = entry.first;
+      return !pinned.contains(b) && std::find(successors.begin(), successors.end(), b) == successors.end();
+    });
   }
   // Another process (a second CLI run, the GUI, a parallel test) may be generating the same table:
   // take an exclusive lock per balance and look again once it is ours, rather than doing the work twice.
   std::error_code ec;
   std::filesystem::create_directories(dir_ / "tables", ec);
-  const std::string lock_path = (dir_ / "tables" / ("." + c.name() + ".lock")).string();
+  std::string lock_name = ".";  // appended, not "." + name: GCC 12 warns (-Wrestrict) on the temporary
+  lock_name += c.name();
+  lock_name += ".lock";
+  const std::string lock_path = (dir_ / "tables" / lock_name).string();
   const int lock_fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   struct Unlock {
     int fd;
@@ -82,9 +103,8 @@ Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions&
   // One bar for making the table: generating it, then proving it. The share is the self-check's
   // measured part of the time at 4 and 5 pieces.
   const double gen_share = opts.self_check ? kGenerateShare : 1.0;
-  Progress gen_part(progress, [&](const ProgressEvent& e) {
-    progress.report(Stage::Generate, gen_share * e.fraction, e.detail);
-  });
+  Progress gen_part(
+      progress, [&](const ProgressEvent& e) { progress.report(Stage::Generate, gen_share * e.fraction, e.detail); });
   Progress check_part(progress, [&](const ProgressEvent& e) {
     progress.report(Stage::Generate, gen_share + (1 - gen_share) * e.fraction, c.name() + ": self-check");
   });
@@ -118,6 +138,11 @@ Result<const Table*> TableStore::ensure(const Balance& b, const GenerateOptions&
 void TableStore::unload_all() {
   std::lock_guard lock(mutex_);
   loaded_.clear();
+}
+
+bool TableStore::is_loaded(const Balance& b) {
+  std::lock_guard lock(mutex_);
+  return loaded_.contains(b.canonical());
 }
 
 Result<Wdl> TableStore::probe_stm(const Position& pos) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "table/generator.hpp"
 #include "table/self_check.hpp"
@@ -45,12 +46,19 @@ class TableStore {
 
   // Drops loaded tables that are not needed (memory for 5-piece work).
   void unload_all();
+  bool is_loaded(const Balance& b);
 
   // The value of a legal position for the side to move, from the tables: handles colour-flipped
   // balances and resolves an en-passant square by also trying the capture.
   Result<Wdl> probe_stm(const Position& pos);
 
  private:
+  // ensure() below the caller's: `pinned` are the tables loaded when the caller asked, which it
+  // may hold; every other table not among c's successors is dropped before c is generated, so a
+  // long closure (KPPvKP's is 110 tables) holds one table's successors, not every table made.
+  Result<const Table*> ensure_from(const Balance& c, const GenerateOptions& opts, const Progress& progress,
+                                   const OnGenerated& on_generated, const std::set<Balance>& pinned);
+
   std::filesystem::path dir_;
   std::mutex mutex_;
   std::map<Balance, std::unique_ptr<Table>> loaded_;
