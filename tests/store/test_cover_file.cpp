@@ -56,9 +56,6 @@ std::vector<logic::CubeWord> sorted(std::vector<logic::CubeWord> v) {
   return v;
 }
 
-void put_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
-}
 void set_le(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
 }
