@@ -248,7 +248,12 @@ MoveList generate_moves(const Position& pos, bool captures_only) {
       for (Bitboard a = attacks(t, us, from, occ) & (captures_only ? enemy : ~own); a;) pseudo.push({from, pop_lsb(a)});
     }
   }
-  pseudo.keep_if([&](const Move& m) { return pos.keeps_king_safe(m); });
+  // Out of check, a move of a piece on no line through its king cannot expose the king: only king
+  // moves, en passant (which also takes a pawn off a line) and moves from those lines are tested.
+  const Bitboard king = pos.pieces(us, King);
+  Bitboard tested = ~Bitboard{0};
+  if (king && !pos.attacked_by(lsb(king), ~us)) tested = king | kRookLines[lsb(king)] | kBishopLines[lsb(king)];
+  pseudo.keep_if([&](const Move& m) { return (!m.en_passant && !(bb(m.from) & tested)) || pos.keeps_king_safe(m); });
   return pseudo;
 }
 

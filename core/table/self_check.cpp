@@ -18,7 +18,11 @@ constexpr int kMaxExamples = 5;
 class Checker {
  public:
   Checker(const Table& table, const TableLookup& lookup, std::span<const uint8_t> distances)
-      : own_(table), lookup_(lookup), distances_(distances) {}
+      : own_(table), lookup_(lookup), distances_(distances) {
+    // Every move out of the table asks for a successor's table: looked up once here, not through
+    // the lookup (a store's mutex and map) per move. A balance not listed still goes there.
+    for (const Balance& b : successor_balances(table.balance())) successors_.push_back({b, lookup(b)});
+  }
 
   // Checks one canonical legal placement; returns an empty string or why it fails.
   std::string check(const Placement& p, uint64_t slot) const;
@@ -38,14 +42,22 @@ class Checker {
     return own_.symmetry().canonical_slot(pl);
   }
 
+  const Table* table_of(const Balance& canonical) const {
+    if (canonical == own_.balance()) return &own_;
+    for (const auto& [b, t] : successors_)
+      if (b == canonical && t) return t;
+    return lookup_(canonical);
+  }
+
   const Table& own_;
   const TableLookup& lookup_;
   std::span<const uint8_t> distances_;
+  std::vector<std::pair<Balance, const Table*>> successors_;
 };
 
 Wdl Checker::value_stm(const Position& pos) const {
   const Balance b = Balance::of(pos);
-  const Table* t = b.canonical() == own_.balance() ? &own_ : lookup_(b.canonical());
+  const Table* t = table_of(b.canonical());
   if (!t) return Wdl::Illegal;
   const Position p = b.is_canonical() ? pos : pos.color_flipped();
   const Wdl white = t->value(p);
