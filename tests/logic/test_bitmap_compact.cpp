@@ -159,7 +159,9 @@ TEST(BitmapCompact, PipelineBitmapPathMatchesTheMintermPathOnTables) {
       EXPECT_EQ(new_r->initial_cubes, old_r->initial_cubes);
       EXPECT_EQ(new_r->care_positions, old_r->care_positions);
       ASSERT_EQ(new_r->reports.size(), old_r->reports.size());
-      if (std::string(passes).starts_with("canon")) EXPECT_EQ(new_r->reports[0].cubes, old_r->reports[0].cubes);
+      if (std::string(passes).starts_with("canon")) {
+        EXPECT_EQ(new_r->reports[0].cubes, old_r->reports[0].cubes);
+      }
       // Both exact on every legal position (the same function on the care set).
       auto c = check_cover(**t, new_r->cover, new_r->scheme, new_r->rule_draws, logic::Output::None, 0, 1, 2);
       EXPECT_TRUE(c.exhaustive);
