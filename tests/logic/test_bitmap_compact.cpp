@@ -61,7 +61,9 @@ TEST(BitmapCompact, WordCubesCoverTheSetAndAreAFixedPoint) {
         }
       }
       ASSERT_EQ(keep & ~covered, 0u) << "kept minterm uncovered, width " << width;
-      if (keep == set) ASSERT_EQ(covered, set);
+      if (keep == set) {
+        ASSERT_EQ(covered, set);
+      }
     }
   }
 }
@@ -112,10 +114,14 @@ TEST(BitmapCompact, CoverIsExactAndCompactOnRandomFunctions) {
             bool hit = false;
             for (CubeWord q : all)
               if (contains(q, m)) {
-                if (!use_dc) ASSERT_EQ(uint8_t(output_of(q)), values[i]) << "minterm " << i;
+                if (!use_dc) {
+                  ASSERT_EQ(uint8_t(output_of(q)), values[i]) << "minterm " << i;
+                }
                 hit |= uint8_t(output_of(q)) == values[i];
               }
-            if (values[i]) ASSERT_TRUE(hit) << "minterm " << i << " uncovered";
+            if (values[i]) {
+              ASSERT_TRUE(hit) << "minterm " << i << " uncovered";
+            }
           }
         }
     }
