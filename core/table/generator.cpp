@@ -20,8 +20,9 @@
 // within it, a blessed loss. When no position of a layer has a zeroing move into a cursed win or
 // a blessed loss, the two analyses differ only in the rule's limit, so one analysis does both:
 // the rule's rounds run on past 100 plies, and what they decide there is cursed or blessed (the
-// retrograde passes are most of a table's time; this halves them for most layers). The round of each rule decision is
-// the position's distance to zeroing, which the self-check (table/self_check.hpp) can verify ply by ply.
+// retrograde passes are most of a table's time; this halves them for most layers). The round of
+// each rule decision is the position's distance to zeroing, which the self-check
+// (table/self_check.hpp) can verify ply by ply.
 //
 // Counting distinct successor classes, not moves, makes symmetric duplicates harmless: a class
 // is resolved once, and the set of canonical predecessors of its representative is exactly the
@@ -114,7 +115,6 @@ class Generator {
         for (int sq = 0; sq < 64; ++sq) f.advancement[size_t(sq)] = uint8_t(pawn_advancement(color_[i], Square(sq)));
       }
     }
-    quiet_moves_distinct_ = n_pawns_ > 0;
     build_exits(lookup);
   }
 
@@ -165,10 +165,11 @@ class Generator {
   void forward(uint64_t begin, uint64_t end, int layer, std::vector<uint32_t>& plain_front,
                std::vector<uint32_t>& mated, std::vector<uint32_t>& zeroed);
   void retro_plain(const uint32_t* begin, const uint32_t* end, std::vector<uint32_t>& next);
-  void retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance, std::vector<uint32_t>& next);
-  // Both analyses at once, for a layer without zeroing moves into cursed wins or blessed losses:
-  // the entries were decided at `distance` plies, any distance.
-  void retro_both(const uint32_t* begin, const uint32_t* end, int distance, std::vector<uint32_t>& next);
+  // One round of the rule's analysis: the entries were decided at `distance` plies. kBoth: the
+  // analysis without the rule too (a layer without zeroing moves into cursed wins or blessed
+  // losses), so the rounds go on past the rule's limit and set the values without the rule.
+  template <bool kBoth>
+  void retro_round(const uint32_t* begin, const uint32_t* end, int distance, std::vector<uint32_t>& next);
   void finish_layer(uint64_t begin, uint64_t end, int layer);
   // Canonical slots with a quiet (non-pawn, non-capturing) move into p's class. All are found,
   // and their state bytes (and `counters`' bytes, when given) fetched, before f sees the first:
@@ -221,7 +222,7 @@ class Generator {
   // reaches the mirror of one with every other piece mirrored, and no other move mirrors the
   // black king (which a white move leaves in place and which stands on no axis). So the forward
   // pass counts quiet moves without computing their classes.
-  bool quiet_moves_distinct_ = false;
+  bool quiet_moves_distinct() const { return n_pawns_ > 0; }
   std::vector<uint8_t>* distances_;
   bool two_analyses_;
   const Progress& progress_;
@@ -401,7 +402,7 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
           if (promotes) legal += 3;
         } else if (type_[i] == Pawn) {
           exit_best = better(exit_best, push_value(a, bool(double_push & bb(to)), to));
-        } else if (quiet_moves_distinct_) {
+        } else if (quiet_moves_distinct()) {
           ++n_succ;
         } else {
           succ[n_succ++] = sym_.canonical_slot(a);
@@ -410,7 +411,7 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
     }
     // Distinct successor classes: duplicates come only from symmetric successors, so they are rare
     // and one sort at the end is cheaper than a search per move.
-    if (!quiet_moves_distinct_) {
+    if (!quiet_moves_distinct()) {
       std::sort(succ.begin(), succ.begin() + n_succ);
       n_succ = int(std::unique(succ.begin(), succ.begin() + n_succ) - succ.begin());
     }
@@ -488,43 +489,29 @@ void Generator::retro_plain(const uint32_t* begin, const uint32_t* end, std::vec
   }
 }
 
-void Generator::retro_rule(const uint32_t* begin, const uint32_t* end, uint8_t distance, std::vector<uint32_t>& next) {
-  for (const uint32_t* it = begin; it != end; ++it) {
-    prefetch_entry(it, end);
-    const Placement p = sym_.from_slot(*it);
-    set_distance(*it, distance);
-    if (distance == kRuleLimitPlies) continue;  // what these decide would take more than 100 plies
-    const bool lost = state_[*it] & kRuleLoss;
-    for_each_quiet_predecessor(p, lost ? nullptr : rule_counter_.data(), [&](uint64_t qs) {
-      if (lost) {
-        if (set_if(qs, kRuleDecided, kRuleWin)) next.push_back(uint32_t(qs));
-        return;
-      }
-      if (state(qs) & (kInvalid | kRuleDecided)) return;
-      if (std::atomic_ref<uint8_t>(rule_counter_[qs]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
-      if (state(qs) & kEscape) return;
-      if (set_if(qs, kRuleDecided, kRuleLoss)) next.push_back(uint32_t(qs));
-    });
-  }
-}
-
-void Generator::retro_both(const uint32_t* begin, const uint32_t* end, int distance, std::vector<uint32_t>& next) {
+template <bool kBoth>
+void Generator::retro_round(const uint32_t* begin, const uint32_t* end, int distance, std::vector<uint32_t>& next) {
   // What this round decides is decided in distance + 1 plies: within the rule up to its limit.
   const bool within = distance < kRuleLimitPlies;
+  // The bits that say a position is decided, and those that decide it won or lost.
+  const uint8_t decided = kBoth ? kValueMask : kRuleDecided;
+  const uint8_t win = kBoth ? uint8_t(kWin | (within ? kRuleWin : 0)) : kRuleWin;
+  const uint8_t loss = kBoth ? uint8_t(kLoss | (within ? kRuleLoss : 0)) : kRuleLoss;
   for (const uint32_t* it = begin; it != end; ++it) {
     prefetch_entry(it, end);
     const Placement p = sym_.from_slot(*it);
     if (distance <= kRuleLimitPlies) set_distance(*it, uint8_t(distance));
-    const bool lost = (state_[*it] & kValueMask) == kLoss;
+    if (!kBoth && !within) continue;  // what these decide would take more than 100 plies
+    const bool lost = kBoth ? (state_[*it] & kValueMask) == kLoss : bool(state_[*it] & kRuleLoss);
     for_each_quiet_predecessor(p, lost ? nullptr : rule_counter_.data(), [&](uint64_t qs) {
       if (lost) {
-        if (set_if(qs, kValueMask, uint8_t(kWin | (within ? kRuleWin : 0)))) next.push_back(uint32_t(qs));
+        if (set_if(qs, decided, win)) next.push_back(uint32_t(qs));
         return;
       }
-      if (state(qs) & (kInvalid | kValueMask)) return;
+      if (state(qs) & (kInvalid | decided)) return;
       if (std::atomic_ref<uint8_t>(rule_counter_[qs]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
-      if (state(qs) & kEscape) return;  // a drawing zeroing move: a draw both ways
-      if (set_if(qs, kValueMask, uint8_t(kLoss | (within ? kRuleLoss : 0)))) next.push_back(uint32_t(qs));
+      if (state(qs) & kEscape) return;  // a zeroing move that does not lose
+      if (set_if(qs, decided, loss)) next.push_back(uint32_t(qs));
     });
   }
 }
@@ -569,12 +556,6 @@ Result<Table> Generator::run() {
                                                    " of " + std::to_string(max_layer_ + 1)
                                              : name;
     std::atomic<uint64_t> scanned{0};
-    auto add_zeroed = [&] {
-      for (int t = 0; t < threads_; ++t) mated[t].insert(mated[t].end(), zeroed[t].begin(), zeroed[t].end());
-    };
-    auto report_round = [&](int d) {
-      progress_.report(Stage::Generate, done + (0.6 + 0.3 * d / kRuleLimitPlies) / layers, where + ": 50-move rule");
-    };
     parallel(n, [&](int id, uint64_t b, uint64_t e) {
       forward(b, e, current, plain_front[id], mated[id], zeroed[id]);
       const uint64_t d = scanned.fetch_add(e - b) + (e - b);
@@ -582,29 +563,28 @@ Result<Table> Generator::run() {
     });
     if (progress_.cancelled()) return Error{"cancelled"};
 
-    if (rule_draw_exits_.exchange(false, std::memory_order_relaxed) || two_analyses_) {
+    const bool both = !rule_draw_exits_.exchange(false, std::memory_order_relaxed) && !two_analyses_;
+    if (!both) {
       progress_.report(Stage::Generate, done + 0.6 / layers, where + ": without the 50-move rule");
       while (!sweep(plain_front, [&](auto b, auto e, auto& out) { retro_plain(b, e, out); }).empty())
         if (progress_.cancelled()) return Error{"cancelled"};
-
-      // Rule rounds: mates are decided at 0 plies, zeroing moves at 1; each round adds one ply.
-      // sweep() leaves what a round decides in the lists it was given: the next round.
-      for (int d = 0; d <= kRuleLimitPlies; ++d) {
-        if (d == 1) add_zeroed();
-        const bool any = !sweep(mated, [&](auto b, auto e, auto& out) { retro_rule(b, e, uint8_t(d), out); }).empty();
-        if (progress_.cancelled()) return Error{"cancelled"};
-        if (!any && d > 0) break;
-        report_round(d);
-      }
-    } else {
-      // One analysis, rounds as above, until nothing more is decided.
-      for (int d = 0;; ++d) {
-        if (d == 1) add_zeroed();
-        const bool any = !sweep(mated, [&](auto b, auto e, auto& out) { retro_both(b, e, d, out); }).empty();
-        if (progress_.cancelled()) return Error{"cancelled"};
-        if (!any && d > 0) break;
-        report_round(std::min(d, kRuleLimitPlies));
-      }
+    }
+    // Rule rounds: mates are decided at 0 plies, zeroing moves at 1; each round adds one ply, up
+    // to the rule's limit, or until nothing more is decided when one analysis does both.
+    // sweep() leaves what a round decides in the lists it was given: the next round.
+    for (int d = 0; both || d <= kRuleLimitPlies; ++d) {
+      if (d == 1)
+        for (int t = 0; t < threads_; ++t) mated[t].insert(mated[t].end(), zeroed[t].begin(), zeroed[t].end());
+      const bool any = !sweep(mated, [&](auto b, auto e, auto& out) {
+                          if (both)
+                            retro_round<true>(b, e, d, out);
+                          else
+                            retro_round<false>(b, e, d, out);
+                        }).empty();
+      if (progress_.cancelled()) return Error{"cancelled"};
+      if (!any && d > 0) break;
+      progress_.report(Stage::Generate, done + (0.6 + 0.3 * std::min(d, kRuleLimitPlies) / kRuleLimitPlies) / layers,
+                       where + ": 50-move rule");
     }
     for (auto& l : plain_front) l.clear();
     for (auto& l : zeroed) l.clear();

@@ -45,7 +45,7 @@ class Checker {
   const Table* table_of(const Balance& canonical) const {
     if (canonical == own_.balance()) return &own_;
     for (const auto& [b, t] : successors_)
-      if (b == canonical && t) return t;
+      if (b == canonical) return t;
     return lookup_(canonical);
   }
 
