@@ -140,6 +140,7 @@ void RunJob::poll() {
 
 void RunJob::done(const Outcome& o) {
   takePosted();  // the run's last lines before its end
+  poll();        // and the stages it entered since the last poll (a fast run's last tables)
   poll_.stop();
   finalMs_ = clock_.isValid() ? clock_.elapsed() : 0;
   if (o.cancelled) {
