@@ -226,8 +226,11 @@ void CoverProber::rebuild_material_hash() {
     }
     // Five pieces need at most three exchanges (KRRRvK; KRRvKR needs one).
     const RunExchanges runs = run_exchanges(enc);
-    e.exchange = runs.pairs;
-    e.sort_pair12 = e.k == 4 && runs.count == 1 && e.exchange[0] == std::array<uint8_t, 2>{1, 2};
+    e.exchanges = uint8_t(std::min(runs.count, RunExchanges::kMax));
+    for (int x = 0; x < e.exchanges; ++x)
+      for (int side = 0; side < 2; ++side)
+        e.exchange_shift[size_t(x)][size_t(side)] = uint8_t(6 * (e.k - 1 - runs.pairs[size_t(x)][size_t(side)]));
+    e.sort_pair12 = e.k == 4 && runs.count == 1 && runs.pairs[0] == std::array<uint8_t, 2>{1, 2};
     if (e.k == 4 && runs.count > 0 && !e.sort_pair12)
       throw std::logic_error("cover prober: a four-piece balance with identical pieces other than slots 1 and 2");
     e.cover = uint16_t(slot);

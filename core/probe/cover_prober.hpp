@@ -210,9 +210,11 @@ class CoverProber {
     uint8_t mode = 0;                // board symmetries: 0 none, 1 left-right mirror, 2 all eight
     std::array<uint8_t, 5> order{};  // Piece of each encoding slot, in the position's colours
     std::array<uint8_t, 5> nth{};    // the slot's rank within its run of identical pieces
-    // Identical pieces are put in ascending order by compare-exchanges of adjacent slots (a
-    // bubble sort of each run); unused entries are (0, 0), which exchange nothing.
-    std::array<std::array<uint8_t, 2>, 3> exchange{};
+    // Five pieces: identical pieces are put in ascending order by compare-exchanges of adjacent
+    // slots (a bubble sort of each run), given as the bit positions of the two slots' fields in the
+    // packed index; unused entries are (0, 0), which exchange nothing.
+    std::array<std::array<uint8_t, 2>, 3> exchange_shift{};
+    uint8_t exchanges = 0;  // how many of them are used
     // Four pieces have at most the pair (1, 2) (KXXvK): then 1, sorted with fixed shifts.
     uint8_t sort_pair12 = 0;
     uint16_t cover = 0;  // position in covers_

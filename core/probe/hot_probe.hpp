@@ -78,10 +78,11 @@ inline constexpr CanonTransforms kCanonTransforms = [] {
 
 // The representative's squares under board transform g, identical pieces in ascending order
 // (fewer than four pieces have none in a canonical balance, four at most the pair of slots 1 and
-// 2, five at most three compare-exchanges: fixed counts, so no loop branch to mispredict).
+// 2: a fixed count, so no loop branch to mispredict). Five pieces: transformed_index5.
 template <int K>
 inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g,
                                            const CoverProber::HotEntry& e) {
+  static_assert(K <= 4);
   const auto& table = kTransforms[g];
   std::array<uint32_t, K> t;
   for (int i = 0; i < K; ++i) t[size_t(i)] = table[sq[size_t(i)]];
@@ -92,15 +93,23 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
     const uint32_t d = (a ^ b) & (0u - (uint32_t(a > b) & e.sort_pair12));
     t[1] = a ^ d;
     t[2] = b ^ d;
-  } else if constexpr (K == 5) {
-    // The exchanges work on 6-bit fields in a register. An unused (0, 0) pair changes nothing.
-    uint64_t idx = 0;
-    for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
-    for (const auto& [a, b] : e.exchange)
-      idx = exchange_fields(idx, 6u * unsigned(K - 1 - a), 6u * unsigned(K - 1 - b));
-    for (int i = 0; i < K; ++i) t[size_t(i)] = uint32_t(idx >> (6 * (K - 1 - i))) & 63;
   }
   return t;
+}
+
+// Five pieces: the representative's packed index under board transform g, made and sorted in a
+// register. Inlined, and packed rather than returned as an array: as a called function returning
+// squares, the two candidates cost 300 instructions a probe, half of a KQRvKR probe's (packing,
+// shifts from slot numbers, the array's round trip through memory). The compare-exchanges (about
+// 25 instructions each, on shifts known at run time) are only the balance's own: none for most
+// balances, whose probes then predict the loop's exit.
+[[gnu::always_inline]] inline uint64_t transformed_index5(const std::array<uint32_t, 5>& sq, unsigned g,
+                                                          const CoverProber::HotEntry& e) {
+  const auto& table = kTransforms[g];
+  uint64_t idx = 0;
+  for (size_t i = 0; i < 5; ++i) idx = (idx << 6) | table[sq[i]];
+  for (unsigned x = 0; x < e.exchanges; ++x) idx = exchange_fields(idx, e.exchange_shift[x][0], e.exchange_shift[x][1]);
+  return idx;
 }
 
 template <int K>
@@ -152,10 +161,22 @@ template <int K, class Pos>
   // king on a diagonal (a quarter of the squares in pawnless balances), which random probes cannot
   // predict, so both are always computed and selected without a branch.
   const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
-  std::array<uint32_t, K> t = transformed<K>(sq, g1, e);
-  const std::array<uint32_t, K> t2 = transformed<K>(sq, g2, e);
-  const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(t));
-  for (int i = 0; i < K; ++i) t[size_t(i)] = in_register(t[size_t(i)] ^ ((t[size_t(i)] ^ t2[size_t(i)]) & second));
+  std::array<uint32_t, K> t;
+  if constexpr (K == 5) {
+    // The second candidate only where it differs (a king on a diagonal, pawnless): at five pieces
+    // it costs more than the branch's occasional misprediction, and with pawns it never differs.
+    uint64_t idx = transformed_index5(sq, g1, e);
+    if (g2 != g1) {
+      const uint64_t i2 = transformed_index5(sq, g2, e);
+      idx = idx ^ ((idx ^ i2) & (0 - uint64_t(i2 < idx)));
+    }
+    for (int i = 0; i < K; ++i) t[size_t(i)] = in_register(uint32_t(idx >> (6 * (K - 1 - i))) & 63);
+  } else {
+    t = transformed<K>(sq, g1, e);
+    const std::array<uint32_t, K> t2 = transformed<K>(sq, g2, e);
+    const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(t));
+    for (int i = 0; i < K; ++i) t[size_t(i)] = in_register(t[size_t(i)] ^ ((t[size_t(i)] ^ t2[size_t(i)]) & second));
+  }
   logic::Output out = logic::Output::None;
   // A cover opened without an index (CoverProber::kNoIndex) has no front line: it is scanned.
   if (m == Method::Indexed && e.index.front0) [[likely]] {
