@@ -164,8 +164,6 @@ template <int K, class Pos>
   const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
   std::array<uint32_t, K> t;
   if constexpr (K == 5) {
-    // The second candidate only where it differs (a king on a diagonal, pawnless): at five pieces
-    // it costs more than the branch's occasional misprediction, and with pawns it never differs.
     uint64_t idx = transformed_index5(sq, g1, e);
     if (g2 != g1) {
       const uint64_t i2 = transformed_index5(sq, g2, e);
