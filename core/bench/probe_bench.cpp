@@ -146,46 +146,81 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   struct Timed {
     MethodTiming mt;
     std::vector<uint32_t> times;  // every round's per-probe times, round after round
-    double batch_ns = 0;
+    double batch_ns = 0, round_ns = 0;
   };
   std::vector<Timed> timed(methods.size());
-  const size_t runs = rounds * methods.size();  // timed passes in all, for the progress bar
-  auto time_method = [&](Timed& t, const probe::ProbeMethodInfo& m, size_t round, size_t run) {
-    uint64_t sink = 0;
-    double batch_ns = 0;
-    const size_t n_samples = positions_for(m);
-    uint32_t* times = t.times.data() + round * n_samples;
-    // Positions are rebuilt outside the timed regions, a chunk at a time.
-    for (size_t base = 0; base < n_samples; base += chunk.size()) {
-      if (progress.cancelled()) return false;
-      const size_t n = std::min(chunk.size(), n_samples - base);
-      for (size_t k = 0; k < n; ++k) chunk[k] = to_position(samples[base + k]);
-      auto b0 = Clock::now();
-      sink += m.probe_batch(targets, chunk.data(), n);
-      batch_ns += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - b0).count());
-      for (size_t k = 0; k < n; ++k) {
-        auto t0 = Clock::now();
-        sink += m.probe_batch(targets, &chunk[k], 1);
-        auto t1 = Clock::now();
-        times[base + k] = uint32_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
-      }
-      const std::string detail = std::string(m.name) + (rounds > 1 ? ", round " + std::to_string(round + 1) : "");
-      progress.report(Stage::Time, (double(run) + double(base) / double(n_samples)) / double(runs), detail);
-    }
-    g_sink = g_sink + sink;
-    t.batch_ns += batch_ns;
-    t.mt.round_batch_mean_ns.push_back(batch_ns / double(n_samples));
-    return true;
-  };
   for (size_t i = 0; i < methods.size(); ++i) {
     timed[i].mt.name = std::string(methods[i]->name);
     timed[i].mt.memory_bytes = methods[i]->memory_bytes(targets, sampled);
     timed[i].mt.positions = positions_for(*methods[i]);
     timed[i].times.resize(timed[i].mt.positions * rounds);
   }
-  for (size_t round = 0, run = 0; round < rounds; ++round)
-    for (size_t i = 0; i < methods.size(); ++i, ++run)
-      if (!time_method(timed[i], *methods[i], round, run)) return Error{"cancelled"};
+  // Positions are rebuilt outside the timed regions, a chunk at a time; then a method probes the
+  // chunk twice: once timed as a batch, once timing each probe.
+  auto fill_chunk = [&](size_t base, size_t n) {
+    for (size_t k = 0; k < n; ++k) chunk[k] = to_position(samples[base + k]);
+  };
+  auto time_chunk = [&](Timed& t, const probe::ProbeMethodInfo& m, size_t round, size_t base, size_t n) {
+    uint64_t sink = 0;
+    uint32_t* times = t.times.data() + round * t.mt.positions;
+    auto b0 = Clock::now();
+    sink += m.probe_batch(targets, chunk.data(), n);
+    t.round_ns += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - b0).count());
+    for (size_t k = 0; k < n; ++k) {
+      auto t0 = Clock::now();
+      sink += m.probe_batch(targets, &chunk[k], 1);
+      auto t1 = Clock::now();
+      times[base + k] = uint32_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    }
+    g_sink = g_sink + sink;
+  };
+  auto end_round = [](Timed& t) {
+    t.batch_ns += t.round_ns;
+    t.mt.round_batch_mean_ns.push_back(t.round_ns / double(t.mt.positions));
+    t.round_ns = 0;
+  };
+  const bool by_chunk = opts.turns == ProbeBenchOptions::Turns::Chunk;
+  // Which methods take turns chunk by chunk (the rest time a pass each).
+  auto in_chunks = [&](size_t i) { return by_chunk && !methods[i]->scans_cover; };
+  std::vector<size_t> chunked;
+  for (size_t i = 0; i < methods.size(); ++i)
+    if (in_chunks(i)) chunked.push_back(i);
+  const double work = double(rounds * methods.size());  // timed passes in all, for the progress bar
+  auto report = [&](double done, size_t round, std::string_view what) {
+    progress.report(Stage::Time, done / work,
+                    std::string(what) + (rounds > 1 ? ", round " + std::to_string(round + 1) : ""));
+  };
+  for (size_t round = 0; round < rounds; ++round) {
+    const double round_start = double(round * methods.size());
+    size_t passes = 0;
+    for (size_t i = 0; i < methods.size(); ++i) {
+      if (in_chunks(i)) continue;
+      const size_t n_samples = positions_for(*methods[i]);
+      for (size_t base = 0; base < n_samples; base += chunk.size()) {
+        if (progress.cancelled()) return Error{"cancelled"};
+        const size_t n = std::min(chunk.size(), n_samples - base);
+        fill_chunk(base, n);
+        time_chunk(timed[i], *methods[i], round, base, n);
+        report(round_start + double(passes) + double(base) / double(n_samples), round, methods[i]->name);
+      }
+      end_round(timed[i]);
+      ++passes;
+    }
+    if (chunked.empty()) continue;
+    // Every chunked method times every position (none scans covers, so none has a subsample).
+    for (size_t base = 0, c = 0; base < samples.size(); base += chunk.size(), ++c) {
+      if (progress.cancelled()) return Error{"cancelled"};
+      const size_t n = std::min(chunk.size(), samples.size() - base);
+      fill_chunk(base, n);
+      for (size_t j = 0; j < chunked.size(); ++j) {
+        const size_t i = chunked[(j + c) % chunked.size()];
+        time_chunk(timed[i], *methods[i], round, base, n);
+      }
+      report(round_start + double(passes) + double(chunked.size()) * double(base) / double(samples.size()), round,
+             "methods in turn");
+    }
+    for (size_t i : chunked) end_round(timed[i]);
+  }
   for (Timed& t : timed) {
     t.mt.batch_mean_ns = t.batch_ns / double(t.mt.positions * rounds);
     t.mt.per_probe = summarize(t.times);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The paper's query benchmark (section 3.4): sample legal positions, probe every one with each
 // cover method and with Fathom and count disagreements, then time each method over the same
-// positions, one method per pass so each runs with its own warm caches.
+// positions, one method per pass so each runs with its own warm caches (or taking turns chunk by
+// chunk: ProbeBenchOptions::turns).
 #pragma once
 
 #include <map>
@@ -29,6 +30,15 @@ struct ProbeBenchOptions {
   // one method only; with several rounds it falls on all of them alike, and the statistics pool
   // every round.
   int rounds = 1;
+  // How the methods take turns within a round. Pass: each method probes every position before the
+  // next starts (the paper's batch timing; each method runs with its own warm caches). Chunk: the
+  // methods take turns every 4,096 positions, which one goes first rotating, so that a machine
+  // whose speed drifts within seconds slows every method alike and the ratios of a round hold
+  // still; each method then starts its chunk after the others' work, as an engine's probe starts
+  // after its search. Methods that scan whole covers keep passes of their own either way: their
+  // scans would flush every cache before the others' chunks.
+  enum class Turns { Pass, Chunk };
+  Turns turns = Turns::Pass;
   // Methods that scan whole covers (ProbeMethodInfo::scans_cover) are checked and timed on the
   // first this many positions only (0: all of them): a KRPvKR cover takes a millisecond a probe.
   uint64_t scan_positions = 0;

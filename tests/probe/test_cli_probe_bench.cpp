@@ -6,10 +6,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "logic/pass_registry.hpp"
 #include "probe/cover_builder.hpp"
@@ -167,6 +171,56 @@ TEST_F(CliProbeBench, BenchProbeRoundsAreChosenAndChecked) {
   EXPECT_EQ(run_cli("bench probe --rounds 1 --balance KRvKR" + common).rc, 2);
   CliRun zero = run_cli("bench probe --rounds 0" + common);
   EXPECT_EQ(zero.rc, 2);  // a usage error, before any work
+}
+
+TEST_F(CliProbeBench, BenchProbeMethodsTakeTurnsChunkByChunk) {
+  EGTMIN_REQUIRE_SYZYGY();
+  // 9,000 positions: two whole chunks of 4,096 and a part, so the first method rotates.
+  const std::filesystem::path csv = *dir_ / "turns.csv";
+  CliRun r = run_cli(
+      "bench probe --turns chunk --rounds 2 --scan-positions 120 --pieces 3 --positions 9000 --seed 4 "
+      "--json --quiet --csv " +
+      csv.string() + " --syzygy " + test::syzygy_dir().string() + " --data " + dir_->string());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["turns"], "chunk");
+  EXPECT_EQ(j["mismatches"], 0);
+  EXPECT_EQ(j["methods"]["linear"]["positions"], 120);  // its own passes, on its subsample
+  for (const char* m : {"linear", "indexed", "fathom"})
+    EXPECT_EQ(j["methods"][m]["round_batch_mean_ns"].size(), 2u) << m;
+  ASSERT_EQ(j["round_indexed_to_fathom"].size(), 2u);
+  // Every position has its time from each method that takes turns, the scan only its subsample.
+  auto split = [](const std::string& line) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (!line.empty() && line.back() == ',') f.emplace_back();
+    return f;
+  };
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line);
+  auto column = [&](const std::string& name) {
+    return size_t(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const size_t linear = column("linear_ns"), indexed = column("indexed_ns"), fathom = column("fathom_ns");
+  ASSERT_EQ(header.size(), 5u) << line;
+  ASSERT_LT(std::max({linear, indexed, fathom}), 5u) << line;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> fields = split(line);
+    ASSERT_EQ(fields.size(), 5u) << line;
+    EXPECT_EQ(fields[linear].empty(), rows >= 120) << line;
+    EXPECT_GT(std::stoul(fields[indexed]), 0u) << line;
+    EXPECT_GT(std::stoul(fields[fathom]), 0u) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 9000u);
+  EXPECT_EQ(run_cli("bench probe --turns sometimes --rounds 1 --pieces 3 --positions 100 --syzygy " +
+                    test::syzygy_dir().string() + " --data " + dir_->string())
+                .rc,
+            2);  // a usage error naming the choices
 }
 
 TEST_F(CliProbeBench, BenchSizeTotals) {
