@@ -10,6 +10,7 @@
 #include "probe/probe_methods.hpp"
 #include "probe/syzygy.hpp"
 #include "table/table_store.hpp"
+#include "util/host.hpp"
 
 namespace egtmin::cli {
 
@@ -72,6 +73,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   }
 
   nlohmann::json j{{"anchor", r.anchor},
+                   {"host", describe_host()},
                    {"positions", r.positions},
                    {"pieces", opts.pieces},
                    {"seed", opts.seed},
@@ -129,6 +131,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                 (unsigned long long)r.positions, opts.pieces, (unsigned long long)opts.seed,
                 (unsigned long long)r.candidates, (unsigned long long)r.discarded_illegal,
                 (unsigned long long)r.discarded_unavailable, r.anchor == "table" ? "table" : "Syzygy");
+    std::printf("host: %s\n", describe_host().c_str());
     std::printf("mismatches against %s: %llu\n", r.anchor == "table" ? "the tables" : "Fathom",
                 (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());

@@ -19,6 +19,7 @@
 #include "probe/cover_builder.hpp"
 #include "run/minimize_run.hpp"
 #include "support/env.hpp"
+#include "util/host.hpp"
 
 namespace egtmin {
 namespace {
@@ -132,6 +133,7 @@ TEST_F(CliProbeBench, BenchProbeAgreesWithFathomAndReportsEveryMethod) {
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["positions"], 3000);
   EXPECT_EQ(j["mismatches"], 0);
+  EXPECT_EQ(j["host"], describe_host());  // the machine named beside its figures
   for (const char* m : {"linear", "indexed", "fathom"})
     for (const char* k : {"mean_ns", "sd_ns", "median_ns", "p99_ns", "memory_bytes"})
       EXPECT_TRUE(j["methods"][m].contains(k)) << m << " " << k;
