@@ -179,12 +179,10 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
     t.mt.round_batch_mean_ns.push_back(t.round_ns / double(t.mt.positions));
     t.round_ns = 0;
   };
-  const bool by_chunk = opts.turns == ProbeBenchOptions::Turns::Chunk;
-  // Which methods take turns chunk by chunk (the rest time a pass each).
-  auto in_chunks = [&](size_t i) { return by_chunk && !methods[i]->scans_cover; };
-  std::vector<size_t> chunked;
+  // Which methods time a pass each and which take turns chunk by chunk.
+  std::vector<size_t> passed, chunked;
   for (size_t i = 0; i < methods.size(); ++i)
-    if (in_chunks(i)) chunked.push_back(i);
+    (opts.turns == ProbeBenchOptions::Turns::Chunk && !methods[i]->scans_cover ? chunked : passed).push_back(i);
   const double work = double(rounds * methods.size());  // timed passes in all, for the progress bar
   auto report = [&](double done, size_t round, std::string_view what) {
     progress.report(Stage::Time, done / work,
@@ -193,8 +191,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   for (size_t round = 0; round < rounds; ++round) {
     const double round_start = double(round * methods.size());
     size_t passes = 0;
-    for (size_t i = 0; i < methods.size(); ++i) {
-      if (in_chunks(i)) continue;
+    for (size_t i : passed) {
       const size_t n_samples = positions_for(*methods[i]);
       for (size_t base = 0; base < n_samples; base += chunk.size()) {
         if (progress.cancelled()) return Error{"cancelled"};

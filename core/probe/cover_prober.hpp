@@ -212,9 +212,9 @@ class CoverProber {
     std::array<uint8_t, 5> nth{};    // the slot's rank within its run of identical pieces
     // Five pieces: identical pieces are put in ascending order by compare-exchanges of adjacent
     // slots (a bubble sort of each run), given as the bit positions of the two slots' fields in the
-    // packed index; unused entries are (0, 0), which exchange nothing.
+    // packed index; the first `exchanges` entries are the balance's.
     std::array<std::array<uint8_t, 2>, 3> exchange_shift{};
-    uint8_t exchanges = 0;  // how many of them are used
+    uint8_t exchanges = 0;
     // Four pieces have at most the pair (1, 2) (KXXvK): then 1, sorted with fixed shifts.
     uint8_t sort_pair12 = 0;
     uint16_t cover = 0;  // position in covers_

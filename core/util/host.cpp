@@ -15,7 +15,7 @@ namespace {
 
 // The value of the first "key : value" line with this key ("" if none), as /proc/cpuinfo and
 // /proc/meminfo write them.
-std::string cpuinfo_field(const std::string& text, const std::string& key) {
+std::string proc_field(const std::string& text, const std::string& key) {
   for (size_t at = 0; at < text.size();) {
     const size_t end = std::min(text.find('\n', at), text.size());
     const std::string line = text.substr(at, end - at);
@@ -34,17 +34,17 @@ std::string cpuinfo_field(const std::string& text, const std::string& key) {
 }  // namespace
 
 std::string describe_host(const std::string& cpuinfo, const std::string& meminfo, unsigned cores) {
-  const std::string model_name = cpuinfo_field(cpuinfo, "model name");
+  const std::string model_name = proc_field(cpuinfo, "model name");
   std::string cpu = model_name.empty() ? "unknown CPU" : model_name;
-  const std::string family = cpuinfo_field(cpuinfo, "cpu family"), model = cpuinfo_field(cpuinfo, "model");
+  const std::string family = proc_field(cpuinfo, "cpu family"), model = proc_field(cpuinfo, "model");
   if (!family.empty() && !model.empty()) {
     std::string flags = " ";
-    flags.append(cpuinfo_field(cpuinfo, "flags")).append(" ");
+    flags.append(proc_field(cpuinfo, "flags")).append(" ");
     cpu.append(" (family ").append(family).append(", model ").append(model);
     cpu.append(flags.find(" avx512f ") != std::string::npos ? ", AVX-512)" : ", no AVX-512)");
   }
   std::string d = std::to_string(std::max(1u, cores)) + "-core " + cpu;
-  const std::string total = cpuinfo_field(meminfo, "MemTotal");  // "24589120 kB"
+  const std::string total = proc_field(meminfo, "MemTotal");  // "24589120 kB"
   if (!total.empty()) {
     const double kib = std::atof(total.c_str());
     if (kib > 0) d += ", " + std::to_string(std::lround(kib / (1024.0 * 1024.0))) + " GiB";
