@@ -93,9 +93,10 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
 }
 
 Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id) {
-  if (auto st = write_file_atomically(path, serialize_layout(lc, id)); !st) return st;
+  const std::vector<uint8_t> bytes = serialize_layout(lc, id);
+  if (auto st = write_file_atomically(path, bytes); !st) return st;
   // The writes left the file cached in small pages; its first mapping reads it in huge ones.
-  MappedFile::forget_cached_pages(path);
+  if (bytes.size() >= MappedFile::kHugePage) MappedFile::forget_cached_pages(path);
   return ok_status();
 }
 
