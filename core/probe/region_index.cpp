@@ -233,7 +233,7 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
-                         logic::Output implied) {
+                         logic::Output implied, uint8_t min_unit_shift) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -250,7 +250,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // squares only.
   auto directory_bytes = [&](const Layout& lay) -> size_t {
     if (k_ < 5) return size_t(regions) * 4;
-    return (2 * size_t(kKingSquares.count[lay.fixed[0] == 0 ? kings_mode : 0]) * 4096 + 1) * 4;
+    const size_t numbered = 2 * size_t(kKingSquares.count[lay.fixed[0] == 0 ? kings_mode : 0]) * 4096;
+    return (numbered + kBlockRegions - 1) / kBlockRegions * kBlockBytes;
   };
 
   auto shape_of = [&](logic::CubeWord c) {
@@ -345,34 +346,53 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // pieces with White's king fixed, the directory numbers its canonical squares only (regions of
   // other squares hold nothing): in square order, so the regions' cubes stay in directory order.
   kings_ = k_ == 5 && lay.fixed[0] == 0 ? kings_mode : 0;
-  std::vector<uint32_t> region_cubes(best.ids.size() + kScanPad, 0);
   auto field = [](logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; };
-  std::vector<uint32_t> dir;
+  auto region_cube = [&](uint32_t id) {
+    const logic::CubeWord c = cubes[id];
+    uint32_t w = field(c, lay.free[0]) << 12 | uint32_t(logic::output_of(c)) << kOutputShift;
+    if (lay.nfree == 2) w |= field(c, lay.free[1]);
+    return w;
+  };
+  std::vector<uint32_t> dir, region_cubes;
   if (k_ == 5) {
-    const uint32_t squares = kKingSquares.count[kings_];
-    dir.assign(2 * size_t(squares) * 4096 + 1, 0);
+    // Blocks of kBlockRegions regions in directory order (RegionIndex::query). The unit: the
+    // fewest cubes that let the largest region's count fit a byte.
+    unit_shift_ = std::min<uint8_t>(min_unit_shift, 16);
+    while ((best.largest + (size_t{1} << unit_shift_) - 1) >> unit_shift_ > kMaxUnits) ++unit_shift_;
+    const uint32_t unit = 1u << unit_shift_, squares = kKingSquares.count[kings_];
+    const uint32_t numbered = 2 * squares * 4096, blocks = (numbered + kBlockRegions - 1) / kBlockRegions;
+    std::vector<uint8_t> block_bytes(size_t(blocks) * kBlockBytes, 0);
+    region_cubes.reserve(best.ids.size() + kScanPad);
     for (uint32_t r = 0; r < regions; ++r) {
       const uint32_t sq0 = (r >> 12) & 63, stm = r >> 18;
       if (kings_ && kKingSquares.id[kings_][sq0] == 0 && sq0 != 0) {         // square 0 (a8) is canonical: id 0
         if (best.first[r + 1] != best.first[r] || best.fallback[r]) return;  // a non-canonical king holds positions
         continue;
       }
+      // The canonical squares in square order: the numbers d ascend with r.
       const uint32_t d = (stm * squares + kKingSquares.id[kings_][sq0]) << 12 | (r & 4095);
-      dir[d] = best.first[r] | uint32_t(best.fallback[r]) << kFallbackShift;
+      uint8_t* block = block_bytes.data() + size_t(d / kBlockRegions) * kBlockBytes;
+      const uint32_t i = d % kBlockRegions;
+      if (i == 0) {
+        if (region_cubes.size() > UINT32_MAX) return;  // more cubes than a block's 32 bits can place
+        const uint32_t base = uint32_t(region_cubes.size());
+        std::memcpy(block, &base, sizeof base);
+      }
+      const uint32_t n = best.first[r + 1] - best.first[r], units = (n + unit - 1) / unit;
+      block[kBlockCounts + i] = uint8_t(units);
+      block[kBlockFallbacks + i / 4] |= uint8_t(best.fallback[r] << (2 * (i % 4)));
+      for (uint32_t j = best.first[r]; j < best.first[r + 1]; ++j) region_cubes.push_back(region_cube(best.ids[j]));
+      region_cubes.resize(region_cubes.size() + (units * unit - n), 0);  // 0 matches no query
     }
-    dir.back() = best.first[regions];
-    if (best.ids.size() >> kFallbackShift) return;  // more cubes than the directory can place
+    dir.resize(block_bytes.size() / sizeof(uint32_t));
+    std::memcpy(dir.data(), block_bytes.data(), block_bytes.size());
   } else {
     dir.assign(regions, 0);
     for (uint32_t r = 0; r < regions; ++r)
       if (const uint32_t n = best.first[r + 1] - best.first[r]) dir[r] = best.first[r] << kCountBits | n;
+    for (uint32_t id : best.ids) region_cubes.push_back(region_cube(id));
   }
-  for (size_t j = 0; j < best.ids.size(); ++j) {
-    const logic::CubeWord c = cubes[best.ids[j]];
-    uint32_t w = field(c, lay.free[0]) << 12 | uint32_t(logic::output_of(c)) << kOutputShift;
-    if (lay.nfree == 2) w |= field(c, lay.free[1]);
-    region_cubes[j] = w;
-  }
+  region_cubes.resize(region_cubes.size() + kScanPad, 0);
   // Directory and cubes in one run of 64-bit words, for the prober's arena.
   dir_words_ = (dir.size() * sizeof(uint32_t) + 7) / 8;
   words_.assign(dir_words_ + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
@@ -498,6 +518,7 @@ void RegionIndex::save_state(ByteWriter& w) const {
   w.put(uint64_t(dir_words_));
   w.put(uint64_t(largest_));
   w.put(kings_);
+  w.put(unit_shift_);
 }
 
 void RegionIndex::load_state(ByteReader& r) {
@@ -509,6 +530,7 @@ void RegionIndex::load_state(ByteReader& r) {
   r.get(dir_words);
   r.get(largest);
   r.get(kings_);
+  r.get(unit_shift_);
   k_ = k;
   dir_words_ = dir_words;
   largest_ = largest;
@@ -519,8 +541,9 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   const int k = k_;
   if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
   const uint32_t regions = k == 5 ? 2 * kKingSquares.count[kings_] * 4096 : regions_for(k);
-  const size_t want_dir = ((k == 5 ? size_t(regions) + 1 : size_t(regions)) * sizeof(uint32_t) + 7) / 8;
-  if (dir_words_ != want_dir || hot_words.size() < dir_words_ + kScanPad / 2) return false;
+  const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
+  const size_t want_dir = k == 5 ? blocks * kBlockBytes / 8 : (size_t(regions) * sizeof(uint32_t) + 7) / 8;
+  if (dir_words_ != want_dir || hot_words.size() < dir_words_ + kScanPad / 2 || unit_shift_ > 24) return false;
   for (int slot : fixed_)
     if (slot < 0 || slot >= k) return false;
   for (int f = 0; f < k - fixed_count(k); ++f)
@@ -528,10 +551,22 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere.
   const auto* dir = reinterpret_cast<const uint32_t*>(hot_words.data());
   const size_t cubes = (hot_words.size() - dir_words_) * 2 - kScanPad;
-  for (uint32_t i = 0; i < regions; ++i) {
-    const uint64_t first = k == 5 ? dir[i] & kFirstMask : dir[i] >> kCountBits;
-    const uint64_t end = k == 5 ? dir[i + 1] & kFirstMask : first + (dir[i] & kCountMask);
-    if (end < first || end > cubes) return false;
+  if (k == 5) {
+    // A block's regions end where its first cube plus all its counts do.
+    const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
+    for (size_t b = 0; b < blocks; ++b) {
+      const uint8_t* block = bytes + b * kBlockBytes;
+      uint32_t base;
+      std::memcpy(&base, block, sizeof base);
+      uint64_t units = 0;
+      for (uint32_t i = 0; i < kBlockRegions; ++i) units += block[kBlockCounts + i];
+      if (uint64_t(base) + (units << unit_shift_) > cubes) return false;
+    }
+  } else {
+    for (uint32_t i = 0; i < regions; ++i) {
+      const uint64_t first = dir[i] >> kCountBits, end = first + (dir[i] & kCountMask);
+      if (end > cubes) return false;
+    }
   }
   words_.clear();
   hot_size_ = hot_words.size();

@@ -38,6 +38,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <utility>
@@ -83,15 +84,25 @@ class RegionIndex {
   static constexpr int kCountBits = 11;
   static constexpr uint32_t kCountMask = (1u << kCountBits) - 1;  // at most 2,047 cubes a region
   static constexpr uint32_t kRegions = 2 * 64 * 64;
-  // 5 pieces fix three slots (regions of 4,096 placements, as at 4 pieces): 2^19 regions, and
-  // more cubes than 21 bits can place, so the directory holds each region's first cube (kRegions5
-  // + 1 entries; a region ends where the next begins) and, in the top two bits, its fallback: the
-  // region's most common value, the answer when no cube matches. Only the region's positions of
-  // other values need cubes (cubes of different outputs never share a position), which at five
-  // pieces leaves most regions with few cubes or none.
+  // 5 pieces fix three slots (regions of 4,096 placements, as at 4 pieces): 2^19 regions, each
+  // with a fallback: the region's most common value, the answer when no cube matches. Only the
+  // region's positions of other values need cubes (cubes of different outputs never share a
+  // position), which at five pieces leaves most regions with few cubes or none.
+  //
+  // The directory comes in blocks of one cache line for 48 regions: the block's first cube (32
+  // bits), each region's cubes in units of 2^unit_shift cubes (a byte each; a region's cubes are
+  // padded with cubes that match nothing to whole units), and each region's fallback (2 bits). A
+  // region's first cube is the block's plus its predecessors' counts. Why: a probe reads the
+  // directory, then the region's cubes, and for random positions both came from memory, one wait
+  // after the other (KRPvKR: a 1 MiB directory of 32-bit entries). At 1.3 bytes a region the
+  // directory (KRPvKR 342 KiB, KQRvKR and KRRvKR 107 KiB) stays in the caches, so only the cubes
+  // wait for memory.
   static constexpr uint32_t kRegions5 = 2u << 18;
-  static constexpr int kFallbackShift = 30;
-  static constexpr uint32_t kFirstMask = (1u << kFallbackShift) - 1;
+  static constexpr uint32_t kBlockRegions = 48;
+  static constexpr size_t kBlockBytes = 64;
+  static constexpr size_t kBlockCounts = 4;      // the counts' offset in a block
+  static constexpr size_t kBlockFallbacks = 52;  // the fallbacks' offset (4 to a byte, low bits first)
+  static constexpr uint32_t kMaxUnits = 255;
   static constexpr uint32_t regions_for(int pieces) { return pieces == 5 ? kRegions5 : kRegions; }
   // A region's cube: each free piece's square inputs (row bits, then file bits) as PCN pairs, the
   // first piece in bits 12-23, the second (if any) in bits 0-11, and the output in bits 24-25.
@@ -123,9 +134,11 @@ class RegionIndex {
   // the side to move) make a region; by default every choice is tried and the smallest index kept.
   // Empty (built() false) when the encoding does not apply, `fixed` is not fixed_count distinct
   // slots in ascending order, or (3-4 pieces) a region would need more than 2,047 cubes.
+  // `min_unit_shift`: 5 pieces, directory counts in units of at least 2^min_unit_shift cubes (tests:
+  // the padding that covers whose largest region passes 255 cubes get).
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
-              logic::Output implied = logic::Output::None);
+              logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0);
 
   bool built() const { return hot_size_ != 0; }
   // The slots the regions fix.
@@ -133,11 +146,14 @@ class RegionIndex {
   // Cubes over all regions (copies of the cover's cubes), and the most in one region.
   size_t region_cubes() const { return ids_.size(); }
   size_t largest_region() const { return largest_; }
+  // 5 pieces: the directory counts cubes in units of 2^unit_shift().
+  int unit_shift() const { return unit_shift_; }
 
   // What the hot path reads, by value.
   struct Hot {
     const uint32_t* dir = nullptr;    // the directory; null: no region index
     const uint32_t* cubes = nullptr;  // the regions' cubes, region after region
+    uint8_t unit_shift = 0;           // 5 pieces: a directory count is of 2^unit_shift cubes
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit 6 (K - 1 - i)).
     std::array<uint8_t, 5> shift{};
@@ -151,6 +167,7 @@ class RegionIndex {
     for (int slot : fixed_) h.shift[i++] = uint8_t(6 * (k_ - 1 - slot));
     for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(6 * (k_ - 1 - free_[size_t(f)]));
     h.kings = kings_;
+    h.unit_shift = unit_shift_;
     return h;
   }
   // Directory and cubes, contiguous; a prober copies them into its huge-page arena and calls
@@ -165,7 +182,8 @@ class RegionIndex {
   // The output of a cube of the region holding the placement (Output::None when none). `sq`: the
   // representative's squares in encoding order.
   template <int K>
-  static logic::Output find_output(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+  [[gnu::always_inline]] static logic::Output find_output(const Hot& h, uint32_t stm,
+                                                          const std::array<uint32_t, K>& sq) {
     static_assert(K >= 3 && K <= 5);
     const Query q = query<K>(h, stm, sq);
     const uint32_t* c = h.cubes + q.first;
@@ -190,7 +208,7 @@ class RegionIndex {
 
   // Starts fetching the region's first 64 cubes, which find_output will read.
   template <int K>
-  static void prefetch(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+  [[gnu::always_inline]] static void prefetch(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     const uint32_t* c = h.cubes + query<K>(h, stm, sq).first;
     __builtin_prefetch(c);
     __builtin_prefetch(c + 16);
@@ -239,22 +257,46 @@ class RegionIndex {
   };
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
   template <int K>
-  static Query query(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+  [[gnu::always_inline]] static Query query(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     uint32_t packed = 0;
     for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
     auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
     if constexpr (K == 5) {
       const uint32_t r =
           (stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)]) << 12 | at(1) << 6 | at(2);
-      const uint32_t entry = h.dir[r], first = entry & kFirstMask;
-      return {first, (h.dir[r + 1] & kFirstMask) - first, uint32_t(kSquarePairs[at(3)]) << 12 | kSquarePairs[at(4)],
-              entry >> kFallbackShift};
+      const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
+      const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
+      uint32_t base;
+      std::memcpy(&base, block, sizeof base);
+      const uint32_t before = units_before(block + kBlockCounts, i);
+      const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
+      return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift,
+              uint32_t(kSquarePairs[at(3)]) << 12 | kSquarePairs[at(4)], fallback};
     } else {
       const uint32_t entry = h.dir[stm << 12 | at(0) << 6 | at(1)];
       uint32_t pairs = uint32_t(kSquarePairs[at(2)]) << 12;
       if constexpr (K == 4) pairs |= kSquarePairs[at(3)];
       return {entry >> kCountBits, entry & kCountMask, pairs, 0};
     }
+  }
+  // The sum of a block's first i counts (i < kBlockRegions): three masked 16-byte sums.
+  [[gnu::always_inline]] static uint32_t units_before(const uint8_t* counts, uint32_t i) {
+#if defined(__SSE2__)
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                  zero = _mm_setzero_si128();
+    __m128i sum = zero;
+    for (int k = 0; k < 3; ++k) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(counts + 16 * k));
+      // Lanes j < i - 16 k (a negative limit keeps none).
+      const __m128i keep = _mm_cmpgt_epi8(_mm_set1_epi8(char(int(i) - 16 * k)), iota);
+      sum = _mm_add_epi64(sum, _mm_sad_epu8(_mm_and_si128(v, keep), zero));
+    }
+    return uint32_t(_mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum)));
+#else
+    uint32_t sum = 0;
+    for (uint32_t j = 0; j < i; ++j) sum += counts[j];
+    return sum;
+#endif
   }
   // Bit j set when cube c[j] holds the query (PCN: every pair of the query's is in the cube's).
   static uint32_t match16(const uint32_t* c, uint32_t pairs) {
@@ -280,6 +322,7 @@ class RegionIndex {
   std::vector<int> fixed_;
   std::array<int, 2> free_{};
   uint8_t kings_ = 0;            // 5 pieces: Hot::kings
+  uint8_t unit_shift_ = 0;       // 5 pieces: Hot::unit_shift
   std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
   size_t dir_words_ = 0;
   size_t largest_ = 0;

@@ -20,6 +20,7 @@
 #include "support/temp_dir.hpp"
 #include "table/table_store.hpp"
 #include "util/atomic_file.hpp"
+#include "util/byte_io.hpp"
 
 namespace egtmin::probe {
 namespace {
@@ -231,6 +232,41 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   }
   EXPECT_EQ(bad, 0);
   EXPECT_GT(front_misses, 1000) << "the regions were hardly asked";
+
+  // The directory's blocks: counted in units of 8 cubes (each region padded with cubes that match
+  // nothing), and read back from a layout's state and words, the regions answer every index
+  // (legal or not, covered or not) as the index built in memory does.
+  const RegionIndex& built = regions.cover(krpkr)->region;
+  const RegionIndex padded(cover.cubes, enc, canon, regions.cover(krpkr)->index.front_cubes(), built.fixed_slots(),
+                           cover.implied, 3);
+  ASSERT_TRUE(padded.built());
+  EXPECT_EQ(built.unit_shift(), 0);
+  EXPECT_EQ(padded.unit_shift(), 3);
+  EXPECT_GT(padded.hot_words().size(), built.hot_words().size());
+  ByteWriter w;
+  built.save_state(w);
+  ByteReader r(w.bytes());
+  RegionIndex stored;
+  stored.load_state(r);
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(stored.attach_hot_words(built.hot_words()));
+  // A block whose counts run past the cubes is refused.
+  std::vector<uint64_t> damaged(built.hot_words().begin(), built.hot_words().end());
+  reinterpret_cast<uint8_t*>(damaged.data())[RegionIndex::kBlockCounts] = 255;
+  reinterpret_cast<uint32_t*>(damaged.data())[0] = uint32_t(damaged.size() * 2);
+  RegionIndex refused;
+  ByteReader r2(w.bytes());
+  refused.load_state(r2);
+  EXPECT_FALSE(refused.attach_hot_words(damaged));
+  int differ = 0;
+  for (int n = 0; n < 200000 && differ < 5; ++n) {
+    const uint64_t idx = (n % 2 ? prefixes[rng() % prefixes.size()] << rest : 0) | (rng() & (enc.size() - 1));
+    const logic::Output want = built.output(idx);
+    if (padded.output(idx) != want || stored.output(idx) != want)
+      ++differ, ADD_FAILURE() << "index " << idx << ": built " << int(want) << ", padded " << int(padded.output(idx))
+                              << ", from the layout " << int(stored.output(idx));
+  }
+  EXPECT_EQ(differ, 0);
 }
 
 // check_probe proves what answers: exact covers pass on every legal position, a cover with one
