@@ -549,7 +549,6 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   for (int f = 0; f < k - fixed_count(k); ++f)
     if (free_[size_t(f)] < 0 || free_[size_t(f)] >= k) return false;
   // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere.
-  const auto* dir = reinterpret_cast<const uint32_t*>(hot_words.data());
   const size_t cubes = (hot_words.size() - dir_words_) * 2 - kScanPad;
   if (k == 5) {
     // A block's regions end where its first cube plus all its counts do.
@@ -563,6 +562,7 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
       if (uint64_t(base) + (units << unit_shift_) > cubes) return false;
     }
   } else {
+    const auto* dir = reinterpret_cast<const uint32_t*>(hot_words.data());
     for (uint32_t i = 0; i < regions; ++i) {
       const uint64_t first = dir[i] >> kCountBits, end = first + (dir[i] & kCountMask);
       if (end > cubes) return false;

@@ -95,7 +95,7 @@ class RegionIndex {
   // region's first cube is the block's plus its predecessors' counts. Why: a probe reads the
   // directory, then the region's cubes, and for random positions both came from memory, one wait
   // after the other (KRPvKR: a 1 MiB directory of 32-bit entries). At 1.3 bytes a region the
-  // directory (KRPvKR 342 KiB, KQRvKR and KRRvKR 107 KiB) stays in the caches, so only the cubes
+  // directory (KRPvKR 341 KiB, KQRvKR and KRRvKR 107 KiB) stays in the caches, so only the cubes
   // wait for memory.
   static constexpr uint32_t kRegions5 = 2u << 18;
   static constexpr uint32_t kBlockRegions = 48;

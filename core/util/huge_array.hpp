@@ -19,9 +19,7 @@
 #include <span>
 #include <utility>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "util/huge_pages.hpp"
 
 namespace egtmin {
 
@@ -55,21 +53,14 @@ class HugeArray {
   size_t memory_bytes() const { return capacity_bytes_; }
 
  private:
-  static constexpr size_t kHugePage = size_t{2} << 20;
-
   void allocate(size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     // Below half a huge page the advice cannot help; a plain cache-line-aligned block will do.
     if (bytes >= kHugePage / 2) {
       const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-      // Over-map by one huge page and trim both ends to get a 2 MiB-aligned range.
-      void* m = mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      void* m = map_huge_aligned(rounded, PROT_READ | PROT_WRITE);
       if (m == MAP_FAILED) throw std::bad_alloc();
-      const uintptr_t start = uintptr_t(m), aligned = (start + kHugePage - 1) & ~uintptr_t(kHugePage - 1);
-      if (aligned > start) munmap(m, aligned - start);
-      const uintptr_t end = start + rounded + kHugePage;
-      if (end > aligned + rounded) munmap(reinterpret_cast<void*>(aligned + rounded), end - aligned - rounded);
-      data_ = reinterpret_cast<uint64_t*>(aligned);
+      data_ = static_cast<uint64_t*>(m);
       madvise(data_, rounded, MADV_HUGEPAGE);
       capacity_bytes_ = rounded;
       mapped_ = true;

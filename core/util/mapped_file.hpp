@@ -17,6 +17,7 @@
 #include <span>
 #include <utility>
 
+#include "util/huge_pages.hpp"
 #include "util/result.hpp"
 
 namespace egtmin {
@@ -45,7 +46,7 @@ class MappedFile {
   // would stay 4 KiB ones. Pages other processes have mapped stay. Best effort: errors are ignored.
   static void forget_cached_pages(const std::filesystem::path& path);
   // Files of at least this size are mapped for huge pages.
-  static constexpr size_t kHugePage = size_t{2} << 20;
+  static constexpr size_t kHugePage = egtmin::kHugePage;
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   size_t size() const { return size_; }
