@@ -79,7 +79,8 @@ LoadedCover::Found LoadedCover::find(const Placement& p, Method m, bool& negate,
   if (f.out == logic::Output::None && region.built()) f.out = region.output(idx);  // the front line missed
   f.cube = index.find(idx, mt);
   if (!f.cube && region.built()) f.cube = region.find(idx, file.cubes);
-  if (!f.cube && f.out != logic::Output::None && name_cube) f.cube = scan();
+  // The implied output has no cubes: a position of that value needs no scan to know none holds it.
+  if (!f.cube && f.out != logic::Output::None && f.out != file.implied && name_cube) f.cube = scan();
   if (f.out == logic::Output::None) f.out = file.implied;  // no cube holds it
   return f;
 }

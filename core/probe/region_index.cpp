@@ -69,7 +69,20 @@ struct Shape {
   unsigned stm = 0;
   unsigned out = 0;  // logic::Output
   std::array<uint64_t, 5> sq{};
+  std::array<uint16_t, 5> field{};  // each slot's inputs as PCN pairs (RegionIndex::kSquarePairs)
 };
+
+// The squares a slot's PCN field admits.
+const std::array<uint64_t, 4096>& field_squares() {
+  static const std::array<uint64_t, 4096> table = [] {
+    std::array<uint64_t, 4096> t{};
+    for (uint32_t f = 0; f < 4096; ++f)
+      for (unsigned sq = 0; sq < 64; ++sq)
+        if ((RegionIndex::kSquarePairs[sq] & f) == RegionIndex::kSquarePairs[sq]) t[f] |= uint64_t{1} << sq;
+    return t;
+  }();
+  return table;
+}
 
 // The slots a region fixes (besides the side to move) and the free ones, in slot order. A region
 // is the side to move, then the fixed slots' squares, 6 bits each.
@@ -118,23 +131,25 @@ void clear_held(uint64_t* t, int nfree, uint64_t first, uint64_t second) {
 // One layout's regions: each region's cubes in the greedy cover's order.
 struct Plan {
   std::vector<uint32_t> ids, first;  // first[r] .. first[r + 1]: region r's cubes in ids
-  std::vector<uint8_t> fallback;     // with_fallback: each region's value when no cube matches
+  // The region cubes (the free pieces' fields, the output), beside ids: the cover's cube each one
+  // was grown from.
+  std::vector<uint32_t> words;
+  std::vector<uint8_t> fallback;  // each region's value when no cube matches
   size_t largest = 0;
 };
 
 // Greedy set cover of each region's target (a bitmap over the free pieces' squares, `words`
-// long, from fill(region, words)) by the cubes admitting the region (lazy: a cube's gain only
-// falls), for the regions `take` keeps. The order picked is also the best first-match order for
-// uniformly drawn positions.
-// With a fallback (5 pieces), each region's most common value among its positions is the answer
-// when no cube matches, and only the positions of other values need cubes: cubes of different
-// outputs never share a care position, so a position of the fallback value matches none of them.
-// A cover with an implied output has no cubes for it: a region holding any of its positions (those
-// no cube holds) must fall back to it. Without a fallback (3-4 pieces) such positions stay in the
-// target, no cube takes them, and the probe's miss gives the implied output.
+// long, from fill(region, words)) by the cubes admitting the region, each grown within it (lazy:
+// a cube's gain only falls), for the regions `take` keeps. The order picked is also the best
+// first-match order for uniformly drawn positions.
+// Each region's most common value among its positions is the answer when no cube matches, and
+// only the positions of other values need cubes: cubes of different outputs never share a care
+// position, so a position of the fallback value matches none of them. A cover with an implied
+// output has no cubes for it: a region holding any of its positions (those no cube holds) must
+// fall back to it.
 template <class Take, class Fill>
-Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words,
-                 bool with_fallback, unsigned implied, Take&& take, Fill&& fill) {
+Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words, unsigned implied,
+                 Take&& take, Fill&& fill) {
   std::vector<std::vector<uint32_t>> in_region(regions);
   for (uint32_t c = 0; c < shapes.size(); ++c)
     lay.for_each_region(shapes[c], [&](uint32_t r) {
@@ -144,9 +159,18 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
   const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
   Plan plan;
   plan.first.assign(size_t(regions) + 1, 0);
-  if (with_fallback) plan.fallback.assign(regions, 0);
+  plan.fallback.assign(regions, 0);
   std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
-  std::vector<uint64_t> left(words);
+  std::vector<uint64_t> left(words), reach(words);
+  std::array<std::vector<uint64_t>, 4> off;  // per value, the region's positions of other values
+  for (auto& v : off) v.assign(words, 0);
+  const std::array<uint64_t, 4096>& squares = field_squares();
+  struct Local {
+    uint64_t a, b;  // the squares it admits for the free pieces
+    uint32_t word;  // as a region cube
+    uint32_t id;    // the cover's cube it came from
+  };
+  std::vector<Local> local;
   std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
   for (auto& v : of_value) v.assign(words, 0);
   for (uint32_t r = 0; r < regions; ++r) {
@@ -154,44 +178,77 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
     if (in_region[r].empty()) continue;
     fill(r, left.data());
     unsigned fallback = 0;
-    if (with_fallback) {
-      for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
-      for (uint32_t c : in_region[r]) {
-        const Shape& s = shapes[c];
-        uint64_t* v = of_value[s.out].data();
-        if (nfree == 1)
-          v[0] |= s.sq[f0];
-        else
-          for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(__builtin_ctzll(x))] |= s.sq[f1];
-      }
-      uint64_t most = 0;
-      for (unsigned o = 1; o < 4; ++o) {
-        uint64_t n = 0;
-        for (size_t w = 0; w < words; ++w) n += uint64_t(__builtin_popcountll(left[w] & of_value[o][w]));
-        if (n > most) most = n, fallback = o;
-      }
-      if (implied) {
-        bool uncovered = false;
-        for (size_t w = 0; w < words && !uncovered; ++w)
-          uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
-        if (uncovered) fallback = implied;
-      }
-      plan.fallback[r] = uint8_t(fallback);
-      if (fallback)
-        for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
-    }
-    auto gain = [&](uint32_t c) {
+    // The fallback: the most common value of the positions left (the front line's are not).
+    for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
+    for (uint32_t c : in_region[r]) {
       const Shape& s = shapes[c];
-      if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & s.sq[f0]));
+      uint64_t* v = of_value[s.out].data();
+      if (nfree == 1)
+        v[0] |= s.sq[f0];
+      else
+        for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(__builtin_ctzll(x))] |= s.sq[f1];
+    }
+    uint64_t most = 0;
+    for (unsigned o = 1; o < 4; ++o) {
+      uint64_t n = 0;
+      for (size_t w = 0; w < words; ++w) n += uint64_t(__builtin_popcountll(left[w] & of_value[o][w]));
+      if (n > most) most = n, fallback = o;
+    }
+    if (implied) {
+      bool uncovered = false;
+      for (size_t w = 0; w < words && !uncovered; ++w)
+        uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+      if (uncovered) fallback = implied;
+    }
+    plan.fallback[r] = uint8_t(fallback);
+    reach = left;  // every position a probe brings here, of any value
+    if (fallback)
+      for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
+    auto gain_of = [&](uint64_t a, uint64_t b) {
+      if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & a));
       uint64_t g = 0;
-      for (uint64_t x = s.sq[f0]; x; x &= x - 1)
-        g += uint64_t(__builtin_popcountll(left[size_t(__builtin_ctzll(x))] & s.sq[f1]));
+      for (uint64_t x = a; x; x &= x - 1) g += uint64_t(__builtin_popcountll(left[size_t(__builtin_ctzll(x))] & b));
       return g;
     };
+    // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on 6 or 12
+    // inputs): every free piece's input whose raising keeps the cube off the region's positions of
+    // other values is raised. Everything else in the region is a don't-care here (positions no
+    // probe brings: illegal or not representative, or answered by the front line), so a cover's
+    // cube, minimal for the whole balance, often grows to hold several of its neighbours' shares
+    // of the region, and fewer cubes hold the region (KQRvKR 22 % fewer bytes).
+    for (unsigned v = 1; v < 4; ++v)
+      for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
+    local.clear();
+    for (uint32_t c : in_region[r]) {
+      const Shape& s = shapes[c];
+      if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
+      const uint64_t* o = off[s.out].data();
+      auto clear_of_off = [&](uint32_t a, uint32_t b) {
+        if (nfree == 1) return !(o[0] & squares[a]);
+        const uint64_t mb = squares[b];
+        for (uint64_t x = squares[a]; x; x &= x - 1)
+          if (o[size_t(__builtin_ctzll(x))] & mb) return false;
+        return true;
+      };
+      std::array<uint32_t, 2> f{s.field[f0], nfree == 2 ? s.field[f1] : 0u};
+      for (int j = 0; j < 6 * nfree; ++j) {
+        const uint32_t raise = 3u << (2 * (j % 6)), was = f[size_t(j / 6)];
+        if ((was & raise) == raise) continue;
+        f[size_t(j / 6)] = was | raise;
+        if (!clear_of_off(f[0], f[1])) f[size_t(j / 6)] = was;
+      }
+      local.push_back(
+          {squares[f[0]], nfree == 2 ? squares[f[1]] : 0, f[0] << 12 | f[1] | s.out << RegionIndex::kOutputShift, c});
+    }
+    // Cubes that grew into the same one count once.
+    std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
+    local.erase(
+        std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
+        local.end());
+    auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
     heap.clear();
-    for (uint32_t c : in_region[r])
-      if (shapes[c].out != fallback)
-        if (const uint64_t g = gain(c)) heap.push_back({g, c});
+    for (uint32_t c = 0; c < local.size(); ++c)
+      if (const uint64_t g = gain(c)) heap.push_back({g, c});
     in_region[r] = {};
     std::make_heap(heap.begin(), heap.end());
     const size_t before = plan.ids.size();
@@ -206,8 +263,9 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
         std::push_heap(heap.begin(), heap.end());
         continue;
       }
-      plan.ids.push_back(c);
-      clear_held(left.data(), nfree, shapes[c].sq[f0], shapes[c].sq[f1]);
+      plan.ids.push_back(local[c].id);
+      plan.words.push_back(local[c].word);
+      clear_held(left.data(), nfree, local[c].a, local[c].b);
     }
     plan.largest = std::max(plan.largest, plan.ids.size() - before);
   }
@@ -246,17 +304,21 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   }
   const size_t words = k_ == 3 ? 1 : 64;  // words of a region's bitmap
   const uint8_t kings_mode = canon.scheme() == CanonScheme::None ? 0 : enc.balance().has_pawns() ? 1 : 2;
-  // What a layout's directory costs: 5-piece layouts that fix White's king number its canonical
-  // squares only.
+  // What a layout's directory costs: layouts that fix White's king number its canonical squares
+  // only.
+  const unsigned below_king = unsigned(6 * (nfixed - 1));  // the other fixed squares' bits in a region
+  auto numbered_regions = [&](uint8_t kings) { return (2 * kKingSquares.count[kings]) << below_king; };
   auto directory_bytes = [&](const Layout& lay) -> size_t {
-    if (k_ < 5) return size_t(regions) * 4;
-    const size_t numbered = 2 * size_t(kKingSquares.count[lay.fixed[0] == 0 ? kings_mode : 0]) * 4096;
+    const size_t numbered = numbered_regions(lay.fixed[0] == 0 ? kings_mode : 0);
     return (numbered + kBlockRegions - 1) / kBlockRegions * kBlockBytes;
   };
 
   auto shape_of = [&](logic::CubeWord c) {
     Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}};
-    for (int i = 0; i < k_; ++i) s.sq[size_t(i)] = square_mask(c, i);
+    for (int i = 0; i < k_; ++i) {
+      s.sq[size_t(i)] = square_mask(c, i);
+      s.field[size_t(i)] = uint16_t(c >> logic::pair_shift(6 + 6 * i)) & 0xFFF;
+    }
     return s;
   };
   std::vector<Shape> shapes(cubes.size());
@@ -311,7 +373,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
   // the plan skips regions whose gathered bitmap is empty as it goes.
   auto plan_for = [&](const Layout& lay, auto&& take) {
-    return greedy_plan(shapes, lay, regions, words, k_ == 5, unsigned(implied), take,
+    return greedy_plan(shapes, lay, regions, words, unsigned(implied), take,
                        [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
   };
 
@@ -336,62 +398,47 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   Plan best = plan_for(*best_layout, [](uint32_t) { return true; });
   care_bits = {};
   const Layout& lay = *best_layout;
-  if (k_ < 5 && (best.largest > kCountMask || best.ids.size() >> (32 - kCountBits)))
-    return;  // too diffuse for the directory: the tree stays
   fixed_ = lay.fixed;
   free_ = lay.free;
   largest_ = best.largest;
 
-  // Each region's cubes, restricted to the free pieces' inputs, with their outputs. At five
-  // pieces with White's king fixed, the directory numbers its canonical squares only (regions of
-  // other squares hold nothing): in square order, so the regions' cubes stay in directory order.
-  kings_ = k_ == 5 && lay.fixed[0] == 0 ? kings_mode : 0;
-  auto field = [](logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; };
-  auto region_cube = [&](uint32_t id) {
-    const logic::CubeWord c = cubes[id];
-    uint32_t w = field(c, lay.free[0]) << 12 | uint32_t(logic::output_of(c)) << kOutputShift;
-    if (lay.nfree == 2) w |= field(c, lay.free[1]);
-    return w;
-  };
-  std::vector<uint32_t> dir, region_cubes;
-  if (k_ == 5) {
-    // Blocks of kBlockRegions regions in directory order (RegionIndex::query). The unit: the
-    // fewest cubes that let the largest region's count fit a byte.
-    unit_shift_ = std::min<uint8_t>(min_unit_shift, 16);
-    while ((best.largest + (size_t{1} << unit_shift_) - 1) >> unit_shift_ > kMaxUnits) ++unit_shift_;
-    const uint32_t unit = 1u << unit_shift_, squares = kKingSquares.count[kings_];
-    const uint32_t numbered = 2 * squares * 4096, blocks = (numbered + kBlockRegions - 1) / kBlockRegions;
-    std::vector<uint8_t> block_bytes(size_t(blocks) * kBlockBytes, 0);
-    region_cubes.reserve(best.ids.size() + kScanPad);
-    for (uint32_t r = 0; r < regions; ++r) {
-      const uint32_t sq0 = (r >> 12) & 63, stm = r >> 18;
-      if (kings_ && kKingSquares.id[kings_][sq0] == 0 && sq0 != 0) {         // square 0 (a8) is canonical: id 0
-        if (best.first[r + 1] != best.first[r] || best.fallback[r]) return;  // a non-canonical king holds positions
-        continue;
-      }
-      // The canonical squares in square order: the numbers d ascend with r.
-      const uint32_t d = (stm * squares + kKingSquares.id[kings_][sq0]) << 12 | (r & 4095);
-      uint8_t* block = block_bytes.data() + size_t(d / kBlockRegions) * kBlockBytes;
-      const uint32_t i = d % kBlockRegions;
-      if (i == 0) {
-        if (region_cubes.size() > UINT32_MAX) return;  // more cubes than a block's 32 bits can place
-        const uint32_t base = uint32_t(region_cubes.size());
-        std::memcpy(block, &base, sizeof base);
-      }
-      const uint32_t n = best.first[r + 1] - best.first[r], units = (n + unit - 1) / unit;
-      block[kBlockCounts + i] = uint8_t(units);
-      block[kBlockFallbacks + i / 4] |= uint8_t(best.fallback[r] << (2 * (i % 4)));
-      for (uint32_t j = best.first[r]; j < best.first[r + 1]; ++j) region_cubes.push_back(region_cube(best.ids[j]));
-      region_cubes.resize(region_cubes.size() + (units * unit - n), 0);  // 0 matches no query
+  // Each region's cubes, restricted to the free pieces' inputs, with their outputs. With White's
+  // king fixed, the directory numbers its canonical squares only (regions of other squares hold
+  // nothing): in square order, so the regions' cubes stay in directory order.
+  kings_ = lay.fixed[0] == 0 ? kings_mode : 0;
+  // Blocks of kBlockRegions regions in directory order (RegionIndex::query). The unit: the fewest
+  // cubes that let the largest region's count fit a byte.
+  unit_shift_ = std::min<uint8_t>(min_unit_shift, 16);
+  while ((best.largest + (size_t{1} << unit_shift_) - 1) >> unit_shift_ > kMaxUnits) ++unit_shift_;
+  const uint32_t unit = 1u << unit_shift_, squares = kKingSquares.count[kings_];
+  const uint32_t numbered = numbered_regions(kings_), blocks = (numbered + kBlockRegions - 1) / kBlockRegions;
+  const uint32_t below_mask = (1u << below_king) - 1;
+  std::vector<uint8_t> block_bytes(size_t(blocks) * kBlockBytes, 0);
+  std::vector<uint32_t> region_cubes;
+  region_cubes.reserve(best.ids.size() + kScanPad);
+  for (uint32_t r = 0; r < regions; ++r) {
+    const uint32_t sq0 = (r >> below_king) & 63, stm = r >> (below_king + 6);
+    if (kings_ && kKingSquares.id[kings_][sq0] == 0 && sq0 != 0) {         // square 0 (a8) is canonical: id 0
+      if (best.first[r + 1] != best.first[r] || best.fallback[r]) return;  // a non-canonical king holds positions
+      continue;
     }
-    dir.resize(block_bytes.size() / sizeof(uint32_t));
-    std::memcpy(dir.data(), block_bytes.data(), block_bytes.size());
-  } else {
-    dir.assign(regions, 0);
-    for (uint32_t r = 0; r < regions; ++r)
-      if (const uint32_t n = best.first[r + 1] - best.first[r]) dir[r] = best.first[r] << kCountBits | n;
-    for (uint32_t id : best.ids) region_cubes.push_back(region_cube(id));
+    // The canonical squares in square order: the numbers d ascend with r.
+    const uint32_t d = (stm * squares + kKingSquares.id[kings_][sq0]) << below_king | (r & below_mask);
+    uint8_t* block = block_bytes.data() + size_t(d / kBlockRegions) * kBlockBytes;
+    const uint32_t i = d % kBlockRegions;
+    if (i == 0) {
+      if (region_cubes.size() > UINT32_MAX) return;  // more cubes than a block's 32 bits can place
+      const uint32_t base = uint32_t(region_cubes.size());
+      std::memcpy(block, &base, sizeof base);
+    }
+    const uint32_t n = best.first[r + 1] - best.first[r], units = (n + unit - 1) / unit;
+    block[kBlockCounts + i] = uint8_t(units);
+    block[kBlockFallbacks + i / 4] |= uint8_t(best.fallback[r] << (2 * (i % 4)));
+    for (uint32_t j = best.first[r]; j < best.first[r + 1]; ++j) region_cubes.push_back(best.words[j]);
+    region_cubes.resize(region_cubes.size() + (units * unit - n), 0);  // 0 matches no query
   }
+  std::vector<uint32_t> dir(block_bytes.size() / sizeof(uint32_t));
+  std::memcpy(dir.data(), block_bytes.data(), block_bytes.size());
   region_cubes.resize(region_cubes.size() + kScanPad, 0);
   // Directory and cubes in one run of 64-bit words, for the prober's arena.
   dir_words_ = (dir.size() * sizeof(uint32_t) + 7) / 8;
@@ -487,7 +534,7 @@ std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverC
   const Slots slots(enc);
   const int nfree = slots.nfree;
   auto shift = [&](int slot) { return unsigned(6 * (k - 1 - slot)); };
-  for (uint32_t kr = 0; kr < kRegions; ++kr) {
+  for (uint32_t kr = 0; kr < 2 * 64 * 64; ++kr) {  // side to move and both kings
     const uint32_t stm = kr >> 12, wk = (kr >> 6) & 63, bk = kr & 63;
     const std::vector<uint64_t> t = care(enc, canon, stm, int(wk), int(bk));
     const uint64_t base = uint64_t(stm) << (6 * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
@@ -540,33 +587,25 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   if (hot_words.empty()) return fixed_.empty();  // no region index
   const int k = k_;
   if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
-  const uint32_t regions = k == 5 ? 2 * kKingSquares.count[kings_] * 4096 : regions_for(k);
+  const uint32_t regions = (2 * kKingSquares.count[kings_]) << (6 * (fixed_count(k) - 1));
   const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
-  const size_t want_dir = k == 5 ? blocks * kBlockBytes / 8 : (size_t(regions) * sizeof(uint32_t) + 7) / 8;
-  if (dir_words_ != want_dir || hot_words.size() < dir_words_ + kScanPad / 2 || unit_shift_ > 24) return false;
+  if (dir_words_ != blocks * kBlockBytes / 8 || hot_words.size() < dir_words_ + kScanPad / 2 || unit_shift_ > 24)
+    return false;
   for (int slot : fixed_)
     if (slot < 0 || slot >= k) return false;
   for (int f = 0; f < k - fixed_count(k); ++f)
     if (free_[size_t(f)] < 0 || free_[size_t(f)] >= k) return false;
-  // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere.
+  // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere. A
+  // block's regions end where its first cube plus all its counts do.
   const size_t cubes = (hot_words.size() - dir_words_) * 2 - kScanPad;
-  if (k == 5) {
-    // A block's regions end where its first cube plus all its counts do.
-    const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
-    for (size_t b = 0; b < blocks; ++b) {
-      const uint8_t* block = bytes + b * kBlockBytes;
-      uint32_t base;
-      std::memcpy(&base, block, sizeof base);
-      uint64_t units = 0;
-      for (uint32_t i = 0; i < kBlockRegions; ++i) units += block[kBlockCounts + i];
-      if (uint64_t(base) + (units << unit_shift_) > cubes) return false;
-    }
-  } else {
-    const auto* dir = reinterpret_cast<const uint32_t*>(hot_words.data());
-    for (uint32_t i = 0; i < regions; ++i) {
-      const uint64_t first = dir[i] >> kCountBits, end = first + (dir[i] & kCountMask);
-      if (end > cubes) return false;
-    }
+  const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
+  for (size_t b = 0; b < blocks; ++b) {
+    const uint8_t* block = bytes + b * kBlockBytes;
+    uint32_t base;
+    std::memcpy(&base, block, sizeof base);
+    uint64_t units = 0;
+    for (uint32_t i = 0; i < kBlockRegions; ++i) units += block[kBlockCounts + i];
+    if (uint64_t(base) + (units << unit_shift_) > cubes) return false;
   }
   words_.clear();
   hot_size_ = hot_words.size();

@@ -1,38 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The indexed probe's miss path for 3- and 4-piece covers: per region (side to move and the
-// squares of two chosen pieces), a short list of the cover's own cubes that together hold every
-// position a probe can ask for there.
+// The indexed probe's miss path (every 5-piece cover, the diffuse 3-4 piece ones): per region (side
+// to move and the squares of two chosen pieces, three at five pieces), a fallback value and a
+// short list of cubes, grown from the cover's, that together hold every position a probe can ask for there.
 //
 // Why: the cover's cubes are products over the inputs, and the covers that probes miss most
 // (KRvKN, the pawn balances with a piece on the other side) have every input a don't-care in
 // 20-60 % of their cubes. A decision tree over such a cover cannot split without copying most of
 // it, so its leaves held 12,000-28,000 cubes and a probe that missed the front line scanned ~40
 // blocks of them behind a chain of dependent loads. Fixing the side to move and two pieces' squares
-// instead (a region: at most 8,192 per balance, of 4,096 placements of the other two pieces) and
-// keeping only the cubes a greedy set cover needs for the region's positions leaves tens of cubes
-// per region: a probe reads one directory entry and the region's first cubes, at addresses it
-// computes from the squares.
+// instead (a region: at most 8,192 per 4-piece balance, of 4,096 placements of the other two
+// pieces) and keeping only the cubes a greedy set cover needs for the region's positions leaves
+// tens of cubes per region: a probe reads one directory block and the region's first cubes, at
+// addresses it computes from the squares.
 //
-// Which two pieces: a cube spans every region whose fixed squares it admits, and the covers' cubes
+// Which pieces: a cube spans every region whose fixed squares it admits, and the covers' cubes
 // pin some pieces and leave others free, so the choice decides the copies (KNvKP: 12.5 per cube of
 // the cover with both kings fixed, 2.7 with knight and pawn; KRvKN: 4.1 and 3.3 with White's king
-// and the knight). The build tries every pair and keeps the smallest index.
+// and the knight). The build tries every choice and keeps the smallest index.
 //
 // What a region must answer: every legal representative placement (CoverCanon), except those the
-// front line already answers (probes never get past it). Positions no cube holds are left out, so
-// a region answers exactly where the cover does.
+// front line already answers (probes never get past it). The region's most common value among
+// them is its fallback; its positions of other values get cubes. Positions no cube holds are left
+// out, so a region answers exactly where the cover does. The rest of the region is a don't-care
+// there, so each cube is grown within it before the greedy cover picks: the region's cubes are the
+// cover's cubes restricted to the region and expanded, no longer the cover's own.
 //
 // Layout: a region's cubes one after another, each a 32-bit word: the free pieces' square inputs
 // as PCN pairs and the output. A probe builds the same 24 bits from its free pieces' squares and
 // tests 16 cubes at a time (AND, compare, one mask): a cube holds the probe when every pair of the
 // probe's is in the cube's. The greedy order puts the cubes that answer most first, so most probes
-// end in the region's first 64 cubes, four or five cache lines fetched together. Measured against blocks of 32 or 64
-// cubes bit-sliced by row and file (6 masks a probe, 3 to 5 cache lines, and half-empty blocks in
-// the many small regions): a third less memory, and faster. The directory is one 32-bit entry per
-// region; directory and cubes are one run of 64-bit words.
+// end in the region's first 64 cubes, four or five cache lines fetched together. Measured against
+// blocks of 32 or 64 cubes bit-sliced by row and file (6 masks a probe, 3 to 5 cache lines, and
+// half-empty blocks in the many small regions): a third less memory, and faster. Directory blocks
+// and cubes are one run of 64-bit words.
 //
-// Cost: the copies, 2-6 per cube of the cover (4 bytes each). The prober builds regions
-// only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
+// Cost: the copies, 2-6 per cube of the cover (4 bytes each). The prober builds regions at 3-4
+// pieces only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
 #pragma once
 
 #include <array>
@@ -57,7 +60,7 @@ namespace egtmin::probe {
 
 // When White's king is a fixed slot, its square is first in the region number, and only its
 // canonical squares hold positions (10 of 64 without pawns, 32 with): the directory numbers
-// those squares alone, cutting it from 2 MiB to 320 KiB or 1 MiB. Kings: 0 every square (no
+// those squares alone, cutting it to a sixth or a half. Kings: 0 every square (no
 // symmetry, or the king is free), 1 the squares of the left-right mirror's canonical half, 2
 // those of the eight board symmetries'.
 struct KingSquares {
@@ -79,15 +82,11 @@ inline constexpr KingSquares kKingSquares = [] {
 
 class RegionIndex {
  public:
-  // 3-4 pieces: a directory entry per region, the region's first cube (from the cubes' start)
-  // << kCountBits | its cubes.
-  static constexpr int kCountBits = 11;
-  static constexpr uint32_t kCountMask = (1u << kCountBits) - 1;  // at most 2,047 cubes a region
-  static constexpr uint32_t kRegions = 2 * 64 * 64;
-  // 5 pieces fix three slots (regions of 4,096 placements, as at 4 pieces): 2^19 regions, each
-  // with a fallback: the region's most common value, the answer when no cube matches. Only the
-  // region's positions of other values need cubes (cubes of different outputs never share a
-  // position), which at five pieces leaves most regions with few cubes or none.
+  // A region fixes the side to move and the squares of two pieces at 3-4 pieces, three at 5
+  // (regions of at most 4,096 placements of the free pieces): 2^13 or 2^19 regions. Each has a
+  // fallback, its most common value, the answer when no cube matches: only the region's positions
+  // of other values need cubes (cubes of different outputs never share a position), which leaves
+  // most regions with few cubes or none.
   //
   // The directory comes in blocks of one cache line for 48 regions: the block's first cube (32
   // bits), each region's cubes in units of 2^unit_shift cubes (a byte each; a region's cubes are
@@ -95,15 +94,15 @@ class RegionIndex {
   // region's first cube is the block's plus its predecessors' counts. Why: a probe reads the
   // directory, then the region's cubes, and for random positions both came from memory, one wait
   // after the other (KRPvKR: a 1 MiB directory of 32-bit entries). At 1.3 bytes a region the
-  // directory (KRPvKR 341 KiB, KQRvKR and KRRvKR 107 KiB) stays in the caches, so only the cubes
-  // wait for memory.
-  static constexpr uint32_t kRegions5 = 2u << 18;
+  // directory (KRPvKR 341 KiB, KQRvKR and KRRvKR 107 KiB, a 4-piece cover 2-11 KiB) stays in the
+  // caches, so only the cubes wait for memory.
+  static constexpr int fixed_count(int pieces) { return pieces == 5 ? 3 : 2; }
+  static constexpr uint32_t regions_for(int pieces) { return 2u << (6 * fixed_count(pieces)); }
   static constexpr uint32_t kBlockRegions = 48;
   static constexpr size_t kBlockBytes = 64;
   static constexpr size_t kBlockCounts = 4;      // the counts' offset in a block
   static constexpr size_t kBlockFallbacks = 52;  // the fallbacks' offset (4 to a byte, low bits first)
   static constexpr uint32_t kMaxUnits = 255;
-  static constexpr uint32_t regions_for(int pieces) { return pieces == 5 ? kRegions5 : kRegions; }
   // A region's cube: each free piece's square inputs (row bits, then file bits) as PCN pairs, the
   // first piece in bits 12-23, the second (if any) in bits 0-11, and the output in bits 24-25.
   static constexpr int kOutputShift = 24;
@@ -126,15 +125,12 @@ class RegionIndex {
 
   // Whether `enc` has the shape this index needs: 3 to 5 pieces, White's king first, one black king.
   static bool applies_to(const Encoding& enc);
-  // The slots a region fixes besides the side to move: two at 3-4 pieces, three at 5 (the rest,
-  // one or two, are free).
-  static int fixed_count(int pieces) { return pieces == 5 ? 3 : 2; }
   // Builds from the cover's cubes; `answered`: cubes whose positions never reach this index (the
   // front line). `fixed`: the encoding slots (ascending, fixed_count of them) whose squares (with
   // the side to move) make a region; by default every choice is tried and the smallest index kept.
   // Empty (built() false) when the encoding does not apply, `fixed` is not fixed_count distinct
-  // slots in ascending order, or (3-4 pieces) a region would need more than 2,047 cubes.
-  // `min_unit_shift`: 5 pieces, directory counts in units of at least 2^min_unit_shift cubes (tests:
+  // slots in ascending order, or the cubes outgrow the directory's 32-bit places.
+  // `min_unit_shift`: directory counts in units of at least 2^min_unit_shift cubes (tests:
   // the padding that covers whose largest region passes 255 cubes get).
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
@@ -146,18 +142,18 @@ class RegionIndex {
   // Cubes over all regions (copies of the cover's cubes), and the most in one region.
   size_t region_cubes() const { return ids_.size(); }
   size_t largest_region() const { return largest_; }
-  // 5 pieces: the directory counts cubes in units of 2^unit_shift().
+  // The directory counts cubes in units of 2^unit_shift().
   int unit_shift() const { return unit_shift_; }
 
   // What the hot path reads, by value.
   struct Hot {
     const uint32_t* dir = nullptr;    // the directory; null: no region index
     const uint32_t* cubes = nullptr;  // the regions' cubes, region after region
-    uint8_t unit_shift = 0;           // 5 pieces: a directory count is of 2^unit_shift cubes
+    uint8_t unit_shift = 0;           // a directory count is of 2^unit_shift cubes
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit 6 (K - 1 - i)).
     std::array<uint8_t, 5> shift{};
-    uint8_t kings = 0;  // 5 pieces: which squares of White's king the directory numbers (KingSquares)
+    uint8_t kings = 0;  // which squares of White's king the directory numbers (KingSquares)
   };
   Hot hot() const {
     Hot h{reinterpret_cast<const uint32_t*>(words_data()),
@@ -188,7 +184,7 @@ class RegionIndex {
     const Query q = query<K>(h, stm, sq);
     const uint32_t* c = h.cubes + q.first;
     const uint32_t n = q.count;
-    const auto none = logic::Output(q.fallback);  // Output::None but at five pieces
+    const auto none = logic::Output(q.fallback);  // the region's fallback (Output::None: the region holds none)
     // The first 64 cubes in one step: the branch on their matches waits for the region's first
     // cache lines from L3, and a mispredicted one throws away the work on the probes after this
     // one, so it should rarely go the other way (the first 16 cubes answer 77 % of region probes,
@@ -228,9 +224,10 @@ class RegionIndex {
   // The hot path's answer for an index of the encoding (find_output with the layout known only at
   // run time).
   logic::Output output(uint64_t index) const;
-  // The cube (0 when none: no position, the region's fallback answered, or an index read back) the
-  // hot path's find_output answers from, for an index of the encoding; `cubes`: the cover the index
-  // was built from.
+  // A cube of the cover holding the index, among those the region's cubes were grown from, in the
+  // hot path's order (0 when none of them holds it: the region's fallback answered, a region cube
+  // that grew answered, or an index read back); `cubes`: the cover the index was built from. For a
+  // legal representative the cube's output is the hot path's answer.
   logic::CubeWord find(uint64_t index, std::span<const logic::CubeWord> cubes) const;
 
   // The positions a region of White's and Black's kings has to answer before the front line takes
@@ -261,23 +258,20 @@ class RegionIndex {
     uint32_t packed = 0;
     for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
     auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
-    if constexpr (K == 5) {
-      const uint32_t r =
-          (stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)]) << 12 | at(1) << 6 | at(2);
-      const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
-      const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
-      uint32_t base;
-      std::memcpy(&base, block, sizeof base);
-      const uint32_t before = units_before(block + kBlockCounts, i);
-      const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
-      return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift,
-              uint32_t(kSquarePairs[at(3)]) << 12 | kSquarePairs[at(4)], fallback};
-    } else {
-      const uint32_t entry = h.dir[stm << 12 | at(0) << 6 | at(1)];
-      uint32_t pairs = uint32_t(kSquarePairs[at(2)]) << 12;
-      if constexpr (K == 4) pairs |= kSquarePairs[at(3)];
-      return {entry >> kCountBits, entry & kCountMask, pairs, 0};
-    }
+    // The region's number in the directory: side to move, White's king numbered among its
+    // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
+    constexpr int kFixed = fixed_count(K);
+    uint32_t r = stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)];
+    for (int i = 1; i < kFixed; ++i) r = r << 6 | at(i);
+    const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
+    const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
+    uint32_t base;
+    std::memcpy(&base, block, sizeof base);
+    const uint32_t before = units_before(block + kBlockCounts, i);
+    const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
+    uint32_t pairs = uint32_t(kSquarePairs[at(kFixed)]) << 12;
+    if constexpr (K - kFixed == 2) pairs |= kSquarePairs[at(kFixed + 1)];
+    return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift, pairs, fallback};
   }
   // The sum of a block's first i counts (i < kBlockRegions): three masked 16-byte sums.
   [[gnu::always_inline]] static uint32_t units_before(const uint8_t* counts, uint32_t i) {
@@ -321,8 +315,8 @@ class RegionIndex {
   int k_ = 0;
   std::vector<int> fixed_;
   std::array<int, 2> free_{};
-  uint8_t kings_ = 0;            // 5 pieces: Hot::kings
-  uint8_t unit_shift_ = 0;       // 5 pieces: Hot::unit_shift
+  uint8_t kings_ = 0;            // Hot::kings
+  uint8_t unit_shift_ = 0;       // Hot::unit_shift
   std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
   size_t dir_words_ = 0;
   size_t largest_ = 0;
