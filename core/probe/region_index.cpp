@@ -223,19 +223,22 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
       const Shape& s = shapes[c];
       if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
       const uint64_t* o = off[s.out].data();
-      auto clear_of_off = [&](uint32_t a, uint32_t b) {
-        if (nfree == 1) return !(o[0] & squares[a]);
-        const uint64_t mb = squares[b];
-        for (uint64_t x = squares[a]; x; x &= x - 1)
-          if (o[size_t(__builtin_ctzll(x))] & mb) return false;
+      // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
+      // `a` alone). The cube held none before a raise, so only the squares it adds are checked.
+      auto clear_of_off = [&](uint64_t a, uint64_t b) {
+        if (nfree == 1) return !(o[0] & a);
+        for (uint64_t x = a; x; x &= x - 1)
+          if (o[size_t(__builtin_ctzll(x))] & b) return false;
         return true;
       };
       std::array<uint32_t, 2> f{s.field[f0], nfree == 2 ? s.field[f1] : 0u};
       for (int j = 0; j < 6 * nfree; ++j) {
         const uint32_t raise = 3u << (2 * (j % 6)), was = f[size_t(j / 6)];
         if ((was & raise) == raise) continue;
-        f[size_t(j / 6)] = was | raise;
-        if (!clear_of_off(f[0], f[1])) f[size_t(j / 6)] = was;
+        const uint64_t ma = squares[f[0]], mb = squares[f[1]];
+        const bool clear =
+            j < 6 ? clear_of_off(squares[was | raise] & ~ma, mb) : clear_of_off(ma, squares[was | raise] & ~mb);
+        if (clear) f[size_t(j / 6)] = was | raise;
       }
       local.push_back(
           {squares[f[0]], nfree == 2 ? squares[f[1]] : 0, f[0] << 12 | f[1] | s.out << RegionIndex::kOutputShift, c});
