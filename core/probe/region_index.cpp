@@ -11,27 +11,10 @@ namespace egtmin::probe {
 
 namespace {
 
-// The squares a cube admits for the piece in encoding slot `slot` (inputs 1 + 6 slot .. 6 + 6
-// slot: the square's row bits, then its file bits, most significant first).
-uint64_t square_mask(logic::CubeWord c, int slot) {
-  auto admitted = [&](int first) {
-    unsigned set = 0;
-    for (unsigned v = 0; v < 8; ++v) {
-      bool ok = true;
-      for (int b = 0; b < 3 && ok; ++b) {
-        const unsigned pair = unsigned(c >> logic::pair_shift(first + b)) & 3;
-        ok = pair & ((v >> (2 - b) & 1) ? 1u : 2u);
-      }
-      if (ok) set |= 1u << v;
-    }
-    return set;
-  };
-  const unsigned rows = admitted(1 + 6 * slot), files = admitted(4 + 6 * slot);
-  uint64_t mask = 0;
-  for (unsigned r = 0; r < 8; ++r)
-    if (rows >> r & 1) mask |= uint64_t(files) << (8 * r);
-  return mask;
-}
+// A cube's inputs for the piece in encoding slot `slot` (inputs 1 + 6 slot .. 6 + 6 slot: the
+// square's row bits, then its file bits, most significant first) as PCN pairs, as
+// RegionIndex::kSquarePairs has a square's.
+uint32_t slot_field(logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; }
 
 unsigned stm_mask(logic::CubeWord c) {
   const unsigned pair = unsigned(c >> logic::pair_shift(0)) & 3;
@@ -72,7 +55,7 @@ struct Shape {
   std::array<uint16_t, 5> field{};  // each slot's inputs as PCN pairs (RegionIndex::kSquarePairs)
 };
 
-// The squares a slot's PCN field admits.
+// The squares a slot's PCN field (slot_field) admits.
 const std::array<uint64_t, 4096>& field_squares() {
   static const std::array<uint64_t, 4096> table = [] {
     std::array<uint64_t, 4096> t{};
@@ -319,8 +302,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   auto shape_of = [&](logic::CubeWord c) {
     Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}};
     for (int i = 0; i < k_; ++i) {
-      s.sq[size_t(i)] = square_mask(c, i);
-      s.field[size_t(i)] = uint16_t(c >> logic::pair_shift(6 + 6 * i)) & 0xFFF;
+      s.field[size_t(i)] = uint16_t(slot_field(c, i));
+      s.sq[size_t(i)] = field_squares()[s.field[size_t(i)]];
     }
     return s;
   };

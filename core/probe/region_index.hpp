@@ -34,8 +34,8 @@
 // half-empty blocks in the many small regions): a third less memory, and faster. Directory blocks
 // and cubes are one run of 64-bit words.
 //
-// Cost: the copies, 2-6 per cube of the cover (4 bytes each). The prober builds regions at 3-4
-// pieces only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
+// Cost: the copies, 2-6 per cube of the cover at 3-4 pieces, 5-14 at five (4 bytes each). The prober builds regions at
+// 3-4 pieces only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
 #pragma once
 
 #include <array>
@@ -139,7 +139,7 @@ class RegionIndex {
   bool built() const { return hot_size_ != 0; }
   // The slots the regions fix.
   const std::vector<int>& fixed_slots() const { return fixed_; }
-  // Cubes over all regions (copies of the cover's cubes), and the most in one region.
+  // Cubes over all regions (copies of the cover's cubes, grown), and the most in one region.
   size_t region_cubes() const { return ids_.size(); }
   size_t largest_region() const { return largest_; }
   // The directory counts cubes in units of 2^unit_shift().
@@ -175,8 +175,8 @@ class RegionIndex {
     words_.shrink_to_fit();
   }
 
-  // The output of a cube of the region holding the placement (Output::None when none). `sq`: the
-  // representative's squares in encoding order.
+  // The output of a cube of the region holding the placement, else the region's fallback
+  // (Output::None when the region has none). `sq`: the representative's squares in encoding order.
   template <int K>
   [[gnu::always_inline]] static logic::Output find_output(const Hot& h, uint32_t stm,
                                                           const std::array<uint32_t, K>& sq) {
