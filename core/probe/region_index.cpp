@@ -12,8 +12,8 @@ namespace egtmin::probe {
 namespace {
 
 // A cube's inputs for the piece in encoding slot `slot` (inputs 1 + 6 slot .. 6 + 6 slot: the
-// square's row bits, then its file bits, most significant first) as PCN pairs, as
-// RegionIndex::kSquarePairs has a square's.
+// square's row bits, then its file bits, most significant first) as PCN pairs (01 for a 1 bit, 10
+// for a 0 bit).
 uint32_t slot_field(logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; }
 
 unsigned stm_mask(logic::CubeWord c) {
@@ -52,7 +52,6 @@ struct Shape {
   unsigned stm = 0;
   unsigned out = 0;  // logic::Output
   std::array<uint64_t, 5> sq{};
-  std::array<uint16_t, 5> field{};  // each slot's inputs as PCN pairs (RegionIndex::kSquarePairs)
 };
 
 // The squares a slot's PCN field (slot_field) admits.
@@ -60,13 +59,38 @@ const std::array<uint64_t, 4096>& field_squares() {
   static const std::array<uint64_t, 4096> table = [] {
     std::array<uint64_t, 4096> t{};
     for (uint32_t f = 0; f < 4096; ++f)
-      for (unsigned sq = 0; sq < 64; ++sq)
-        if ((RegionIndex::kSquarePairs[sq] & f) == RegionIndex::kSquarePairs[sq]) t[f] |= uint64_t{1} << sq;
+      for (unsigned sq = 0; sq < 64; ++sq) {
+        // The square's six inputs as PCN pairs, the row's most significant bit first.
+        uint32_t pairs = 0;
+        for (unsigned bit = 0; bit < 6; ++bit) pairs |= (sq >> (5 - bit) & 1 ? 1u : 2u) << (10 - 2 * bit);
+        if ((pairs & f) == pairs) t[f] |= uint64_t{1} << sq;
+      }
     return t;
   }();
   return table;
 }
 
+// Square sets as rows and files (row e: squares 8e .. 8e + 7, bit e of a row or file set).
+constexpr std::array<uint64_t, 256> kRowSquares = [] {
+  std::array<uint64_t, 256> t{};
+  for (uint32_t rows = 0; rows < 256; ++rows)
+    for (int e = 0; e < 8; ++e)
+      if (rows >> e & 1) t[rows] |= uint64_t{0xFF} << (8 * e);
+  return t;
+}();
+uint64_t rect_squares(uint32_t rows, uint32_t files) {
+  return kRowSquares[rows] & (uint64_t(files) * 0x0101010101010101ull);
+}
+uint32_t rows_of(uint64_t squares) {
+  uint32_t rows = 0;
+  for (int e = 0; e < 8; ++e) rows |= uint32_t((squares >> (8 * e) & 0xFF) != 0) << e;
+  return rows;
+}
+uint32_t files_of(uint64_t squares) {
+  uint32_t files = 0;
+  for (int e = 0; e < 8; ++e) files |= uint32_t(squares >> (8 * e)) & 0xFF;
+  return files;
+}
 // The slots a region fixes (besides the side to move) and the free ones, in slot order. A region
 // is the side to move, then the fixed slots' squares, 6 bits each.
 struct Layout {
@@ -131,8 +155,8 @@ struct Plan {
 // output has no cubes for it: a region holding any of its positions (those no cube holds) must
 // fall back to it.
 template <class Take, class Fill>
-Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t regions, size_t words, unsigned implied,
-                 Take&& take, Fill&& fill) {
+Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
+                 unsigned implied, Take&& take, Fill&& fill) {
   std::vector<std::vector<uint32_t>> in_region(regions);
   for (uint32_t c = 0; c < shapes.size(); ++c)
     lay.for_each_region(shapes[c], [&](uint32_t r) {
@@ -147,7 +171,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
   std::vector<uint64_t> left(words), reach(words);
   std::array<std::vector<uint64_t>, 4> off;  // per value, the region's positions of other values
   for (auto& v : off) v.assign(words, 0);
-  const std::array<uint64_t, 4096>& squares = field_squares();
   struct Local {
     uint64_t a, b;  // the squares it admits for the free pieces
     uint32_t word;  // as a region cube
@@ -193,12 +216,14 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
       for (uint64_t x = a; x; x &= x - 1) g += uint64_t(__builtin_popcountll(left[size_t(__builtin_ctzll(x))] & b));
       return g;
     };
-    // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on 6 or 12
-    // inputs): every free piece's input whose raising keeps the cube off the region's positions of
-    // other values is raised. Everything else in the region is a don't-care here (positions no
-    // probe brings: illegal or not representative, or answered by the front line), so a cover's
-    // cube, minimal for the whole balance, often grows to hold several of its neighbours' shares
-    // of the region, and fewer cubes hold the region (KQRvKR 22 % fewer bytes).
+    // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
+    // free pieces' rows and files): every row or file whose adding keeps the cube off the region's
+    // positions of other values is added, nearest the cube's own first (intervals and
+    // neighbourhoods are what chess values follow), the subcube field by raising one of its three
+    // bits at a time. Everything else in the region is a don't-care here (positions no probe
+    // brings: illegal or not representative, or answered by the front line), so a cover's cube,
+    // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
+    // region, and fewer cubes hold the region.
     for (unsigned v = 1; v < 4; ++v)
       for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
     local.clear();
@@ -207,24 +232,41 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, uint32_t r
       if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
       const uint64_t* o = off[s.out].data();
       // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
-      // `a` alone). The cube held none before a raise, so only the squares it adds are checked.
+      // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
       auto clear_of_off = [&](uint64_t a, uint64_t b) {
         if (nfree == 1) return !(o[0] & a);
         for (uint64_t x = a; x; x &= x - 1)
           if (o[size_t(__builtin_ctzll(x))] & b) return false;
         return true;
       };
-      std::array<uint32_t, 2> f{s.field[f0], nfree == 2 ? s.field[f1] : 0u};
-      for (int j = 0; j < 6 * nfree; ++j) {
-        const uint32_t raise = 3u << (2 * (j % 6)), was = f[size_t(j / 6)];
-        if ((was & raise) == raise) continue;
-        const uint64_t ma = squares[f[0]], mb = squares[f[1]];
-        const bool clear =
-            j < 6 ? clear_of_off(squares[was | raise] & ~ma, mb) : clear_of_off(ma, squares[was | raise] & ~mb);
-        if (clear) f[size_t(j / 6)] = was | raise;
-      }
-      local.push_back(
-          {squares[f[0]], nfree == 2 ? squares[f[1]] : 0, f[0] << 12 | f[1] | s.out << RegionIndex::kOutputShift, c});
+      const uint64_t a0 = s.sq[f0], b0 = nfree == 2 ? s.sq[f1] : 0;
+      std::array<uint32_t, 4> set{rows_of(a0), files_of(a0), rows_of(b0), files_of(b0)};  // the word's fields
+      std::array<uint64_t, 2> held{a0, b0};
+      auto try_add = [&](int piece, int field, uint32_t add) {
+        std::array<uint32_t, 4> grown = set;
+        grown[size_t(field)] |= add;
+        const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
+        const uint64_t added = now & ~held[size_t(piece)];
+        if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
+        set = grown;
+        held[size_t(piece)] = now;
+      };
+      for (int piece = 0; piece < nfree; ++piece)
+        for (int d = 1; d < 8; ++d)
+          for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
+            if (field == subcube) {
+              if (d > 1) continue;
+              for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
+                uint32_t mirror = 0;
+                for (uint32_t x = set[size_t(field)]; x; x &= x - 1) mirror |= 1u << (__builtin_ctz(x) ^ (1 << bit));
+                if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
+              }
+              continue;
+            }
+            const uint32_t near = ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
+            for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
+          }
+      local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, s.out), c});
     }
     // Cubes that grew into the same one count once.
     std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
@@ -277,7 +319,7 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
-                         logic::Output implied, uint8_t min_unit_shift) {
+                         logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -288,6 +330,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
         std::adjacent_find(f.begin(), f.end()) != f.end())
       return;
   }
+  if (subcube_field && (k_ - nfixed == 2) != (*subcube_field < kNoSubcube)) return;
   const size_t words = k_ == 3 ? 1 : 64;  // words of a region's bitmap
   const uint8_t kings_mode = canon.scheme() == CanonScheme::None ? 0 : enc.balance().has_pawns() ? 1 : 2;
   // What a layout's directory costs: layouts that fix White's king number its canonical squares
@@ -302,8 +345,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   auto shape_of = [&](logic::CubeWord c) {
     Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}};
     for (int i = 0; i < k_; ++i) {
-      s.field[size_t(i)] = uint16_t(slot_field(c, i));
-      s.sq[size_t(i)] = field_squares()[s.field[size_t(i)]];
+      s.sq[size_t(i)] = field_squares()[slot_field(c, i)];
     }
     return s;
   };
@@ -358,8 +400,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // Regions that hold no position: the fixed squares alone decide most of them (two pieces on one
   // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
   // the plan skips regions whose gathered bitmap is empty as it goes.
-  auto plan_for = [&](const Layout& lay, auto&& take) {
-    return greedy_plan(shapes, lay, regions, words, unsigned(implied), take,
+  auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
+    return greedy_plan(shapes, lay, subcube, regions, words, unsigned(implied), take,
                        [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
   };
 
@@ -368,20 +410,31 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // copies (KNvKP: 12.5 per cube with the kings fixed, 2.7 with knight and pawn). Unless told,
   // every choice is tried on a sixteenth of its regions (a fixed choice, so the index stays a
   // function of the cover) and the one with the fewest cubes kept.
+  // Then which field of the cube words is the subcube one (two free pieces): the one whose
+  // subcubes cost the fewest extra cubes, tried the same way on the chosen layout.
   std::optional<Layout> best_layout;
+  auto sampled = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 28) == 0; };
+  const int nfree = k_ - nfixed;
+  // The first free piece's files while the slots are chosen.
+  int subcube = subcube_field ? *subcube_field : nfree == 2 ? 1 : kNoSubcube;
   if (fixed) {
     best_layout = Layout(k_, *fixed);
   } else {
     // Bytes: the directory, and the cubes a sixteenth of the regions need, sixteen times.
     size_t best_bytes = 0;
-    auto sampled = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 28) == 0; };
     for (const std::vector<int>& choice : slot_choices(k_, nfixed)) {
       const Layout lay(k_, choice);
-      const size_t bytes = 16 * 4 * plan_for(lay, sampled).ids.size() + directory_bytes(lay);
+      const size_t bytes = 16 * 4 * plan_for(lay, subcube, sampled).ids.size() + directory_bytes(lay);
       if (!best_layout || bytes < best_bytes) best_bytes = bytes, best_layout = lay;
     }
   }
-  Plan best = plan_for(*best_layout, [](uint32_t) { return true; });
+  if (nfree == 2 && !subcube_field) {
+    size_t fewest = SIZE_MAX;
+    for (int field = 0; field < 4; ++field)
+      if (const size_t n = plan_for(*best_layout, field, sampled).ids.size(); n < fewest) fewest = n, subcube = field;
+  }
+  subcube_ = uint8_t(subcube);
+  Plan best = plan_for(*best_layout, subcube, [](uint32_t) { return true; });
   care_bits = {};
   const Layout& lay = *best_layout;
   fixed_ = lay.fixed;
@@ -552,6 +605,7 @@ void RegionIndex::save_state(ByteWriter& w) const {
   w.put(uint64_t(largest_));
   w.put(kings_);
   w.put(unit_shift_);
+  w.put(subcube_);
 }
 
 void RegionIndex::load_state(ByteReader& r) {
@@ -564,6 +618,7 @@ void RegionIndex::load_state(ByteReader& r) {
   r.get(largest);
   r.get(kings_);
   r.get(unit_shift_);
+  r.get(subcube_);
   k_ = k;
   dir_words_ = dir_words;
   largest_ = largest;
@@ -573,6 +628,8 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   if (hot_words.empty()) return fixed_.empty();  // no region index
   const int k = k_;
   if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
+  // Two free pieces need a subcube field (0-3) for the output to fit; one has none.
+  if ((k - fixed_count(k) == 2) != (subcube_ < kNoSubcube) || subcube_ > kNoSubcube) return false;
   const uint32_t regions = (2 * kKingSquares.count[kings_]) << (6 * (fixed_count(k) - 1));
   const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
   if (dir_words_ != blocks * kBlockBytes / 8 || hot_words.size() < dir_words_ + kScanPad / 2 || unit_shift_ > 24)

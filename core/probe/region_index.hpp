@@ -23,19 +23,17 @@
 // them is its fallback; its positions of other values get cubes. Positions no cube holds are left
 // out, so a region answers exactly where the cover does. The rest of the region is a don't-care
 // there, so each cube is grown within it before the greedy cover picks: the region's cubes are the
-// cover's cubes restricted to the region and expanded, no longer the cover's own.
+// cover's cubes restricted to the region and expanded, row by row and file by file: no longer the
+// cover's own, nor even cubes of its inputs.
 //
-// Layout: a region's cubes one after another, each a 32-bit word: the free pieces' square inputs
-// as PCN pairs and the output. A probe builds the same 24 bits from its free pieces' squares and
-// tests 16 cubes at a time (AND, compare, one mask): a cube holds the probe when every pair of the
-// probe's is in the cube's. The greedy order puts the cubes that answer most first, so most probes
-// end in the region's first 64 cubes, four or five cache lines fetched together. Measured against
-// blocks of 32 or 64 cubes bit-sliced by row and file (6 masks a probe, 3 to 5 cache lines, and
-// half-empty blocks in the many small regions): a third less memory, and faster. Directory blocks
-// and cubes are one run of 64-bit words.
+// Layout: a region's cubes one after another, each a 32-bit word: the free pieces' squares as
+// sets of rows and files, and the output (region_cube). The greedy order puts the cubes that answer most first, so most
+// probes end in the region's first 64 cubes, four or five cache lines fetched together. Measured against blocks of 32
+// or 64 cubes bit-sliced by row and file (6 masks a probe, 3 to 5 cache lines, and half-empty blocks in the many small
+// regions): a third less memory, and faster. Directory blocks and cubes are one run of 64-bit words.
 //
-// Cost: the copies, 2-6 per cube of the cover at 3-4 pieces, 5-14 at five (4 bytes each). The prober builds regions at
-// 3-4 pieces only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
+// Cost: the copies, 1.3-2.1 per cube of the cover at 4 pieces, 3.2-5.6 at five (4 bytes each). The prober builds
+// regions at 3-4 pieces only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
 #pragma once
 
 #include <array>
@@ -80,6 +78,66 @@ inline constexpr KingSquares kKingSquares = [] {
   return k;
 }();
 
+namespace region_cube {
+
+// A region's cube (RegionIndex): each free piece's squares as a set of rows times a set of files, and the
+// output. Why rows and files rather than the cover's six square inputs: a cube of inputs holds a
+// subcube of rows times a subcube of files (1, 2, 4 or 8 of each, aligned), while the patterns
+// of a region's values are intervals and neighbourhoods (a rook's line up to a blocker, the
+// squares next to a king), which one set of rows times a set of files holds and subcubes need
+// up to four cubes for. Grown the same way within the region, these cubes need 28-44 % fewer
+// per region at 4 pieces and 50-64 % fewer at 5 (KRRvKR 1,069,402 -> ~390,000).
+//
+// The word has four fields, high bits first: the first free piece's rows, its files, the second
+// piece's rows, its files. A field is a set (8 bits, bit e: row or file e), except the one the
+// index names (Hot::subcube), a subcube of the three bits as PCN pairs (6 bits), so that two
+// pieces and the output fit 32 bits: fields in bits 0-29, the output in bits 30-31. With one free
+// piece (3 pieces) both its fields are sets (kNoSubcube). A probe builds the same bits from its
+// free pieces' squares (one bit per set field, one pair per subcube bit) and tests 16 cubes at a
+// time (AND, compare, one mask): a cube holds the probe when every bit of the probe's is in the
+// cube's.
+inline constexpr int kOutputShift = 30;
+inline constexpr uint8_t kNoSubcube = 4;
+// The width of field f (0-3) when field `subcube` is the subcube one, and its lowest bit.
+constexpr int field_width(int f, int subcube) { return f == subcube ? 6 : 8; }
+constexpr int field_shift(int f, int subcube) {
+  int top = kOutputShift;
+  for (int i = 0; i <= f; ++i) top -= field_width(i, subcube);
+  return top;
+}
+// The bits row or file `e` puts in a field: one of a set's, or three PCN pairs (01 for a 1 bit,
+// 10 for a 0 bit, the most significant first).
+constexpr uint32_t field_code(uint32_t e, bool subcube) {
+  if (!subcube) return 1u << e;
+  uint32_t pairs = 0;
+  for (unsigned bit = 0; bit < 3; ++bit) pairs |= (e >> (2 - bit) & 1 ? 1u : 2u) << (4 - 2 * bit);
+  return pairs;
+}
+// The query's bits for free piece `piece` (0 or 1) on each square, per subcube field choice.
+inline constexpr std::array<std::array<std::array<uint32_t, 64>, 2>, 5> kQueryBits = [] {
+  std::array<std::array<std::array<uint32_t, 64>, 2>, 5> t{};
+  for (int sub = 0; sub <= kNoSubcube; ++sub)
+    for (int piece = 0; piece < 2; ++piece)
+      for (uint32_t sq = 0; sq < 64; ++sq) {
+        const int rows = 2 * piece, files = rows + 1;
+        if (sub == kNoSubcube && piece == 1) continue;  // one free piece
+        t[size_t(sub)][size_t(piece)][sq] = field_code(sq >> 3, rows == sub) << field_shift(rows, sub) |
+                                            field_code(sq & 7, files == sub) << field_shift(files, sub);
+      }
+  return t;
+}();
+// The word of a cube holding the first free piece on rows sets[0] x files sets[1] and the second
+// on rows sets[2] x files sets[3] (one free piece: sets[0] and sets[1] only), with output `out`.
+// The subcube field's set must be a subcube (PCN pairs hold the smallest subcube around a set).
+constexpr uint32_t word(const std::array<uint32_t, 4>& sets, int nfree, int subcube, unsigned out) {
+  uint32_t w = out << kOutputShift;
+  for (int f = 0; f < 2 * nfree; ++f)
+    for (uint32_t x = sets[size_t(f)]; x; x &= x - 1)
+      w |= field_code(uint32_t(__builtin_ctz(x)), f == subcube) << field_shift(f, subcube);
+  return w;
+}
+}  // namespace region_cube
+
 class RegionIndex {
  public:
   // A region fixes the side to move and the squares of two pieces at 3-4 pieces, three at 5
@@ -103,17 +161,9 @@ class RegionIndex {
   static constexpr size_t kBlockCounts = 4;      // the counts' offset in a block
   static constexpr size_t kBlockFallbacks = 52;  // the fallbacks' offset (4 to a byte, low bits first)
   static constexpr uint32_t kMaxUnits = 255;
-  // A region's cube: each free piece's square inputs (row bits, then file bits) as PCN pairs, the
-  // first piece in bits 12-23, the second (if any) in bits 0-11, and the output in bits 24-25.
-  static constexpr int kOutputShift = 24;
-  // A square's six inputs as a minterm's PCN pairs (01 for a 1 bit, 10 for a 0 bit), the row's
-  // most significant bit first: what a query's free piece puts in its 12 bits.
-  static constexpr std::array<uint16_t, 64> kSquarePairs = [] {
-    std::array<uint16_t, 64> t{};
-    for (unsigned sq = 0; sq < 64; ++sq)
-      for (unsigned bit = 0; bit < 6; ++bit) t[sq] |= uint16_t((sq >> (5 - bit) & 1 ? 1u : 2u) << (10 - 2 * bit));
-    return t;
-  }();
+  // A region's cube (region_cube above).
+  static constexpr int kOutputShift = region_cube::kOutputShift;
+  static constexpr uint8_t kNoSubcube = region_cube::kNoSubcube;
   // Cubes read past a region's end by the scan: the array ends with this many zeros.
   static constexpr size_t kScanPad = 64;
 
@@ -131,10 +181,15 @@ class RegionIndex {
   // Empty (built() false) when the encoding does not apply, `fixed` is not fixed_count distinct
   // slots in ascending order, or the cubes outgrow the directory's 32-bit places.
   // `min_unit_shift`: directory counts in units of at least 2^min_unit_shift cubes (tests:
-  // the padding that covers whose largest region passes 255 cubes get).
+  // the padding that covers whose largest region passes 255 cubes get). `subcube`: the cube field
+  // held as a subcube (0-3 with two free pieces, kNoSubcube with one; tests), by default the one
+  // that needs the fewest cubes.
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
-              logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0);
+              logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0,
+              std::optional<uint8_t> subcube = std::nullopt);
+  // The cube field held as a subcube (Hot::subcube).
+  uint8_t subcube() const { return subcube_; }
 
   bool built() const { return hot_size_ != 0; }
   // The slots the regions fix.
@@ -153,7 +208,8 @@ class RegionIndex {
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit 6 (K - 1 - i)).
     std::array<uint8_t, 5> shift{};
-    uint8_t kings = 0;  // which squares of White's king the directory numbers (KingSquares)
+    uint8_t kings = 0;             // which squares of White's king the directory numbers (KingSquares)
+    uint8_t subcube = kNoSubcube;  // the cube field held as a subcube (region_cube::kQueryBits)
   };
   Hot hot() const {
     Hot h{reinterpret_cast<const uint32_t*>(words_data()),
@@ -163,6 +219,7 @@ class RegionIndex {
     for (int slot : fixed_) h.shift[i++] = uint8_t(6 * (k_ - 1 - slot));
     for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(6 * (k_ - 1 - free_[size_t(f)]));
     h.kings = kings_;
+    h.subcube = subcube_;
     h.unit_shift = unit_shift_;
     return h;
   }
@@ -249,7 +306,7 @@ class RegionIndex {
   struct Query {
     uint32_t first;     // the region's first cube
     uint32_t count;     // its cubes
-    uint32_t pairs;     // the free pieces' squares as in a region's cube
+    uint32_t pairs;     // the free pieces' squares as a region's cube has them (region_cube::kQueryBits)
     uint32_t fallback;  // the value when no cube matches (0: none)
   };
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
@@ -269,8 +326,9 @@ class RegionIndex {
     std::memcpy(&base, block, sizeof base);
     const uint32_t before = units_before(block + kBlockCounts, i);
     const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
-    uint32_t pairs = uint32_t(kSquarePairs[at(kFixed)]) << 12;
-    if constexpr (K - kFixed == 2) pairs |= kSquarePairs[at(kFixed + 1)];
+    const auto& bits = region_cube::kQueryBits[h.subcube];
+    uint32_t pairs = bits[0][at(kFixed)];
+    if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)];
     return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift, pairs, fallback};
   }
   // The sum of a block's first i counts (i < kBlockRegions): three masked 16-byte sums.
@@ -315,9 +373,10 @@ class RegionIndex {
   int k_ = 0;
   std::vector<int> fixed_;
   std::array<int, 2> free_{};
-  uint8_t kings_ = 0;            // Hot::kings
-  uint8_t unit_shift_ = 0;       // Hot::unit_shift
-  std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
+  uint8_t kings_ = 0;             // Hot::kings
+  uint8_t subcube_ = kNoSubcube;  // Hot::subcube
+  uint8_t unit_shift_ = 0;        // Hot::unit_shift
+  std::vector<uint64_t> words_;   // directory (dir_words_), then the regions' cubes
   size_t dir_words_ = 0;
   size_t largest_ = 0;
   const uint64_t* words_at_ = nullptr;

@@ -163,5 +163,72 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
   }
 }
 
+// A region cube's word holds a query exactly when each free piece stands on one of its rows and
+// one of its files, whichever field is the subcube one, and the output bits never decide a match.
+TEST(RegionIndex, CubeWordsHoldExactlyTheirRowsTimesFiles) {
+  std::mt19937_64 rng(11);
+  auto random_set = [&](bool subcube) {
+    if (!subcube) {
+      uint32_t set = 0;
+      while (!set) set = uint32_t(rng() & 0xFF);
+      return set;
+    }
+    const uint32_t free_bits = uint32_t(rng() & 7), base = uint32_t(rng() & 7) & ~free_bits;
+    uint32_t set = 0;
+    for (uint32_t x = 0; x < 8; ++x)
+      if ((x & ~free_bits) == 0) set |= 1u << (base | x);
+    return set;
+  };
+  for (int subcube = 0; subcube <= RegionIndex::kNoSubcube; ++subcube) {
+    const int nfree = subcube == RegionIndex::kNoSubcube ? 1 : 2;
+    for (int trial = 0; trial < 200; ++trial) {
+      std::array<uint32_t, 4> sets{};
+      for (int f = 0; f < 2 * nfree; ++f) sets[size_t(f)] = random_set(f == subcube);
+      const unsigned out = unsigned(trial % 4);
+      const uint32_t w = region_cube::word(sets, nfree, subcube, out);
+      EXPECT_EQ(w >> RegionIndex::kOutputShift, out);
+      auto on = [&](int piece, uint32_t sq) {
+        return (sets[size_t(2 * piece)] >> (sq >> 3) & 1) && (sets[size_t(2 * piece + 1)] >> (sq & 7) & 1);
+      };
+      int wrong = 0;
+      for (uint32_t a = 0; a < 64; ++a)
+        for (uint32_t b = 0; b < (nfree == 2 ? 64u : 1u); ++b) {
+          const uint32_t q =
+              region_cube::kQueryBits[size_t(subcube)][0][a] | region_cube::kQueryBits[size_t(subcube)][1][b];
+          wrong += ((w & q) == q) != (on(0, a) && (nfree == 1 || on(1, b)));
+        }
+      ASSERT_EQ(wrong, 0) << "subcube field " << subcube << " trial " << trial;
+    }
+  }
+}
+
+// Four pieces, each of the four fields as the subcube one: every legal representative drawn gets
+// its value from the hot path.
+TEST(RegionIndex, FourPieceRegionsAreExactWithEachSubcubeField) {
+  const Table& t = **test::shared_store().ensure(*Balance::parse("KRvKP"));
+  const Encoding& enc = t.encoding();
+  const auto cover = test::trie_cover(t, CanonScheme::Full);
+  const CoverCanon canon(enc, CanonScheme::Full);
+  for (uint8_t subcube = 0; subcube < RegionIndex::kNoSubcube; ++subcube) {
+    const RegionIndex idx(cover.cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, subcube);
+    ASSERT_TRUE(idx.built());
+    EXPECT_EQ(idx.subcube(), subcube);
+    std::mt19937_64 rng(subcube);
+    int bad = 0, checked = 0;
+    while (checked < 200000 && bad < 5) {
+      const Placement p = enc.decode(rng() & (enc.size() - 1));
+      if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+      ++checked;
+      const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
+      if (RegionIndex::find_output<4>(idx.hot(), p.stm, sq) != logic::Output(uint8_t(t.value(p))))
+        ++bad, ADD_FAILURE() << "subcube field " << int(subcube) << " index " << enc.encode(p);
+    }
+    EXPECT_EQ(bad, 0);
+  }
+  // One free piece has no subcube field, two need one.
+  EXPECT_FALSE(
+      RegionIndex(cover.cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, RegionIndex::kNoSubcube).built());
+}
+
 }  // namespace
 }  // namespace egtmin::probe
