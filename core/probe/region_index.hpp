@@ -27,13 +27,15 @@
 // cover's own, nor even cubes of its inputs.
 //
 // Layout: a region's cubes one after another, each a 32-bit word: the free pieces' squares as
-// sets of rows and files, and the output (region_cube). The greedy order puts the cubes that answer most first, so most
-// probes end in the region's first 64 cubes, four or five cache lines fetched together. Measured against blocks of 32
-// or 64 cubes bit-sliced by row and file (6 masks a probe, 3 to 5 cache lines, and half-empty blocks in the many small
-// regions): a third less memory, and faster. Directory blocks and cubes are one run of 64-bit words.
+// sets of rows and files, and the output (region_cube). The greedy order puts the cubes that
+// answer most first, so most probes end in the region's first 64 cubes, four or five cache lines
+// fetched together. Measured against blocks of 32 or 64 cubes bit-sliced by row and file (6 masks
+// a probe, 3 to 5 cache lines, and half-empty blocks in the many small regions): a third less
+// memory, and faster. Directory blocks and cubes are one run of 64-bit words.
 //
-// Cost: the copies, 1.3-2.1 per cube of the cover at 4 pieces, 3.2-5.6 at five (4 bytes each). The prober builds
-// regions at 3-4 pieces only for the covers whose tree misses cost the most (CoverProber, RegionPolicy).
+// Cost: the copies, 1.3-2.1 per cube of the cover at 4 pieces, 3.2-5.6 at five (4 bytes each).
+// The prober builds regions at 3-4 pieces only for the covers whose tree misses cost the most
+// (CoverProber, RegionPolicy).
 #pragma once
 
 #include <array>
@@ -80,13 +82,13 @@ inline constexpr KingSquares kKingSquares = [] {
 
 namespace region_cube {
 
-// A region's cube (RegionIndex): each free piece's squares as a set of rows times a set of files, and the
-// output. Why rows and files rather than the cover's six square inputs: a cube of inputs holds a
-// subcube of rows times a subcube of files (1, 2, 4 or 8 of each, aligned), while the patterns
-// of a region's values are intervals and neighbourhoods (a rook's line up to a blocker, the
-// squares next to a king), which one set of rows times a set of files holds and subcubes need
-// up to four cubes for. Grown the same way within the region, these cubes need 28-44 % fewer
-// per region at 4 pieces and 50-64 % fewer at 5 (KRRvKR 1,069,402 -> ~390,000).
+// A region's cube (RegionIndex): each free piece's squares as a set of rows times a set of files,
+// and the output. Why rows and files rather than the cover's six square inputs: a cube of inputs
+// holds a subcube of rows times a subcube of files (1, 2, 4 or 8 of each, aligned), while the
+// patterns of a region's values are intervals and neighbourhoods (a rook's line up to a blocker,
+// the squares next to a king), which one set of rows times a set of files holds and subcubes need
+// up to four cubes for. Grown the same way within the region, these cubes are 28-44 % fewer at 4
+// pieces and 42-59 % fewer at 5 (KRRvKR 1,069,402 -> 442,046; docs/bench-probe.md).
 //
 // The word has four fields, high bits first: the first free piece's rows, its files, the second
 // piece's rows, its files. A field is a set (8 bits, bit e: row or file e), except the one the
