@@ -47,29 +47,6 @@ bool RegionIndex::applies_to(const Encoding& enc) {
 
 namespace {
 
-// Per cube: the side-to-move values and the squares it admits for every slot.
-struct Shape {
-  unsigned stm = 0;
-  unsigned out = 0;  // logic::Output
-  std::array<uint64_t, 5> sq{};
-};
-
-// The squares a slot's PCN field (slot_field) admits.
-const std::array<uint64_t, 4096>& field_squares() {
-  static const std::array<uint64_t, 4096> table = [] {
-    std::array<uint64_t, 4096> t{};
-    for (uint32_t f = 0; f < 4096; ++f)
-      for (unsigned sq = 0; sq < 64; ++sq) {
-        // The square's six inputs as PCN pairs, the row's most significant bit first.
-        uint32_t pairs = 0;
-        for (unsigned bit = 0; bit < 6; ++bit) pairs |= (sq >> (5 - bit) & 1 ? 1u : 2u) << (10 - 2 * bit);
-        if ((pairs & f) == pairs) t[f] |= uint64_t{1} << sq;
-      }
-    return t;
-  }();
-  return table;
-}
-
 // Square sets as rows and files (row e: squares 8e .. 8e + 7, bit e of a row or file set).
 constexpr std::array<uint64_t, 256> kRowSquares = [] {
   std::array<uint64_t, 256> t{};
@@ -81,16 +58,25 @@ constexpr std::array<uint64_t, 256> kRowSquares = [] {
 uint64_t rect_squares(uint32_t rows, uint32_t files) {
   return kRowSquares[rows] & (uint64_t(files) * 0x0101010101010101ull);
 }
-uint32_t rows_of(uint64_t squares) {
-  uint32_t rows = 0;
-  for (int e = 0; e < 8; ++e) rows |= uint32_t((squares >> (8 * e) & 0xFF) != 0) << e;
-  return rows;
-}
-uint32_t files_of(uint64_t squares) {
-  uint32_t files = 0;
-  for (int e = 0; e < 8; ++e) files |= uint32_t(squares >> (8 * e)) & 0xFF;
-  return files;
-}
+
+// The rows (or files) that three inputs' PCN pairs admit: a slot field's upper or lower half, in
+// the code a region cube's subcube field uses.
+constexpr std::array<uint8_t, 64> kAdmitted = [] {
+  std::array<uint8_t, 64> t{};
+  for (uint32_t pairs = 0; pairs < 64; ++pairs)
+    for (uint32_t e = 0; e < 8; ++e)
+      if ((region_cube::field_code(e, true) & pairs) == region_cube::field_code(e, true)) t[pairs] |= uint8_t(1u << e);
+  return t;
+}();
+
+// Per cube: the side-to-move values, and for every slot the rows and files it admits and their
+// squares.
+struct Shape {
+  unsigned stm = 0;
+  unsigned out = 0;  // logic::Output
+  std::array<uint64_t, 5> sq{};
+  std::array<uint8_t, 5> rows{}, files{};
+};
 // The slots a region fixes (besides the side to move) and the free ones, in slot order. A region
 // is the side to move, then the fixed slots' squares, 6 bits each.
 struct Layout {
@@ -239,9 +225,9 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
           if (o[size_t(__builtin_ctzll(x))] & b) return false;
         return true;
       };
-      const uint64_t a0 = s.sq[f0], b0 = nfree == 2 ? s.sq[f1] : 0;
-      std::array<uint32_t, 4> set{rows_of(a0), files_of(a0), rows_of(b0), files_of(b0)};  // the word's fields
-      std::array<uint64_t, 2> held{a0, b0};
+      // The word's fields, and the squares they hold for each free piece.
+      std::array<uint32_t, 4> set{s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u};
+      std::array<uint64_t, 2> held{s.sq[f0], nfree == 2 ? s.sq[f1] : 0};
       auto try_add = [&](int piece, int field, uint32_t add) {
         std::array<uint32_t, 4> grown = set;
         grown[size_t(field)] |= add;
@@ -343,9 +329,12 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   };
 
   auto shape_of = [&](logic::CubeWord c) {
-    Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}};
-    for (int i = 0; i < k_; ++i) {
-      s.sq[size_t(i)] = field_squares()[slot_field(c, i)];
+    Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}, {}, {}};
+    for (size_t i = 0; i < size_t(k_); ++i) {
+      const uint32_t field = slot_field(c, int(i));
+      s.rows[i] = kAdmitted[field >> 6];
+      s.files[i] = kAdmitted[field & 63];
+      s.sq[i] = rect_squares(s.rows[i], s.files[i]);
     }
     return s;
   };
@@ -417,6 +406,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   const int nfree = k_ - nfixed;
   // The first free piece's files while the slots are chosen.
   int subcube = subcube_field ? *subcube_field : nfree == 2 ? 1 : kNoSubcube;
+  size_t fewest = SIZE_MAX;  // the sampled cubes of the best layout with `subcube`
   if (fixed) {
     best_layout = Layout(k_, *fixed);
   } else {
@@ -424,14 +414,18 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     size_t best_bytes = 0;
     for (const std::vector<int>& choice : slot_choices(k_, nfixed)) {
       const Layout lay(k_, choice);
-      const size_t bytes = 16 * 4 * plan_for(lay, subcube, sampled).ids.size() + directory_bytes(lay);
-      if (!best_layout || bytes < best_bytes) best_bytes = bytes, best_layout = lay;
+      const size_t cubes_sampled = plan_for(lay, subcube, sampled).ids.size();
+      const size_t bytes = 16 * 4 * cubes_sampled + directory_bytes(lay);
+      if (!best_layout || bytes < best_bytes) best_bytes = bytes, best_layout = lay, fewest = cubes_sampled;
     }
   }
   if (nfree == 2 && !subcube_field) {
-    size_t fewest = SIZE_MAX;
-    for (int field = 0; field < 4; ++field)
-      if (const size_t n = plan_for(*best_layout, field, sampled).ids.size(); n < fewest) fewest = n, subcube = field;
+    // The first of the fewest, in field order.
+    for (int field = 0; field < 4; ++field) {
+      if (field == subcube && fewest != SIZE_MAX) continue;  // the slots' trial measured it
+      const size_t n = plan_for(*best_layout, field, sampled).ids.size();
+      if (n < fewest || (n == fewest && field < subcube)) fewest = n, subcube = field;
+    }
   }
   subcube_ = uint8_t(subcube);
   Plan best = plan_for(*best_layout, subcube, [](uint32_t) { return true; });
