@@ -183,15 +183,25 @@ class CubeIndex {
   // The rest: the front line's other blocks, then the tree.
   template <int K>
   static logic::Output find_output_after_front0(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
+    const logic::Output out = find_output_front_rest<K>(h, stm, sq);
+    return out != logic::Output::None ? out : find_output_tree<K>(h, stm, sq);
+  }
+  // The front line's blocks after the first. A cover with a region index has no tree
+  // (drop_tree): its probes stop here, and the region index answers the misses.
+  template <int K>
+  static logic::Output find_output_front_rest(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     constexpr uint32_t kSquareRows = kFirstGroupRow + 2;
-    {
-      const uint32_t blocks = uint32_t(h.front_blocks);
-      std::array<uint32_t, 1 + K> at;
-      at[0] = (kFirstGroupRow + stm) * blocks;
-      for (int i = 0; i < K; ++i) at[size_t(1 + i)] = (kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]) * blocks;
-      if (const Hit hit = scan(h.front, blocks, at, 1); hit.hits) return output_at(h.front, blocks, hit);
-    }
+    const uint32_t blocks = uint32_t(h.front_blocks);
+    std::array<uint32_t, 1 + K> at;
+    at[0] = (kFirstGroupRow + stm) * blocks;
+    for (int i = 0; i < K; ++i) at[size_t(1 + i)] = (kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]) * blocks;
+    if (const Hit hit = scan(h.front, blocks, at, 1); hit.hits) return output_at(h.front, blocks, hit);
+    return logic::Output::None;
+  }
+  // The tree: its nodes down to a leaf, then the leaf's blocks.
+  template <int K>
+  static logic::Output find_output_tree(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+    constexpr int kGroups = 1 + 2 * K, kInputs = 1 + 6 * K;
     uint64_t index = stm;
     for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
     uint64_t ref = h.root;

@@ -234,13 +234,53 @@ class RegionIndex {
     words_.shrink_to_fit();
   }
 
-  // The output of a cube of the region holding the placement, else the region's fallback
-  // (Output::None when the region has none). `sq`: the representative's squares in encoding order.
+  // Where a probe's answer lies: its region's cubes, and the query bits they are matched against.
+  struct Query {
+    uint32_t first;     // the region's first cube
+    uint32_t count;     // its cubes
+    uint32_t pairs;     // the free pieces' squares as a region's cube has them (region_cube::kQueryBits)
+    uint32_t fallback;  // the value when no cube matches (0: none)
+  };
+  // The query of a placement: the region's directory block read (`sq`: the representative's
+  // squares in encoding order). Made once per probe: the prober starts fetching the region's
+  // cubes (prefetch) before it scans the rest of the front line, then matches them (find_output).
+  // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
   template <int K>
-  [[gnu::always_inline]] static logic::Output find_output(const Hot& h, uint32_t stm,
-                                                          const std::array<uint32_t, K>& sq) {
+  [[gnu::always_inline]] static Query locate(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     static_assert(K >= 3 && K <= 5);
-    const Query q = query<K>(h, stm, sq);
+    uint32_t packed = 0;
+    for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
+    auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
+    // The region's number in the directory: side to move, White's king numbered among its
+    // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
+    constexpr int kFixed = fixed_count(K);
+    uint32_t r = stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)];
+    for (int i = 1; i < kFixed; ++i) r = r << 6 | at(i);
+    const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
+    const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
+    uint32_t base;
+    std::memcpy(&base, block, sizeof base);
+    const uint32_t before = units_before(block + kBlockCounts, i);
+    const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
+    const auto& bits = region_cube::kQueryBits[h.subcube];
+    uint32_t pairs = bits[0][at(kFixed)];
+    if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)];
+    return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift, pairs, fallback};
+  }
+
+  // Starts fetching the region's first 64 cubes, which find_output will read.
+  [[gnu::always_inline]] static void prefetch(const Hot& h, const Query& q) {
+    const uint32_t* c = h.cubes + q.first;
+    __builtin_prefetch(c);
+    __builtin_prefetch(c + 16);
+    __builtin_prefetch(c + 32);
+    __builtin_prefetch(c + 48);
+    __builtin_prefetch(c + 63);
+  }
+
+  // The output of a cube of the query's region holding its placement, else the region's fallback
+  // (Output::None when the region has none).
+  [[gnu::always_inline]] static logic::Output find_output(const Hot& h, const Query& q) {
     const uint32_t* c = h.cubes + q.first;
     const uint32_t n = q.count;
     const auto none = logic::Output(q.fallback);  // the region's fallback (Output::None: the region holds none)
@@ -260,16 +300,10 @@ class RegionIndex {
     }
     return none;
   }
-
-  // Starts fetching the region's first 64 cubes, which find_output will read.
+  // The same from the placement.
   template <int K>
-  [[gnu::always_inline]] static void prefetch(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    const uint32_t* c = h.cubes + query<K>(h, stm, sq).first;
-    __builtin_prefetch(c);
-    __builtin_prefetch(c + 16);
-    __builtin_prefetch(c + 32);
-    __builtin_prefetch(c + 48);
-    __builtin_prefetch(c + 63);
+  static logic::Output find_output(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+    return find_output(h, locate<K>(h, stm, sq));
   }
 
   // For a probe layout file, as CubeIndex's: the state without the hot words and the cubes'
@@ -305,34 +339,6 @@ class RegionIndex {
   }
 
  private:
-  struct Query {
-    uint32_t first;     // the region's first cube
-    uint32_t count;     // its cubes
-    uint32_t pairs;     // the free pieces' squares as a region's cube has them (region_cube::kQueryBits)
-    uint32_t fallback;  // the value when no cube matches (0: none)
-  };
-  // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
-  template <int K>
-  [[gnu::always_inline]] static Query query(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    uint32_t packed = 0;
-    for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
-    auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
-    // The region's number in the directory: side to move, White's king numbered among its
-    // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
-    constexpr int kFixed = fixed_count(K);
-    uint32_t r = stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)];
-    for (int i = 1; i < kFixed; ++i) r = r << 6 | at(i);
-    const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
-    const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
-    uint32_t base;
-    std::memcpy(&base, block, sizeof base);
-    const uint32_t before = units_before(block + kBlockCounts, i);
-    const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
-    const auto& bits = region_cube::kQueryBits[h.subcube];
-    uint32_t pairs = bits[0][at(kFixed)];
-    if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)];
-    return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift, pairs, fallback};
-  }
   // The sum of a block's first i counts (i < kBlockRegions): three masked 16-byte sums.
   [[gnu::always_inline]] static uint32_t units_before(const uint8_t* counts, uint32_t i) {
 #if defined(__SSE2__)

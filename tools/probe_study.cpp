@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where an indexed probe's time goes: memory or work. Times the indexed probe alone (as `bench
+// probe` times it: a batch of independent probes, the mean per probe) on random legal positions of
+// one balance, twice: over all of them, and over the first WORKING_SET of them again and again,
+// whose layout lines then stay in the caches. The first is what the benchmark measures; the second
+// is the probe's work without its waits on memory; the gap is the memory. Run it under callgrind
+// for the probe's instructions (the inclusive count of CoverProber::probe_standalone per call).
+//
+//   egtmin_probe_study DATA_DIR BALANCE [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]
+//
+// Defaults: 200,000 positions, a working set of 1,000, 3 rounds, seed 11. DATA_DIR holds the
+// balance's cover (covers/NAME.egtc) and, for the stored index, its layout.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "chess/balance.hpp"
+#include "probe/cover_prober.hpp"
+
+using namespace egtmin;
+
+namespace {
+
+// Nanoseconds per probe of `positions[i % working_set]` for i below positions.size().
+double time_probes(const probe::CoverProber& prober, const std::vector<Position>& positions, size_t working_set,
+                   uint64_t& sink) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (size_t i = 0, j = 0; i < positions.size(); ++i, j = j + 1 == working_set ? 0 : j + 1)
+    sink += uint64_t(prober.probe_wdl(positions[j], probe::Method::Indexed));
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(positions.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s DATA_DIR BALANCE [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]\n", argv[0]);
+    return 2;
+  }
+  const auto balance = Balance::parse(argv[2]);
+  if (!balance) {
+    std::fprintf(stderr, "%s\n", balance.error().message.c_str());
+    return 2;
+  }
+  const long positions = argc > 3 ? std::atol(argv[3]) : 200'000, working_set = argc > 4 ? std::atol(argv[4]) : 1'000;
+  const int rounds = argc > 5 ? std::atoi(argv[5]) : 3;
+  const uint64_t seed = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 11;
+  if (positions <= 0 || working_set <= 0 || working_set > positions || rounds <= 0) {
+    std::fprintf(stderr, "POSITIONS, WORKING_SET (at most POSITIONS) and ROUNDS must be positive\n");
+    return 2;
+  }
+  const std::filesystem::path cover = std::filesystem::path(argv[1]) / "covers" / (balance->name() + ".egtc");
+  probe::CoverProber prober;
+  if (const Status s = prober.add_file(cover); !s) {
+    std::fprintf(stderr, "%s\n", s.error().message.c_str());
+    return 1;
+  }
+
+  // Random legal positions of the balance: each piece on a random free square, either side to move.
+  const std::vector<Piece> pieces = balance->piece_order();
+  std::mt19937_64 rng(seed);
+  std::vector<Position> sample;
+  sample.reserve(size_t(positions));
+  while (sample.size() < size_t(positions)) {
+    Position pos;
+    uint64_t occupied = 0;
+    bool ok = true;
+    for (Piece p : pieces) {
+      const unsigned sq = unsigned(rng() & 63);
+      ok = ok && !(occupied >> sq & 1);
+      occupied |= uint64_t{1} << sq;
+      if (ok) pos.put(Square(sq), p);
+    }
+    pos.set_side_to_move(Color(rng() & 1));
+    if (ok && !pos.illegal_reason()) sample.push_back(pos);
+  }
+
+  uint64_t sink = 0;
+  std::printf("%s, %ld positions, indexed probe, ns per probe (batch mean)\n", balance->name().c_str(), positions);
+  for (int r = 0; r < rounds; ++r) {
+    const double all = time_probes(prober, sample, sample.size(), sink);
+    const double cached = time_probes(prober, sample, size_t(working_set), sink);
+    std::printf("round %d: all positions %.1f, the first %ld again and again %.1f\n", r + 1, all, working_set, cached);
+  }
+  return sink == 1 ? 1 : 0;  // keeps the probes observable
+}
