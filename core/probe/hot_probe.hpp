@@ -116,13 +116,13 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
 // when the cover has a region index (which replaces the tree: CubeIndex::drop_tree), the regions.
 // The region's cubes are far away (L3 or memory), so they are fetched while the rest of the front
 // line is scanned; its query is made once (made twice, and the empty tree walked, a KRPvKR probe
-// ran 604 instructions instead of 462).
+// ran 566 instructions instead of 424). `placement`: the squares `t` packed, as an index has them.
 template <int K>
 [[gnu::always_inline]] inline logic::Output after_front0(const CoverProber::HotEntry& e, unsigned stm,
-                                                         const std::array<uint32_t, K>& t) {
+                                                         const std::array<uint32_t, K>& t, uint64_t placement) {
   if constexpr (K >= 3) {
     if (e.region.dir) {
-      const RegionIndex::Query q = RegionIndex::locate<K>(e.region, stm, t);
+      const RegionIndex::Query q = RegionIndex::locate<K>(e.region, stm, uint32_t(placement));
       RegionIndex::prefetch(e.region, q);
       const logic::Output out = CubeIndex::find_output_front_rest<K>(e.index, stm, t);
       return out != logic::Output::None ? out : RegionIndex::find_output(e.region, q);
@@ -167,21 +167,24 @@ template <int K, class Pos>
   }
   // Colour swap of symmetric balances with Black to move: the representative has White to move
   // (halves swapped, ranks mirrored, White's value negated). Selected without a branch: for the
-  // symmetric balances it is a coin flip on the side to move.
-  const bool swapped = e.swap_colors & (stm == 1);
-  const unsigned rep_stm = stm & ~unsigned(swapped);
-  {
+  // symmetric balances it is a coin flip on the side to move. A symmetric balance has as many
+  // pieces on each side, so an odd count (3 or 5 pieces) has none: 35 instructions a probe less.
+  bool swapped = false;
+  if constexpr (K % 2 == 0) {
+    swapped = e.swap_colors & (stm == 1);
     std::array<uint32_t, K> q;
     for (int i = 0; i < K; ++i) q[size_t(i)] = sq[size_t((i + K / 2) % K)] ^ 56;
     const uint32_t mask = 0u - uint32_t(swapped);
     for (int i = 0; i < K; ++i) sq[size_t(i)] = in_register(sq[size_t(i)] ^ ((sq[size_t(i)] ^ q[size_t(i)]) & mask));
   }
+  const unsigned rep_stm = stm & ~unsigned(swapped);
   // Both candidate transforms, the smaller index wins: the second differs only with the white
   // king on a diagonal (a quarter of the squares in pawnless balances, none with pawns). It is
   // made only then: the branch mispredicts on a random pawnless probe now and then, and costs less
   // than making it every time (a 4-piece probe 235 -> 199 instructions, no slower in time).
   const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
   std::array<uint32_t, K> t;
+  uint64_t placement = 0;  // 5 pieces: t packed, as the transform makes it
   if constexpr (K == 5) {
     uint64_t idx = transformed_index5(sq, g1, e);
     if (g2 != g1) {
@@ -189,6 +192,7 @@ template <int K, class Pos>
       idx = idx ^ ((idx ^ i2) & (0 - uint64_t(i2 < idx)));
     }
     for (int i = 0; i < K; ++i) t[size_t(i)] = in_register(uint32_t(idx >> (6 * (K - 1 - i))) & 63);
+    placement = idx;
   } else {
     t = transformed<K>(sq, g1, e);
     if (g2 != g1) {
@@ -202,7 +206,7 @@ template <int K, class Pos>
   if (m == Method::Indexed && e.index.front0) [[likely]] {
     out = CubeIndex::find_output_front0<K>(e.index, rep_stm, t);
     if (out == logic::Output::None) [[unlikely]]
-      out = after_front0<K>(e, rep_stm, t);
+      out = after_front0<K>(e, rep_stm, t, K == 5 ? placement : packed<K>(t));
   } else {
     const logic::CubeWord mt = fast_minterm(uint64_t(rep_stm) << (6 * K) | packed<K>(t), 1 + 6 * K);
     for (logic::CubeWord c : covers[e.cover]->cubes())

@@ -245,11 +245,11 @@ class RegionIndex {
   // squares in encoding order). Made once per probe: the prober starts fetching the region's
   // cubes (prefetch) before it scans the rest of the front line, then matches them (find_output).
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
+  // `packed`: the squares as an index has them (slot i at bit 6 (K - 1 - i)), which a 5-piece
+  // probe makes anyway.
   template <int K>
-  [[gnu::always_inline]] static Query locate(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
+  [[gnu::always_inline]] static Query locate(const Hot& h, uint32_t stm, uint32_t packed) {
     static_assert(K >= 3 && K <= 5);
-    uint32_t packed = 0;
-    for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
     auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
     // The region's number in the directory: side to move, White's king numbered among its
     // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
@@ -303,7 +303,9 @@ class RegionIndex {
   // The same from the placement.
   template <int K>
   static logic::Output find_output(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    return find_output(h, locate<K>(h, stm, sq));
+    uint32_t packed = 0;
+    for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
+    return find_output(h, locate<K>(h, stm, packed));
   }
 
   // For a probe layout file, as CubeIndex's: the state without the hot words and the cubes'
