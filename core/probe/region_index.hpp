@@ -241,12 +241,11 @@ class RegionIndex {
     uint32_t pairs;     // the free pieces' squares as a region's cube has them (region_cube::kQueryBits)
     uint32_t fallback;  // the value when no cube matches (0: none)
   };
-  // The query of a placement: the region's directory block read (`sq`: the representative's
-  // squares in encoding order). Made once per probe: the prober starts fetching the region's
-  // cubes (prefetch) before it scans the rest of the front line, then matches them (find_output).
+  // The query of a placement: the region's directory block read. `packed`: the representative's
+  // squares in encoding order as an index has them (slot i at bit 6 (K - 1 - i)), which a 5-piece
+  // probe makes anyway. Made once per probe: the prober starts fetching the region's cubes
+  // (prefetch) before it scans the rest of the front line, then matches them (find_output).
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
-  // `packed`: the squares as an index has them (slot i at bit 6 (K - 1 - i)), which a 5-piece
-  // probe makes anyway.
   template <int K>
   [[gnu::always_inline]] static Query locate(const Hot& h, uint32_t stm, uint32_t packed) {
     static_assert(K >= 3 && K <= 5);
@@ -300,7 +299,7 @@ class RegionIndex {
     }
     return none;
   }
-  // The same from the placement.
+  // The same from the representative's squares in encoding order.
   template <int K>
   static logic::Output find_output(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     uint32_t packed = 0;
