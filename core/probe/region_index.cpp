@@ -652,16 +652,12 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
 
 logic::Output RegionIndex::output(uint64_t index) const {
   if (!built()) return logic::Output::None;
-  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1;
-  auto squares = [&]<int K>() {
-    std::array<uint32_t, K> sq{};
-    for (int i = 0; i < K; ++i) sq[size_t(i)] = uint32_t(index >> (6 * (K - 1 - i))) & 63;
-    return find_output<K>(hot(), stm, sq);
-  };
+  // The index's low 6 k bits are the squares packed as locate takes them.
+  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1, packed = uint32_t(index & ((uint64_t{1} << (6 * k_)) - 1));
   switch (k_) {
-    case 3: return squares.operator()<3>();
-    case 4: return squares.operator()<4>();
-    case 5: return squares.operator()<5>();
+    case 3: return find_output(hot(), locate<3>(hot(), stm, packed));
+    case 4: return find_output(hot(), locate<4>(hot(), stm, packed));
+    case 5: return find_output(hot(), locate<5>(hot(), stm, packed));
     default: return logic::Output::None;
   }
 }
