@@ -175,8 +175,8 @@ void CubeIndex::load_state(ByteReader& r) {
 
 bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   if (hot_words.size() != front_words_ + node_words_ + slice_words_ || front_blocks_ < 0 || front_size_ < 0 ||
-      front_size_ > int(kFront) || groups_ > kMaxGroups || front_groups_ > kMaxFrontGroups ||
-      front_rows_ > front_words_)
+      front_size_ > int(kFront) || front_cubes_.size() != size_t(front_size_) || groups_ > kMaxGroups ||
+      front_groups_ > kMaxFrontGroups || front_rows_ > front_words_)
     return false;
   own_ = {};
   words_ = hot_words.data();
@@ -384,6 +384,7 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   }
   front_size_ = int(chosen.size());
   front_blocks_ = int((chosen.size() + 63) / 64);
+  front_cubes_.resize(chosen.size());
   for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];
   // The hot words start with block 0's column of the slab, one word per row (stride 1): most
   // probes end in block 0, and reading it there needs no row-times-blocks products.

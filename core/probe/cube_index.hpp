@@ -254,7 +254,8 @@ class CubeIndex {
 
   size_t memory_bytes() const {
     return (own_.empty() ? hot_words().size_bytes() : own_.capacity() * sizeof(uint64_t)) +
-           cubes_.capacity() * sizeof(uint64_t) + ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
+           cubes_.capacity() * sizeof(uint64_t) + front_cubes_.capacity() * sizeof(logic::CubeWord) +
+           ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
   size_t nodes() const { return node_words_; }
   size_t cube_copies() const { return ids_.size(); }
@@ -354,7 +355,7 @@ class CubeIndex {
   int inputs_ = 0;
   double split_copies_ = 2.0;
   size_t budget_ = 0;
-  std::array<logic::CubeWord, kFront> front_cubes_{};
+  std::vector<logic::CubeWord> front_cubes_;  // front_size_ of them (a layout stores just those)
   // Input groups: group g covers inputs group_first_[g] .. + group_width_[g] - 1; its value in an
   // index is (index >> group_shift_[g]) & group_mask_[g]. The front line's groups: the first input,
   // then runs of up to 6 (squares), front_offset_[g] the first row of group g.

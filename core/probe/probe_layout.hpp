@@ -20,7 +20,7 @@
 
 namespace egtmin::probe {
 
-inline constexpr uint32_t kLayoutVersion = 4;
+inline constexpr uint32_t kLayoutVersion = 5;
 
 // NAME.egtc -> NAME.egtl, in the same directory.
 std::filesystem::path layout_path(const std::filesystem::path& cover_path);
