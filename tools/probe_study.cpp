@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Where an indexed probe's time goes: memory or work. Times the indexed probe alone (as `bench
 // probe` times it: a batch of independent probes, the mean per probe) on random legal positions of
-// one balance, twice: over all of them, and over the first WORKING_SET of them again and again,
+// one balance (or of every balance of a piece count, as `bench probe --pieces N` draws them), twice:
+// over all of them, and over the first WORKING_SET of them again and again,
 // whose layout lines then stay in the caches. The first is what the benchmark measures; the second
 // is the probe's work without its waits on memory; the gap is the memory. Run it under callgrind
 // for the probe's instructions (the inclusive count of CoverProber::probe_standalone per call).
 //
-//   egtmin_probe_study DATA_DIR BALANCE [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]
+//   egtmin_probe_study DATA_DIR BALANCE|PIECES [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]
 //
 // Defaults: 200,000 positions, a working set of 1,000, 3 rounds, seed 11. DATA_DIR holds the
-// balance's cover (covers/NAME.egtc) and, for the stored index, its layout.
+// balance's cover (covers/NAME.egtc) and, for the stored index, its layout. PIECES (3, 4 or 5):
+// every cover of DATA_DIR is opened and the positions are the benchmark's (bench::PaperSampler),
+// those of balances without a cover left out.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
+#include "bench/sampler.hpp"
 #include "chess/balance.hpp"
 #include "probe/cover_prober.hpp"
 
@@ -40,7 +44,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s DATA_DIR BALANCE [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]\n", argv[0]);
     return 2;
   }
-  const auto balance = Balance::parse(argv[2]);
+  const std::string what = argv[2];
+  const bool mixed = what.size() == 1 && what[0] >= '3' && what[0] <= '5';
+  const auto balance = mixed ? Result<Balance>(Balance()) : Balance::parse(what);
   if (!balance) {
     std::fprintf(stderr, "%s\n", balance.error().message.c_str());
     return 2;
@@ -52,37 +58,63 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "POSITIONS, WORKING_SET (at most POSITIONS) and ROUNDS must be positive\n");
     return 2;
   }
-  const std::filesystem::path cover = std::filesystem::path(argv[1]) / "covers" / (balance->name() + ".egtc");
-  probe::CoverProber prober;
-  if (const Status s = prober.add_file(cover); !s) {
-    std::fprintf(stderr, "%s\n", s.error().message.c_str());
-    return 1;
+  std::unique_ptr<probe::CoverProber> prober;
+  if (mixed) {
+    auto opened = probe::CoverProber::open(argv[1]);
+    if (!opened) {
+      std::fprintf(stderr, "%s\n", opened.error().message.c_str());
+      return 1;
+    }
+    prober = std::move(*opened);
+  } else {
+    prober = std::make_unique<probe::CoverProber>();
+    const std::filesystem::path cover = std::filesystem::path(argv[1]) / "covers" / (balance->name() + ".egtc");
+    if (const Status s = prober->add_file(cover); !s) {
+      std::fprintf(stderr, "%s\n", s.error().message.c_str());
+      return 1;
+    }
   }
 
-  // Random legal positions of the balance: each piece on a random free square, either side to move.
-  const std::vector<Piece> pieces = balance->piece_order();
-  std::mt19937_64 rng(seed);
   std::vector<Position> sample;
   sample.reserve(size_t(positions));
-  while (sample.size() < size_t(positions)) {
-    Position pos;
-    uint64_t occupied = 0;
-    bool ok = true;
-    for (Piece p : pieces) {
-      const unsigned sq = unsigned(rng() & 63);
-      ok = ok && !(occupied >> sq & 1);
-      occupied |= uint64_t{1} << sq;
-      if (ok) pos.put(Square(sq), p);
+  if (mixed) {
+    // The benchmark's positions, those with a cover.
+    bench::PaperSampler sampler(what[0] - '0', seed);
+    for (long tries = 0; sample.size() < size_t(positions); ++tries) {
+      if (tries > 100 * positions) {
+        std::fprintf(stderr, "too few positions of balances with a cover in %s\n", argv[1]);
+        return 1;
+      }
+      bench::Sample s;
+      if (!sampler.next(s)) continue;
+      const Position pos = bench::to_position(s);
+      if (prober->has(Balance::of(pos))) sample.push_back(pos);
     }
-    pos.set_side_to_move(Color(rng() & 1));
-    if (ok && !pos.illegal_reason()) sample.push_back(pos);
+  } else {
+    // Random legal positions of the balance: each piece on a random free square, either side to move.
+    const std::vector<Piece> pieces = balance->piece_order();
+    std::mt19937_64 rng(seed);
+    while (sample.size() < size_t(positions)) {
+      Position pos;
+      uint64_t occupied = 0;
+      bool ok = true;
+      for (Piece p : pieces) {
+        const unsigned sq = unsigned(rng() & 63);
+        ok = ok && !(occupied >> sq & 1);
+        occupied |= uint64_t{1} << sq;
+        if (ok) pos.put(Square(sq), p);
+      }
+      pos.set_side_to_move(Color(rng() & 1));
+      if (ok && !pos.illegal_reason()) sample.push_back(pos);
+    }
   }
 
   uint64_t sink = 0;
-  std::printf("%s, %ld positions, indexed probe, ns per probe (batch mean)\n", balance->name().c_str(), positions);
+  const std::string name = mixed ? what + " pieces" : balance->name();
+  std::printf("%s, %ld positions, indexed probe, ns per probe (batch mean)\n", name.c_str(), positions);
   for (int r = 0; r < rounds; ++r) {
-    const double all = time_probes(prober, sample, sample.size(), sink);
-    const double cached = time_probes(prober, sample, size_t(working_set), sink);
+    const double all = time_probes(*prober, sample, sample.size(), sink);
+    const double cached = time_probes(*prober, sample, size_t(working_set), sink);
     std::printf("round %d: all positions %.1f, the first %ld again and again %.1f\n", r + 1, all, working_set, cached);
   }
   return sink == 1 ? 1 : 0;  // keeps the probes observable
