@@ -78,9 +78,9 @@ inline constexpr CanonTransforms kCanonTransforms = [] {
 
 // The representative's squares under board transform g, identical pieces in ascending order
 // (fewer than four pieces have none in a canonical balance, four at most the pair of slots 1 and
-// 2: a fixed count, so no loop branch to mispredict; ordered for every balance, through a zero
-// mask for the 25 of 30 without the pair: behind a branch on the balance, the engines' library
-// probe took 5-6 ns longer at 4 pieces). Five pieces: transformed_index5.
+// 2: a fixed count, so no loop branch to mispredict). The pair is ordered for every balance,
+// through a zero mask for the 25 of 30 without one: behind a branch on the balance, the engines'
+// library probe took 5-6 ns longer at 4 pieces. Five pieces: transformed_index5.
 template <int K>
 inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g,
                                            const CoverProber::HotEntry& e) {
