@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
       return 1;
     }
     prober = std::move(*opened);
+    if (prober->balances().empty()) {
+      std::fprintf(stderr, "no covers in %s/covers\n", argv[1]);
+      return 1;
+    }
   } else {
     prober = std::make_unique<probe::CoverProber>();
     const std::filesystem::path cover = std::filesystem::path(argv[1]) / "covers" / (balance->name() + ".egtc");
