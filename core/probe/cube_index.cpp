@@ -59,7 +59,7 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
   std::vector<uint32_t> rest_cubes;
   for (uint32_t c = 0; c < cubes_.size(); ++c) {
     bool swallowed = false;
-    for (int f = 0; f < front_size_ && !swallowed; ++f) swallowed = inside(cubes_[c], front_cubes_[size_t(f)]);
+    for (size_t f = 0; f < front_cubes_.size() && !swallowed; ++f) swallowed = inside(cubes_[c], front_cubes_[f]);
     if (!swallowed) rest_cubes.push_back(c);
   }
 
@@ -174,9 +174,9 @@ void CubeIndex::load_state(ByteReader& r) {
 }
 
 bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
-  if (hot_words.size() != front_words_ + node_words_ + slice_words_ || front_blocks_ < 0 || front_size_ < 0 ||
-      front_size_ > int(kFront) || front_cubes_.size() != size_t(front_size_) || groups_ > kMaxGroups ||
-      front_groups_ > kMaxFrontGroups || front_rows_ > front_words_)
+  if (hot_words.size() != front_words_ + node_words_ + slice_words_ || front_blocks_ < 0 ||
+      front_cubes_.size() > kFront || groups_ > kMaxGroups || front_groups_ > kMaxFrontGroups ||
+      front_rows_ > front_words_)
     return false;
   own_ = {};
   words_ = hot_words.data();
@@ -216,8 +216,8 @@ void CubeIndex::prune(std::vector<uint32_t>& ids, uint64_t used, uint64_t values
   // Front cubes that miss the region say nothing about it (restricting them would pretend they do).
   std::array<logic::CubeWord, kFront> front{};
   int fronts = 0;
-  for (int f = 0; f < front_size_; ++f)
-    if (r.admits(front_cubes_[size_t(f)])) front[size_t(fronts++)] = r.restrict(front_cubes_[size_t(f)]);
+  for (logic::CubeWord f : front_cubes_)
+    if (r.admits(f)) front[size_t(fronts++)] = r.restrict(f);
   std::vector<logic::CubeWord> absorbers;
   std::vector<uint32_t> kept;
   kept.reserve(ids.size());
@@ -382,7 +382,6 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
     left -= newly.size();
     chosen.insert(chosen.end(), block.begin(), block.end());
   }
-  front_size_ = int(chosen.size());
   front_blocks_ = int((chosen.size() + 63) / 64);
   front_cubes_.resize(chosen.size());
   for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];

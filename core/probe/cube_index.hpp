@@ -87,7 +87,7 @@ class CubeIndex {
   // False for a default-constructed index (a cover opened without one, CoverProber::kNoIndex).
   bool built() const { return words_ != nullptr; }
   // The whole front line.
-  std::span<const logic::CubeWord> front_cubes() const { return {front_cubes_.data(), size_t(front_size_)}; }
+  std::span<const logic::CubeWord> front_cubes() const { return front_cubes_; }
   // The leaf blocks a probe scans, on average over `queries` (indices; 0 for those the front line
   // answers): what a front miss costs here, apart from reaching the leaf.
   double leaf_blocks_per_query(std::span<const uint64_t> queries) const;
@@ -260,7 +260,7 @@ class CubeIndex {
   size_t nodes() const { return node_words_; }
   size_t cube_copies() const { return ids_.size(); }
   int depth() const { return depth_; }
-  int front_size() const { return front_size_; }
+  int front_size() const { return int(front_cubes_.size()); }
   size_t largest_leaf() const { return largest_leaf_; }
 
  private:
@@ -330,7 +330,7 @@ class CubeIndex {
   // Every field save_state writes, in order (one list for writing and reading).
   template <class Visit>
   void visit_state(Visit&& v) {
-    v(root_), v(front_words_), v(node_words_), v(slice_words_), v(groups_), v(front_blocks_), v(front_size_);
+    v(root_), v(front_words_), v(node_words_), v(slice_words_), v(groups_), v(front_blocks_);
     v(inputs_), v(front_cubes_), v(group_first_), v(group_width_), v(group_shift_), v(group_mask_);
     v(front_groups_), v(front_rows_), v(front_first_), v(front_width_), v(front_shift_), v(front_mask_);
     v(front_offset_), v(depth_), v(largest_leaf_);
@@ -350,12 +350,11 @@ class CubeIndex {
   std::vector<uint64_t> front_block_;  // while building
   int groups_ = 0;
   int front_blocks_ = 0;
-  int front_size_ = 0;
 
   int inputs_ = 0;
   double split_copies_ = 2.0;
   size_t budget_ = 0;
-  std::vector<logic::CubeWord> front_cubes_;  // front_size_ of them (a layout stores just those)
+  std::vector<logic::CubeWord> front_cubes_;  // the front line, block after block (a layout stores them)
   // Input groups: group g covers inputs group_first_[g] .. + group_width_[g] - 1; its value in an
   // index is (index >> group_shift_[g]) & group_mask_[g]. The front line's groups: the first input,
   // then runs of up to 6 (squares), front_offset_[g] the first row of group g.
