@@ -14,30 +14,14 @@
 #include "logic/irredundant.hpp"
 #include "logic/passes.hpp"
 #include "logic/pipeline.hpp"
+#include "support/cubes.hpp"
 #include "support/env.hpp"
 
 namespace egtmin::logic {
 namespace {
 
-CubeWord cube_of(const std::string& s, Output o) {  // "01-" style, input 0 first
-  CubeWord c = kInputMask;
-  for (size_t i = 0; i < s.size(); ++i) {
-    CubeWord pair = s[i] == '0' ? 2 : s[i] == '1' ? 1 : 3;
-    c = (c & ~pair_mask(int(i))) | (pair << pair_shift(int(i)));
-  }
-  return with_output(c, o);
-}
-
-std::vector<uint8_t> random_values(int n, double dc_share, std::mt19937_64& rng) {
-  std::vector<uint8_t> v(size_t(1) << n);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (u(rng) < dc_share) continue;
-    int base = int((i >> (n - 2)) % 3) + 1;
-    v[i] = uint8_t(u(rng) < 0.8 ? base : int(rng() % 3) + 1);
-  }
-  return v;
-}
+using test::cube_of;
+using test::random_values;
 
 // Each care minterm of output o is covered by a cube of `cover` (or `fixed`), and no cube of the
 // cover contains a care minterm of another output.
