@@ -7,16 +7,23 @@
 // is the probe's work without its waits on memory; the gap is the memory. Run it under callgrind
 // for the probe's instructions (the inclusive count of CoverProber::probe_standalone per call).
 //
-//   egtmin_probe_study DATA_DIR BALANCE|PIECES [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]
+//   egtmin_probe_study DATA_DIR BALANCE|PIECES [POSITIONS [WORKING_SET [ROUNDS [SEED]]]] [--answers]
+//
+// --answers (one balance with a region index): instead of timing, where the positions' answers
+// lie: the front line, the region's first cube, its 2nd-16th, 17th-64th, later ones, or its
+// fallback (no cube holds the position), and for the fallback's positions, whether a set of the
+// free pieces' squares per region would have told the fallback without reading the cubes.
 //
 // Defaults: 200,000 positions, a working set of 1,000, 3 rounds, seed 11. DATA_DIR holds the
 // balance's cover (covers/NAME.egtc) and, for the stored index, its layout. PIECES (3, 4 or 5):
 // every cover of DATA_DIR is opened and the positions are the benchmark's (bench::PaperSampler),
 // those of balances without a cover left out.
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "bench/sampler.hpp"
@@ -37,11 +44,61 @@ double time_probes(const probe::CoverProber& prober, const std::vector<Position>
   return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(positions.size());
 }
 
+// Where the answers of `sample` lie in the balance's index (--answers).
+int print_answers(const probe::CoverProber& prober, const Balance& balance, const std::vector<Position>& sample) {
+  const probe::LoadedCover* lc = prober.cover(balance);
+  if (!lc || lc->file.balance != balance || !lc->region.built()) {
+    std::fprintf(stderr, "--answers needs a canonical balance whose cover has a region index\n");
+    return 2;
+  }
+  // Front line; region cube 1, 2-16, 17-64, 65 on; fallback, of which a square set would tell.
+  enum { kFront, kFirst, kTo16, kTo64, kLater, kFallback, kFallbackSquares, kKinds };
+  std::array<uint64_t, kKinds> n{};
+  uint64_t region_cubes = 0;
+  for (const Position& pos : sample) {
+    // The placement in encoding order (the balance as named, so no colour swap: LoadedCover::find).
+    Placement p;
+    p.stm = pos.side_to_move();
+    int i = 0;
+    for (int pc = 0; pc < kPieces; ++pc)
+      for (Bitboard b = pos.pieces(Piece(pc)); b;) p.sq[size_t(i++)] = Square(pop_lsb(b));
+    const uint64_t idx = lc->encoding.encode(lc->canon.canonical(p).placement);
+    if (lc->index.find_output(idx) != logic::Output::None) {
+      ++n[kFront];
+      continue;
+    }
+    const probe::RegionIndex::Answer a = lc->region.answer(idx);
+    region_cubes += a.region_cubes;
+    if (a.cube < 0) {
+      ++n[kFallback];
+      n[kFallbackSquares] += !(a.first_square_held && a.second_square_held);
+    } else {
+      ++n[a.cube == 0 ? kFirst : a.cube < 16 ? kTo16 : a.cube < 64 ? kTo64 : kLater];
+    }
+  }
+  const double all = double(sample.size()), regions = all - double(n[kFront]);
+  auto pct = [](uint64_t k, double of) { return of > 0 ? 100.0 * double(k) / of : 0.0; };
+  std::printf("%s, %zu positions: front line %.1f %%, a region %.1f %% (its mean cube count %.1f)\n",
+              balance.name().c_str(), sample.size(), pct(n[kFront], all), pct(uint64_t(regions), all),
+              regions > 0 ? double(region_cubes) / regions : 0.0);
+  std::printf(
+      "of the region probes: answered by its first cube %.1f %%, 2nd-16th %.1f %%, 17th-64th %.1f %%, "
+      "later %.1f %%, the fallback %.1f %%\n",
+      pct(n[kFirst], regions), pct(n[kTo16], regions), pct(n[kTo64], regions), pct(n[kLater], regions),
+      pct(n[kFallback], regions));
+  std::printf("of the fallback's: a free piece's square that no cube of the region holds %.1f %%\n",
+              pct(n[kFallbackSquares], double(n[kFallback])));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool answers = argc > 1 && std::string(argv[argc - 1]) == "--answers";
+  if (answers) --argc;
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s DATA_DIR BALANCE [POSITIONS [WORKING_SET [ROUNDS [SEED]]]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DATA_DIR BALANCE|PIECES [POSITIONS [WORKING_SET [ROUNDS [SEED]]]] [--answers]\n",
+                 argv[0]);
     return 2;
   }
   const std::string what = argv[2];
@@ -49,6 +106,10 @@ int main(int argc, char** argv) {
   const auto balance = mixed ? Result<Balance>(Balance()) : Balance::parse(what);
   if (!balance) {
     std::fprintf(stderr, "%s\n", balance.error().message.c_str());
+    return 2;
+  }
+  if (answers && mixed) {
+    std::fprintf(stderr, "--answers takes one balance, not a piece count\n");
     return 2;
   }
   const long positions = argc > 3 ? std::atol(argv[3]) : 200'000, working_set = argc > 4 ? std::atol(argv[4]) : 1'000;
@@ -112,6 +173,8 @@ int main(int argc, char** argv) {
       if (ok && !pos.illegal_reason()) sample.push_back(pos);
     }
   }
+
+  if (answers) return print_answers(*prober, *balance, sample);
 
   uint64_t sink = 0;
   const std::string name = mixed ? what + " pieces" : balance->name();

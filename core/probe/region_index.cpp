@@ -662,6 +662,28 @@ logic::Output RegionIndex::output(uint64_t index) const {
   }
 }
 
+RegionIndex::Answer RegionIndex::answer(uint64_t index) const {
+  Answer a;
+  if (!built()) return a;
+  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1, packed = uint32_t(index & ((uint64_t{1} << (6 * k_)) - 1));
+  const Query q = k_ == 3   ? locate<3>(hot(), stm, packed)
+                  : k_ == 4 ? locate<4>(hot(), stm, packed)
+                            : locate<5>(hot(), stm, packed);
+  const uint32_t* c = hot().cubes + q.first;
+  // The first free piece's fields are the word's high ones (region_cube): below field 1's lowest
+  // bit lie the second's.
+  const uint32_t second = (uint32_t{1} << region_cube::field_shift(1, subcube_)) - 1;
+  const uint32_t fields = (uint32_t{1} << kOutputShift) - 1, first = fields & ~second;
+  const uint32_t q1 = q.pairs & first, q2 = q.pairs & second;
+  a.region_cubes = q.count;
+  for (uint32_t j = 0; j < q.count; ++j) {
+    if (a.cube < 0 && (c[j] & q.pairs) == q.pairs) a.cube = int(j);
+    a.first_square_held = a.first_square_held || (c[j] & q1) == q1;
+    a.second_square_held = a.second_square_held || (c[j] & q2) == q2;
+  }
+  return a;
+}
+
 logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWord> cubes) const {
   if (!built() || first_id_.empty()) return 0;
   const int inputs = 1 + 6 * k_;

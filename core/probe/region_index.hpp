@@ -318,6 +318,17 @@ class RegionIndex {
   // The hot path's answer for an index of the encoding (find_output with the layout known only at
   // run time).
   logic::Output output(uint64_t index) const;
+  // How the index's region answers it (egtmin_probe_study --answers): the region's cube count,
+  // the place of the first of them that holds the index (-1: none, the fallback answers), and,
+  // for the fallback, whether some cube of the region holds the first free piece on its square
+  // (the second piece anywhere) and the same for the second: a per-region set of the free pieces'
+  // squares would let a probe answer the fallback without reading the cubes only where one is false.
+  struct Answer {
+    uint32_t region_cubes = 0;
+    int cube = -1;
+    bool first_square_held = false, second_square_held = false;
+  };
+  Answer answer(uint64_t index) const;
   // A cube of the cover holding the index, among those the region's cubes were grown from, in the
   // hot path's order (0 when none of them holds it: the region's fallback answered, a region cube
   // that grew answered, or an index read back); `cubes`: the cover the index was built from. For a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "probe/cover_builder.hpp"
@@ -228,6 +229,56 @@ TEST(RegionIndex, FourPieceRegionsAreExactWithEachSubcubeField) {
   // One free piece has no subcube field, two need one.
   EXPECT_FALSE(
       RegionIndex(cover.cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, RegionIndex::kNoSubcube).built());
+}
+
+// answer() names the first cube of the region holding the index, and says a free piece's square
+// is held exactly when, the other free piece moved to some square, a cube of the region holds it.
+TEST(RegionIndex, AnswerNamesTheHoldingCubeAndTheHeldSquares) {
+  const Table& t = **test::shared_store().ensure(*Balance::parse("KRvKP"));
+  const Encoding& enc = t.encoding();
+  const auto cover = test::trie_cover(t, CanonScheme::Full);
+  const CoverCanon canon(enc, CanonScheme::Full);
+  const RegionIndex idx(cover.cubes, enc, canon);
+  ASSERT_TRUE(idx.built());
+  std::vector<int> free;
+  for (int slot = 0; slot < 4; ++slot)
+    if (std::find(idx.fixed_slots().begin(), idx.fixed_slots().end(), slot) == idx.fixed_slots().end())
+      free.push_back(slot);
+  ASSERT_EQ(free.size(), 2u);
+  // The index with free slot `slot` on `sq` (slot i at bit 6 (3 - i)).
+  auto moved = [](uint64_t i, int slot, uint64_t sq) {
+    const int shift = 6 * (3 - slot);
+    return (i & ~(uint64_t{63} << shift)) | sq << shift;
+  };
+  std::mt19937_64 rng(3);
+  int checked = 0, held_by_cube = 0, fallbacks = 0, unheld = 0;
+  while (checked < 2000) {
+    const uint64_t i = rng() & (enc.size() - 1);
+    const Placement p = enc.decode(i);
+    if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+    ++checked;
+    const RegionIndex::Answer a = idx.answer(i);
+    ASSERT_LT(a.cube, int(a.region_cubes));
+    if (a.cube >= 0) {
+      ++held_by_cube;
+      EXPECT_TRUE(a.first_square_held && a.second_square_held) << "index " << i;
+      EXPECT_NE(idx.output(i), logic::Output::None);
+    } else {
+      ++fallbacks;
+    }
+    bool first = false, second = false;
+    for (uint64_t sq = 0; sq < 64; ++sq) {
+      first = first || idx.answer(moved(i, free[1], sq)).cube >= 0;
+      second = second || idx.answer(moved(i, free[0], sq)).cube >= 0;
+    }
+    EXPECT_EQ(a.first_square_held, first) << "index " << i;
+    EXPECT_EQ(a.second_square_held, second) << "index " << i;
+    unheld += !(first && second);
+  }
+  // Each case occurs, so that the checks above test something.
+  EXPECT_GT(held_by_cube, 0);
+  EXPECT_GT(fallbacks, 0);
+  EXPECT_GT(unheld, 0);
 }
 
 }  // namespace
