@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
@@ -264,6 +265,11 @@ class TestCharts : public QObject {
     auto* x = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
     QVERIFY(x);
     QCOMPARE(x->categories(), chart.balances());
+    // Bars from 1 on a log scale up to the power of ten above the largest (40 cubes).
+    auto* y = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    QVERIFY(y);
+    QCOMPARE(y->min(), 1.0);
+    QCOMPARE(y->max(), 100.0);
     QVERIFY2(chart.summaryLabel()->text().contains(QStringLiteral("KvK")), qPrintable(chart.summaryLabel()->text()));
     QString err;
     QVERIFY2(chart.exportCsv(dir_.filePath("iteration.csv"), &err), qPrintable(err));

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "charts/iteration_chart.hpp"
 
-#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -9,12 +8,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QLogValueAxis>
 #include <QPushButton>
 #include <QTextStream>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
 
 #include "charts/scatter_charts.hpp"
 
@@ -114,18 +111,7 @@ void IterationChart::setRows(const std::vector<bench::AblationRow>& rows) {
   auto* series = new QBarSeries;
   series->append(one);
   series->append(iter);
-  chart->addSeries(series);
-  auto* x = new QBarCategoryAxis;
-  x->append(balances_);
-  chart->addAxis(x, Qt::AlignBottom);
-  series->attachAxis(x);
-  auto* y = new QLogValueAxis;
-  y->setBase(10);
-  y->setLabelFormat(QStringLiteral("%g"));
-  y->setRange(1, std::pow(10.0, std::ceil(std::log10(double(hi)) + 0.01)));
-  y->setTitleText(tr("cubes in the cover"));
-  chart->addAxis(y, Qt::AlignLeft);
-  series->attachAxis(y);
+  addLogBars(chart, series, balances_, double(hi), tr("cubes in the cover"));
   chart->legend()->setAlignment(Qt::AlignTop);
   view_->setChart(chart);
 

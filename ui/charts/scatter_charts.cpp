@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "charts/scatter_charts.hpp"
 
+#include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -105,6 +107,21 @@ void addExportButtons(QWidget* owner, QBoxLayout* row, QChartView* view, const Q
   row->addWidget(numbers);
   connectExport(owner, numbers, QObject::tr("Export numbers"), stem + QStringLiteral(".csv"),
                 QObject::tr("CSV files (*.csv)"), std::move(csv));
+}
+
+void addLogBars(QChart* chart, QBarSeries* bars, const QStringList& categories, double hi, const QString& yTitle) {
+  chart->addSeries(bars);
+  auto* x = new QBarCategoryAxis;
+  x->append(categories);
+  chart->addAxis(x, Qt::AlignBottom);
+  bars->attachAxis(x);
+  auto* y = new QLogValueAxis;
+  y->setBase(10);
+  y->setLabelFormat(QStringLiteral("%g"));
+  y->setRange(1, std::pow(10.0, std::ceil(std::log10(std::max(hi, 1.0)) + 0.01)));
+  y->setTitleText(yTitle);
+  chart->addAxis(y, Qt::AlignLeft);
+  bars->attachAxis(y);
 }
 
 namespace {

@@ -2,7 +2,7 @@
 // Log-log scatter charts after the paper's figures: our cover file size against the Syzygy WDL
 // file size per balance (Fig. 2a, with the y = x diagonal), and minimization time against the
 // final cover size per finished run and balance (Fig. 1a, a balance's runs joined by a dashed line).
-// Also SVG/PNG export of any chart view.
+// Also what every chart shares: SVG/PNG/CSV export of a chart view, and bars on a log scale.
 #pragma once
 
 #include <functional>
@@ -18,6 +18,7 @@
 
 class QTextStream;
 
+class QBarSeries;
 class QChart;
 class QChartView;
 class QBoxLayout;
@@ -34,6 +35,10 @@ bool exportChartPng(QChartView* view, const QString& path);
 // Writes a CSV file atomically (QSaveFile) with `write`; false, with the reason in `error`, when
 // it cannot be opened or committed.
 bool exportCsvFile(const QString& path, QString* error, const std::function<void(QTextStream&)>& write);
+
+// Adds `bars` to `chart`, one group per category along the bottom, on a log axis of `yTitle` from
+// 1 to the power of ten above `hi` (bars start at 1 there: give absent values as 1).
+void addLogBars(QChart* chart, QBarSeries* bars, const QStringList& categories, double hi, const QString& yTitle);
 
 // Replaces the view's chart with an empty one titled `message` (why nothing is plotted).
 void showChartMessage(QChartView* view, const QString& message);

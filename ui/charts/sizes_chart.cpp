@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "charts/sizes_chart.hpp"
 
-#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -10,12 +9,10 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QLogValueAxis>
 #include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <cmath>
 
 #include "app_context.hpp"
 #include "charts/scatter_charts.hpp"
@@ -76,18 +73,7 @@ void SizesChart::refresh() {
   auto* series = new QBarSeries;
   series->append(tables);
   series->append(covers);
-  chart->addSeries(series);
-  auto* x = new QBarCategoryAxis;
-  x->append(names);
-  chart->addAxis(x, Qt::AlignBottom);
-  series->attachAxis(x);
-  auto* y = new QLogValueAxis;
-  y->setBase(10);
-  y->setLabelFormat(QStringLiteral("%g"));
-  y->setRange(1, std::pow(10.0, std::ceil(std::log10(double(hi)) + 0.01)));
-  y->setTitleText(tr("bytes"));
-  chart->addAxis(y, Qt::AlignLeft);
-  series->attachAxis(y);
+  addLogBars(chart, series, names, double(hi), tr("bytes"));
   chart->legend()->setAlignment(Qt::AlignRight);
   view_->setChart(chart);
 }
