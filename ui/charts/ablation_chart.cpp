@@ -280,13 +280,10 @@ bool AblationChart::wait(int timeoutMs) { return runner_->wait(timeoutMs); }
 void AblationChart::done(const Outcome& o) {
   pieces_->setEnabled(true);
   positions_->setEnabled(true);
+  runner_->showEnd(o.ok, o.cancelled);
   if (o.ok) {
-    bar_->setValue(1000);
-    stage_->setText(tr("done"));
     setRows(o.rows);
   } else {
-    bar_->setValue(0);
-    stage_->setText(o.cancelled ? tr("cancelled") : tr("failed"));
     const QString kept = tr("%1 of %2 ideas had finished; their covers stay in the ablation directory")
                              .arg(o.finishedIdeas)
                              .arg(o.ideas);

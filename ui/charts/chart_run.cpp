@@ -58,6 +58,11 @@ bool ChartRun::wait(int timeoutMs) {
   return true;
 }
 
+void ChartRun::showEnd(bool ok, bool cancelled) {
+  bar_->setValue(ok ? kBarSteps : 0);
+  stage_->setText(ok ? tr("done") : cancelled ? tr("cancelled") : tr("failed"));
+}
+
 void ChartRun::poll() {
   if (!state_) return;
   std::lock_guard lock(state_->mutex);

@@ -49,6 +49,9 @@ class ChartRun : public QObject {
   void cancel();
   // Blocks (processing events) until no run is busy; false on timeout.
   bool wait(int timeoutMs);
+  // How the run ended, on the bar and its label: full and "done", else empty and "cancelled" or
+  // "failed". The chart calls it from its Finish, beside what it shows of the outcome.
+  void showEnd(bool ok, bool cancelled);
 
  private:
   void poll();

@@ -297,13 +297,10 @@ bool ProbeTimesChart::wait(int timeoutMs) { return runner_->wait(timeoutMs); }
 void ProbeTimesChart::done(const Outcome& o) {
   positions_->setEnabled(true);
   pieces_->setEnabled(true);
+  runner_->showEnd(o.ok, o.cancelled);
   if (o.ok) {
-    bar_->setValue(1000);
-    stage_->setText(tr("done"));
     setResult(o.result);
   } else {
-    bar_->setValue(0);
-    stage_->setText(o.cancelled ? tr("cancelled") : tr("failed"));
     outcomeMessage_ = o.cancelled ? tr("Probe benchmark cancelled") : tr("Probe benchmark failed: %1").arg(o.error);
     setMessage(outcomeMessage_);
   }
