@@ -342,18 +342,12 @@ void AblationChart::setRows(const std::vector<bench::AblationRow>& rows) {
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     // Above the bars the theme's label colour (white, for inside them) would not show.
     for (QBarSet* set : series->barSets()) set->setLabelColor(chart->titleBrush().color());
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(ideas);
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
     auto* y = new QValueAxis;
     y->setRange(0, hi * 1.15);
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.2f"));
     y->setTitleText(tr("relative to the default covers / to Fathom"));
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
+    QBarCategoryAxis* x = addBars(chart, series, ideas, y);
     // The line at 1: below it an idea's covers are smaller than the default's, or its probe faster
     // than Fathom's.
     auto* one = new QLineSeries;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "charts/scatter_charts.hpp"
 
+#include <QAbstractBarSeries>
 #include <QBarCategoryAxis>
-#include <QBarSeries>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -109,19 +109,25 @@ void addExportButtons(QWidget* owner, QBoxLayout* row, QChartView* view, const Q
                 QObject::tr("CSV files (*.csv)"), std::move(csv));
 }
 
-void addLogBars(QChart* chart, QBarSeries* bars, const QStringList& categories, double hi, const QString& yTitle) {
+QBarCategoryAxis* addBars(QChart* chart, QAbstractBarSeries* bars, const QStringList& categories, QAbstractAxis* y) {
   chart->addSeries(bars);
   auto* x = new QBarCategoryAxis;
   x->append(categories);
   chart->addAxis(x, Qt::AlignBottom);
   bars->attachAxis(x);
+  chart->addAxis(y, Qt::AlignLeft);
+  bars->attachAxis(y);
+  return x;
+}
+
+void addLogBars(QChart* chart, QAbstractBarSeries* bars, const QStringList& categories, double hi,
+                const QString& yTitle) {
   auto* y = new QLogValueAxis;
   y->setBase(10);
   y->setLabelFormat(QStringLiteral("%g"));
   y->setRange(1, std::pow(10.0, std::ceil(std::log10(std::max(hi, 1.0)) + 0.01)));
   y->setTitleText(yTitle);
-  chart->addAxis(y, Qt::AlignLeft);
-  bars->attachAxis(y);
+  addBars(chart, bars, categories, y);
 }
 
 namespace {

@@ -18,7 +18,9 @@
 
 class QTextStream;
 
-class QBarSeries;
+class QAbstractAxis;
+class QAbstractBarSeries;
+class QBarCategoryAxis;
 class QChart;
 class QChartView;
 class QBoxLayout;
@@ -36,9 +38,13 @@ bool exportChartPng(QChartView* view, const QString& path);
 // it cannot be opened or committed.
 bool exportCsvFile(const QString& path, QString* error, const std::function<void(QTextStream&)>& write);
 
-// Adds `bars` to `chart`, one group per category along the bottom, on a log axis of `yTitle` from
-// 1 to the power of ten above `hi` (bars start at 1 there: give absent values as 1).
-void addLogBars(QChart* chart, QBarSeries* bars, const QStringList& categories, double hi, const QString& yTitle);
+// Adds `bars` to `chart`, one group per category along the bottom, against the axis `y` (which
+// the chart takes) on the left; the category axis, for other series to attach to.
+QBarCategoryAxis* addBars(QChart* chart, QAbstractBarSeries* bars, const QStringList& categories, QAbstractAxis* y);
+// The same on a log axis of `yTitle` from 1 to the power of ten above `hi` (bars start at 1
+// there: give absent values as 1).
+void addLogBars(QChart* chart, QAbstractBarSeries* bars, const QStringList& categories, double hi,
+                const QString& yTitle);
 
 // Replaces the view's chart with an empty one titled `message` (why nothing is plotted).
 void showChartMessage(QChartView* view, const QString& message);
