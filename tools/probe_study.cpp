@@ -56,12 +56,8 @@ int print_answers(const probe::CoverProber& prober, const Balance& balance, cons
   std::array<uint64_t, kKinds> n{};
   uint64_t region_cubes = 0;
   for (const Position& pos : sample) {
-    // The placement in encoding order (the balance as named, so no colour swap: LoadedCover::find).
-    Placement p;
-    p.stm = pos.side_to_move();
-    int i = 0;
-    for (int pc = 0; pc < kPieces; ++pc)
-      for (Bitboard b = pos.pieces(Piece(pc)); b;) p.sq[size_t(i++)] = Square(pop_lsb(b));
+    // The positions are of the balance as named: no colour swap (LoadedCover::find).
+    const Placement p = lc->encoding.placement_of_own(pos);
     const uint64_t idx = lc->encoding.encode(lc->canon.canonical(p).placement);
     if (lc->index.find_output(idx) != logic::Output::None) {
       ++n[kFront];

@@ -650,26 +650,28 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   return true;
 }
 
-logic::Output RegionIndex::output(uint64_t index) const {
-  if (!built()) return logic::Output::None;
+RegionIndex::Query RegionIndex::query(const Hot& h, uint64_t index) const {
   // The index's low 6 k bits are the squares packed as locate takes them.
   const uint32_t stm = uint32_t(index >> (6 * k_)) & 1, packed = uint32_t(index & ((uint64_t{1} << (6 * k_)) - 1));
   switch (k_) {
-    case 3: return find_output(hot(), locate<3>(hot(), stm, packed));
-    case 4: return find_output(hot(), locate<4>(hot(), stm, packed));
-    case 5: return find_output(hot(), locate<5>(hot(), stm, packed));
-    default: return logic::Output::None;
+    case 3: return locate<3>(h, stm, packed);
+    case 4: return locate<4>(h, stm, packed);
+    default: return locate<5>(h, stm, packed);  // built() holds 3 to 5 pieces
   }
+}
+
+logic::Output RegionIndex::output(uint64_t index) const {
+  if (!built()) return logic::Output::None;
+  const Hot h = hot();
+  return find_output(h, query(h, index));
 }
 
 RegionIndex::Answer RegionIndex::answer(uint64_t index) const {
   Answer a;
   if (!built()) return a;
-  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1, packed = uint32_t(index & ((uint64_t{1} << (6 * k_)) - 1));
-  const Query q = k_ == 3   ? locate<3>(hot(), stm, packed)
-                  : k_ == 4 ? locate<4>(hot(), stm, packed)
-                            : locate<5>(hot(), stm, packed);
-  const uint32_t* c = hot().cubes + q.first;
+  const Hot h = hot();
+  const Query q = query(h, index);
+  const uint32_t* c = h.cubes + q.first;
   // The first free piece's fields are the word's high ones (region_cube): below field 1's lowest
   // bit lie the second's.
   const uint32_t second = (uint32_t{1} << region_cube::field_shift(1, subcube_)) - 1;

@@ -387,6 +387,9 @@ class RegionIndex {
 #endif
   }
 
+  // The query of an index of the encoding (the layout known only at run time).
+  Query query(const Hot& h, uint64_t index) const;
+
   const uint64_t* words_data() const { return words_.empty() ? words_at_ : words_.data(); }
   size_t words_size() const { return hot_size_; }
 
