@@ -8,6 +8,7 @@
 // "indexed" is CoverProber::probe_wdl on egtmin's Position, over every cover opened at once (what
 // `bench probe` times); "library" is egtmin_probe_wdl on the engine's bitboards (the conversion
 // is part of its probe). Every position is first probed by both and the values compared.
+// EGTMIN_BENCH_SERIAL=1 times each probe alone: its position waits for the value before.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -90,6 +91,8 @@ int main(int argc, char** argv) {
   std::vector<double> per_round[2];
   // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
   bool timed[2] = {true, true};
+  // EGTMIN_BENCH_SERIAL=1 makes each probe wait for the one before (see the loop).
+  const bool serial = std::getenv("EGTMIN_BENCH_SERIAL") != nullptr;
   if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) {
     const int kept = std::atoi(only) != 0 ? 1 : 0;
     timed[1 - kept] = false;
@@ -112,7 +115,18 @@ int main(int argc, char** argv) {
         if (!timed[method]) continue;
         const double c0 = thread_cpu_ns();
         const auto t0 = Clock::now();
-        if (method == 0)
+        if (serial) {
+          // Each probe's position is picked by the value before it (by its sign bit: 0 for
+          // every value, so the same positions), so that a probe's first read waits for the
+          // probe before: the batch mean becomes one probe's latency.
+          size_t after = 0;
+          for (size_t k = 0; k < n; ++k) {
+            const int v = method == 0 ? int((*core)->probe_wdl(chunk[k + after], probe::Method::Indexed))
+                                      : egtmin_probe_wdl(tb, &chunk_c[k + after]);
+            sink += uint64_t(v);
+            after = (unsigned(v) >> 31) & unsigned(k + 2 <= n);  // never past the chunk
+          }
+        } else if (method == 0)
           for (size_t k = 0; k < n; ++k) sink += uint64_t((*core)->probe_wdl(chunk[k], probe::Method::Indexed));
         else
           for (size_t k = 0; k < n; ++k) sink += uint64_t(egtmin_probe_wdl(tb, &chunk_c[k]));
