@@ -11,7 +11,7 @@ A report of `batch --capture-resolved` also carries each balance's capture-resol
 
     egtmin-cli batch KNNvKP --data D --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json > batch.json
     python3 scripts/batch-records.py save batch.json --note "other jobs alongside"
-    python3 scripts/batch-records.py table
+    python3 scripts/batch-records.py table [--write docs/benchmarks.md]
     python3 scripts/batch-records.py probe bench/*.json   # NAME.json: bench probe --balance NAME --json
 """
 import argparse
@@ -109,14 +109,16 @@ def ratio(part, whole):
     return f"{part / whole:.3f}x" if part is not None and whole else "—"
 
 
-def table(_args):
+def table_text():
+    """The Markdown table of every record, its totals, and the machines with what ran beside each
+    balance (a shared machine's times are longer)."""
     records = [json.load(open(p)) for p in sorted(RECORDS.glob("*.json"))]
     pawns = sum("P" in r["balance"] for r in records)
     cursed = sum(r["values"]["cursed_win"] + r["values"]["blessed_loss"] > 0 for r in records)
-    print("| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
-          "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) "
-          "| capture-resolved cover bytes | capture-resolved / Syzygy WDL |")
-    print("|---|" + "---:|" * 16)
+    lines = ["| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
+             "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) "
+             "| capture-resolved cover bytes | capture-resolved / Syzygy WDL |",
+             "|---|" + "---:|" * 16]
     cover = syzygy = cr_cover = cr_syzygy = cr_count = 0
     for r in records:
         v = r["values"]
@@ -129,21 +131,60 @@ def table(_args):
                 cr_cover += cr
                 cr_syzygy += syz
                 cr_count += 1
-        print(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
-              f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
-              f"| {gen(r)} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
-              f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
-              f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
-              f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) "
-              f"| {fmt(cr) if cr is not None else '—'} | {ratio(cr, syz)} |")
-    print()
-    print(f"{len(records)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
-          f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
-          + (f" ({cover / syzygy:.3f}x)" if syzygy else "")
-          + (f"; capture-resolved covers of {cr_count} of them {fmt(cr_cover)} bytes against Syzygy's "
-             f"{fmt(cr_syzygy)} ({cr_cover / cr_syzygy:.3f}x)" if cr_syzygy else "") + ".")
-    machines = sorted({r.get("machine", "?") + (f" ({r['note']})" if r.get("note") else "") for r in records})
-    print("Measured on: " + "; ".join(machines) + ".")
+        lines.append(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
+                     f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
+                     f"| {gen(r)} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
+                     f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
+                     f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
+                     f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) "
+                     f"| {fmt(cr) if cr is not None else '—'} | {ratio(cr, syz)} |")
+    lines.append("")
+    lines.append(f"{len(records)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
+                 f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
+                 + (f" ({cover / syzygy:.3f}x)" if syzygy else "")
+                 + (f"; capture-resolved covers of {cr_count} of them {fmt(cr_cover)} bytes against Syzygy's "
+                    f"{fmt(cr_syzygy)} ({cr_cover / cr_syzygy:.3f}x)" if cr_syzygy else "") + ".")
+    # Each note with the balances it was written for, so that a reader can tell which times a
+    # shared machine stretched.
+    machines = sorted({r.get("machine", "?") for r in records})
+    by_note = {}
+    for r in records:
+        if r.get("note"):
+            by_note.setdefault(r["note"], []).append(r["balance"])
+    lines.append("Measured on: " + "; ".join(machines) + "."
+                 + (" What ran beside them, balance by balance (their times are longer for it): "
+                    + "; ".join(f"{', '.join(names)} ({note})" for note, names in sorted(by_note.items(), key=lambda kv: kv[1]))
+                    + "." if by_note else ""))
+    return "\n".join(lines)
+
+
+# The table's first line and the line that ends it, as they stand in docs/benchmarks.md.
+TABLE_HEAD = "| balance | positions | win | cursed win |"
+TABLE_LAST = "Measured on:"
+
+
+def table(args):
+    text = table_text()
+    if not args.write:
+        print(text)
+        return
+    path = pathlib.Path(args.write)
+    try:
+        doc = path.read_text()
+    except OSError as e:
+        sys.exit(f"batch-records: cannot read {path}: {e.strerror}")
+    a = doc.find(TABLE_HEAD)
+    b = doc.find(TABLE_LAST, a) if a >= 0 else -1
+    if b < 0:
+        sys.exit(f"batch-records: no batch table in {path} (a line starting '{TABLE_HEAD}' followed by "
+                 f"'{TABLE_LAST}')")
+    e = doc.find("\n", b)
+    doc = doc[:a] + text + (doc[e:] if e >= 0 else "\n")
+    # Written whole or not at all: a temporary file beside it, renamed over it.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name)
+    with os.fdopen(fd, "w") as f:
+        f.write(doc)
+    os.replace(tmp, path)
 
 
 def probe_table(args):
@@ -175,6 +216,7 @@ def main():
     s.add_argument("--note", help="conditions of the run, e.g. other jobs alongside")
     s.set_defaults(func=save)
     t = sub.add_parser("table", help="print the docs table from the records")
+    t.add_argument("--write", metavar="FILE", help="replace the table in FILE (docs/benchmarks.md) instead of printing it")
     t.set_defaults(func=table)
     b = sub.add_parser("probe", help="print the per-balance probe table from `bench probe --balance NAME --json` reports")
     b.add_argument("reports", nargs="+")
