@@ -9,6 +9,8 @@
 // `bench probe` times); "library" is egtmin_probe_wdl on the engine's bitboards (the conversion
 // is part of its probe). Every position is first probed by both and the values compared.
 // EGTMIN_BENCH_SERIAL=1 times each probe alone: its position waits for the value before.
+// EGTMIN_BENCH_VIEW=1 adds "view": the CLI's prober through a view of the boards made outside the
+// clock (the library's probe without its conversion and without the call into the library).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +31,24 @@ namespace {
 using c_api::to_c;
 
 volatile uint64_t g_sink;
+
+// The position as the library's view holds it (hot_probe.hpp's board interface), made outside
+// the clock from egtmin's Position: the probe through a view with nothing to convert.
+struct EgtminView {
+  std::array<Bitboard, kPieces> by_piece;
+  uint64_t material;
+  Color stm;
+  Bitboard pieces(Piece p) const { return by_piece[p]; }
+  Color side_to_move() const { return stm; }
+};
+
+EgtminView view_of(const Position& pos) {
+  EgtminView v{};
+  for (int p = 0; p < kPieces; ++p) v.by_piece[size_t(p)] = pos.pieces(Piece(p));
+  v.material = pos.material_key();
+  v.stm = pos.side_to_move();
+  return v;
+}
 
 // The calling thread's CPU time: on a shared machine, time the thread spent waiting for a core
 // does not count (the wall clock charges it to whichever method was running).
@@ -77,97 +97,125 @@ int main(int argc, char** argv) {
     bench::Sample s;
     if (sampler.next(s) && (*core)->has(Balance::of(bench::to_position(s)))) samples.push_back(s);
   }
+  // Every position: the library's value and the view's against the CLI's.
   size_t mismatches = 0;
   for (const bench::Sample& s : samples) {
     const Position pos = bench::to_position(s);
     const egtmin_position c = to_c(pos);
-    if (to_c((*core)->probe_wdl(pos, probe::Method::Indexed)) != egtmin_probe_wdl(tb, &c)) ++mismatches;
+    const EgtminView v = view_of(pos);
+    const Wdl want = (*core)->probe_wdl(pos, probe::Method::Indexed);
+    if (to_c(want) != egtmin_probe_wdl(tb, &c) ||
+        want != (*core)->probe_standalone(v, *(*core)->hot_entry(v.material), probe::Method::Indexed))
+      ++mismatches;
   }
 
+  // The methods, each a probe of chunk position k; `view` only with EGTMIN_BENCH_VIEW=1.
   std::vector<Position> chunk(4096);
   std::vector<egtmin_position> chunk_c(4096);
-  double ns[2] = {0, 0}, single_ns[2] = {0, 0}, cpu_ns[2] = {0, 0};
-  std::vector<double> cpu_round[2];
-  std::vector<double> per_round[2];
+  std::vector<EgtminView> chunk_v(4096);
+  const probe::CoverProber& cli = **core;
+  auto probe_indexed = [&](size_t k) { return int(cli.probe_wdl(chunk[k], probe::Method::Indexed)); };
+  auto probe_library = [&](size_t k) { return egtmin_probe_wdl(tb, &chunk_c[k]); };
+  auto probe_view = [&](size_t k) {
+    return int(cli.probe_standalone(chunk_v[k], *cli.hot_entry(chunk_v[k].material), probe::Method::Indexed));
+  };
+  enum { kIndexed, kLibrary, kView };
+  const char* const kNames[] = {"indexed", "library", "view"};
+  std::vector<int> methods = {kIndexed, kLibrary};
+  if (std::getenv("EGTMIN_BENCH_VIEW")) methods.push_back(kView);
   // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
-  bool timed[2] = {true, true};
-  // EGTMIN_BENCH_SERIAL=1 makes each probe wait for the one before (see the loop).
+  if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) methods = {std::atoi(only) != 0 ? kLibrary : kIndexed};
+  // EGTMIN_BENCH_SERIAL=1 makes each probe wait for the one before (see batch below).
   const bool serial = std::getenv("EGTMIN_BENCH_SERIAL") != nullptr;
-  if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) {
-    const int kept = std::atoi(only) != 0 ? 1 : 0;
-    timed[1 - kept] = false;
-  }
-  for (int round = 0; round < rounds; ++round) {
-    double total[2] = {0, 0}, cpu[2] = {0, 0};
+  const size_t m_count = methods.size();
+
+  // Times a batch of the chunk's n positions. Serially, each probe's position is picked by the
+  // value before it (by its sign bit: 0 for every value, so the same positions), so that a
+  // probe's first read waits for the probe before: the batch mean becomes one probe's latency.
+  auto batch = [&](auto&& probe, size_t n) {
     uint64_t sink = 0;
-    // Both methods probe each chunk back to back, which goes first alternating from chunk to
-    // chunk: a shared host's speed drifts over seconds, and whole rounds taken in turn put that
-    // drift into the ratio (rounds 0.94-1.26 apart on an idle host); the chunk that the first
-    // method leaves in the cache helps each method first as often as second.
+    if (serial) {
+      size_t after = 0;
+      for (size_t k = 0; k < n; ++k) {
+        const int v = probe(k + after);
+        sink += uint64_t(v);
+        after = (unsigned(v) >> 31) & unsigned(k + 2 <= n);  // never past the chunk
+      }
+    } else {
+      for (size_t k = 0; k < n; ++k) sink += uint64_t(probe(k));
+    }
+    return sink;
+  };
+  // Each probe alone between two clock reads, as bench probe's per-probe column: no overlap with
+  // the next probe (an engine's probes have its search between them).
+  auto singles = [&](auto&& probe, size_t n, double& ns_out) {
+    uint64_t sink = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const auto a = Clock::now();
+      sink += uint64_t(probe(k));
+      ns_out += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - a).count());
+    }
+    return sink;
+  };
+  auto with_method = [&](int m, auto&& f) {
+    return m == kIndexed ? f(probe_indexed) : m == kLibrary ? f(probe_library) : f(probe_view);
+  };
+
+  std::vector<double> ns(m_count), single_ns(m_count), cpu_ns(m_count);
+  std::vector<std::vector<double>> per_round(m_count), cpu_round(m_count);
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<double> total(m_count), cpu(m_count);
+    uint64_t sink = 0;
+    // The methods probe each chunk back to back, which goes first rotating from chunk to chunk:
+    // a shared host's speed drifts over seconds, and whole rounds taken in turn put that drift
+    // into the ratio (rounds 0.94-1.26 apart on an idle host); the chunk that one method leaves in
+    // the cache helps each method first as often as later.
     for (size_t base = 0, index = 0; base < samples.size(); base += chunk.size(), ++index) {
       const size_t n = std::min(chunk.size(), samples.size() - base);
       for (size_t k = 0; k < n; ++k) {
         chunk[k] = bench::to_position(samples[base + k]);
         chunk_c[k] = to_c(chunk[k]);
+        chunk_v[k] = view_of(chunk[k]);
       }
-      for (int turn = 0; turn < 2; ++turn) {
-        const int method = int((index + size_t(round) + size_t(turn)) & 1);
-        if (!timed[method]) continue;
+      for (size_t turn = 0; turn < m_count; ++turn) {
+        const size_t i = (index + size_t(round) + turn) % m_count;
         const double c0 = thread_cpu_ns();
         const auto t0 = Clock::now();
-        if (serial) {
-          // Each probe's position is picked by the value before it (by its sign bit: 0 for
-          // every value, so the same positions), so that a probe's first read waits for the
-          // probe before: the batch mean becomes one probe's latency.
-          size_t after = 0;
-          for (size_t k = 0; k < n; ++k) {
-            const int v = method == 0 ? int((*core)->probe_wdl(chunk[k + after], probe::Method::Indexed))
-                                      : egtmin_probe_wdl(tb, &chunk_c[k + after]);
-            sink += uint64_t(v);
-            after = (unsigned(v) >> 31) & unsigned(k + 2 <= n);  // never past the chunk
-          }
-        } else if (method == 0)
-          for (size_t k = 0; k < n; ++k) sink += uint64_t((*core)->probe_wdl(chunk[k], probe::Method::Indexed));
-        else
-          for (size_t k = 0; k < n; ++k) sink += uint64_t(egtmin_probe_wdl(tb, &chunk_c[k]));
-        total[method] += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-        cpu[method] += thread_cpu_ns() - c0;
-        // Each probe alone between two clock reads, as bench probe's per-probe column: no
-        // overlap with the next probe (an engine's probes have its search between them).
-        for (size_t k = 0; k < n; ++k) {
-          const auto a = Clock::now();
-          sink += method == 0 ? uint64_t((*core)->probe_wdl(chunk[k], probe::Method::Indexed))
-                              : uint64_t(egtmin_probe_wdl(tb, &chunk_c[k]));
-          single_ns[method] += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - a).count());
-        }
+        sink += with_method(methods[i], [&](auto&& probe) { return batch(probe, n); });
+        total[i] += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        cpu[i] += thread_cpu_ns() - c0;
+        sink += with_method(methods[i], [&](auto&& probe) { return singles(probe, n, single_ns[i]); });
       }
     }
     g_sink = g_sink + sink;
-    for (int method = 0; method < 2; ++method) {
-      ns[method] += total[method];
-      cpu_ns[method] += cpu[method];
-      per_round[method].push_back(timed[method] ? total[method] / double(samples.size()) : 1);
-      cpu_round[method].push_back(timed[method] ? cpu[method] / double(samples.size()) : 1);
+    for (size_t i = 0; i < m_count; ++i) {
+      ns[i] += total[i];
+      cpu_ns[i] += cpu[i];
+      per_round[i].push_back(total[i] / double(samples.size()));
+      cpu_round[i].push_back(cpu[i] / double(samples.size()));
     }
   }
+  const double probes = double(samples.size() * size_t(rounds));
   std::printf("positions %zu (%d pieces, seed %llu), mismatches %zu, rounds %d\n", samples.size(), pieces,
               (unsigned long long)seed, mismatches, rounds);
-  for (int method = 0; method < 2; ++method) {
-    std::printf("%-8s per-probe mean %.1f ns (clock included), batch mean %.1f ns; rounds:",
-                method == 0 ? "indexed" : "library", single_ns[method] / double(samples.size() * size_t(rounds)),
-                ns[method] / double(samples.size() * size_t(rounds)));
-    for (double r : per_round[method]) std::printf(" %.1f", r);
+  for (size_t i = 0; i < m_count; ++i) {
+    std::printf("%-8s per-probe mean %.1f ns (clock included), batch mean %.1f ns; rounds:", kNames[methods[i]],
+                single_ns[i] / probes, ns[i] / probes);
+    for (double r : per_round[i]) std::printf(" %.1f", r);
     std::printf("\n");
   }
-  std::printf("library / indexed: per probe %.3f, batch %.3f; batch rounds:", single_ns[1] / single_ns[0],
-              ns[1] / ns[0]);
-  for (int r = 0; r < rounds; ++r) std::printf(" %.3f", per_round[1][size_t(r)] / per_round[0][size_t(r)]);
-  std::printf("\n");
-  std::printf("thread CPU time, batch: indexed %.1f ns, library %.1f ns, library / indexed %.3f; rounds:",
-              cpu_ns[0] / double(samples.size() * size_t(rounds)), cpu_ns[1] / double(samples.size() * size_t(rounds)),
-              cpu_ns[1] / cpu_ns[0]);
-  for (int r = 0; r < rounds; ++r) std::printf(" %.3f", cpu_round[1][size_t(r)] / cpu_round[0][size_t(r)]);
-  std::printf("\n");
+  // Every other method against the first (the CLI's probe, unless EGTMIN_BENCH_ONLY chose one).
+  for (size_t i = 1; i < m_count; ++i) {
+    const char* name = kNames[methods[i]];
+    std::printf("%s / %s: per probe %.3f, batch %.3f; batch rounds:", name, kNames[methods[0]],
+                single_ns[i] / single_ns[0], ns[i] / ns[0]);
+    for (int r = 0; r < rounds; ++r) std::printf(" %.3f", per_round[i][size_t(r)] / per_round[0][size_t(r)]);
+    std::printf("\n");
+    std::printf("thread CPU time, batch: %s %.1f ns, %s %.1f ns, %s / %s %.3f; rounds:", kNames[methods[0]],
+                cpu_ns[0] / probes, name, cpu_ns[i] / probes, name, kNames[methods[0]], cpu_ns[i] / cpu_ns[0]);
+    for (int r = 0; r < rounds; ++r) std::printf(" %.3f", cpu_round[i][size_t(r)] / cpu_round[0][size_t(r)]);
+    std::printf("\n");
+  }
   egtmin_close(tb);
   return mismatches == 0 ? 0 : 1;
 }
