@@ -10,7 +10,9 @@
 // is part of its probe). Every position is first probed by both and the values compared.
 // EGTMIN_BENCH_SERIAL=1 times each probe alone: its position waits for the value before.
 // EGTMIN_BENCH_VIEW=1 adds "view": the CLI's prober through a view of the boards made outside the
-// clock (the library's probe without its conversion and without the call into the library).
+// clock (the library's probe without its conversion and without the call into the library);
+// EGTMIN_BENCH_VIEW=2 also "converted": that view made inside the clock from the engine's boards,
+// as the library makes it (without its checks and without the call).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -41,6 +43,25 @@ struct EgtminView {
   Bitboard pieces(Piece p) const { return by_piece[p]; }
   Color side_to_move() const { return stm; }
 };
+
+// The view made from the engine's boards as the library makes it (capi.cpp's make_view), in
+// egtmin's square numbers (ranks mirrored by a byte swap) and without its checks.
+[[gnu::always_inline]] inline EgtminView view_of(const egtmin_position& p) {
+  EgtminView v;
+  const uint64_t w = p.white, b = p.black;
+  const uint64_t types[6] = {p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns};
+  uint64_t material = 0;
+  for (int t = 0; t < 6; ++t) {
+    const uint64_t wt = types[t] & w, bt = types[t] & b;
+    v.by_piece[size_t(t)] = __builtin_bswap64(wt);
+    v.by_piece[size_t(6 + t)] = __builtin_bswap64(bt);
+    material += uint64_t(popcount(wt)) << (5 * t) | uint64_t(popcount(bt)) << (5 * (6 + t));
+    asm("" : "+r"(material));  // one type at a time, as make_view
+  }
+  v.material = material;
+  v.stm = p.white_to_move ? White : Black;
+  return v;
+}
 
 EgtminView view_of(const Position& pos) {
   EgtminView v{};
@@ -97,16 +118,16 @@ int main(int argc, char** argv) {
     bench::Sample s;
     if (sampler.next(s) && (*core)->has(Balance::of(bench::to_position(s)))) samples.push_back(s);
   }
-  // Every position: the library's value and the view's against the CLI's.
+  // Every position: the library's value and both views' against the CLI's.
   size_t mismatches = 0;
   for (const bench::Sample& s : samples) {
     const Position pos = bench::to_position(s);
     const egtmin_position c = to_c(pos);
-    const EgtminView v = view_of(pos);
     const Wdl want = (*core)->probe_wdl(pos, probe::Method::Indexed);
-    if (to_c(want) != egtmin_probe_wdl(tb, &c) ||
-        want != (*core)->probe_standalone(v, *(*core)->hot_entry(v.material), probe::Method::Indexed))
-      ++mismatches;
+    bool same = to_c(want) == egtmin_probe_wdl(tb, &c);
+    for (const EgtminView& v : {view_of(pos), view_of(c)})
+      same = same && want == (*core)->probe_standalone(v, *(*core)->hot_entry(v.material), probe::Method::Indexed);
+    mismatches += !same;
   }
 
   // The methods, each a probe of chunk position k; `view` only with EGTMIN_BENCH_VIEW=1.
@@ -119,10 +140,16 @@ int main(int argc, char** argv) {
   auto probe_view = [&](size_t k) {
     return int(cli.probe_standalone(chunk_v[k], *cli.hot_entry(chunk_v[k].material), probe::Method::Indexed));
   };
-  enum { kIndexed, kLibrary, kView };
-  const char* const kNames[] = {"indexed", "library", "view"};
+  auto probe_converted = [&](size_t k) {
+    const EgtminView v = view_of(chunk_c[k]);
+    return int(cli.probe_standalone(v, *cli.hot_entry(v.material), probe::Method::Indexed));
+  };
+  enum { kIndexed, kLibrary, kView, kConverted };
+  const char* const kNames[] = {"indexed", "library", "view", "converted"};
   std::vector<int> methods = {kIndexed, kLibrary};
-  if (std::getenv("EGTMIN_BENCH_VIEW")) methods.push_back(kView);
+  const int view_methods = std::getenv("EGTMIN_BENCH_VIEW") ? std::atoi(std::getenv("EGTMIN_BENCH_VIEW")) : 0;
+  if (view_methods >= 1) methods.push_back(kView);
+  if (view_methods >= 2) methods.push_back(kConverted);
   // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
   if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) methods = {std::atoi(only) != 0 ? kLibrary : kIndexed};
   // EGTMIN_BENCH_SERIAL=1 makes each probe wait for the one before (see batch below).
@@ -158,7 +185,12 @@ int main(int argc, char** argv) {
     return sink;
   };
   auto with_method = [&](int m, auto&& f) {
-    return m == kIndexed ? f(probe_indexed) : m == kLibrary ? f(probe_library) : f(probe_view);
+    switch (m) {
+      case kIndexed: return f(probe_indexed);
+      case kLibrary: return f(probe_library);
+      case kView: return f(probe_view);
+      default: return f(probe_converted);
+    }
   };
 
   std::vector<double> ns(m_count), single_ns(m_count), cpu_ns(m_count);
