@@ -25,8 +25,8 @@ RECORDS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "data" / "ba
 
 # The capture-resolved cover's figures in a batch report (present when those stages were asked for).
 CR_KEYS = ("minimize_cr", "cr_minimize_expected_peak_bytes", "cr_minimize_cpu_seconds", "cr_cubes", "cr_rule_draws",
-           "cr_cover_bytes", "cr_search_positions", "check_cr", "cr_checked_positions", "cr_probed_positions",
-           "cr_mismatches")
+           "cr_cover_bytes", "cr_search_positions", "cr_reused_standalone", "check_cr", "cr_checked_positions",
+           "cr_probed_positions", "cr_mismatches")
 CR_STAGES = ("minimize-cr:", "check-cr:")
 
 

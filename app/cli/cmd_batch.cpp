@@ -35,6 +35,7 @@ void add_capture_resolved_json(nlohmann::json& j, const run::BatchRecord& r) {
   j["cr_rule_draws"] = r.cr_rule_draws;
   j["cr_cover_bytes"] = r.cr_cover_bytes;
   j["cr_search_positions"] = r.cr_search_positions;
+  j["cr_reused_standalone"] = r.cr_reused_standalone;
   j["check_cr"] = stage_json(r.check_cr);
   j["cr_checked_positions"] = r.cr_checked_positions;
   j["cr_probed_positions"] = r.cr_probed_positions;
@@ -179,11 +180,12 @@ Command add_batch(CLI::App& app) {
                   for (const logic::PassReport& p : r.passes) std::printf(" %s %.0f s", p.pass.c_str(), p.seconds);
                 } else if (stage == "minimize-cr")
                   std::printf(
-                      "%llu cubes, %llu bytes, %llu positions left to the capture search, "
+                      "%llu cubes, %llu bytes, %llu positions left to the capture search%s, "
                       "in %.1f s, peak %.2f GB (expected %.2f)",
                       (unsigned long long)r.cr_cubes, (unsigned long long)r.cr_cover_bytes,
-                      (unsigned long long)r.cr_search_positions, r.minimize_cr.seconds, gb(r.minimize_cr.peak_bytes),
-                      gb(r.cr_minimize_expected_peak));
+                      (unsigned long long)r.cr_search_positions,
+                      r.cr_reused_standalone ? " (its standalone cover, saved again)" : "", r.minimize_cr.seconds,
+                      gb(r.minimize_cr.peak_bytes), gb(r.cr_minimize_expected_peak));
                 else if (stage == "check-cr")
                   std::printf(
                       "%llu positions by the cubes, %llu through the capture search, "

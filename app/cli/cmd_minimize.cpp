@@ -124,6 +124,14 @@ Command add_minimize(CLI::App& app) {
               events.balance_done = [&](const run::BalanceResult& r) {
                 if (!r.ok()) return;  // errors are printed at the end
                 end_progress(a->common);
+                if (r.reused_standalone) {
+                  std::printf("%-8s nothing left to captures: its standalone cover, %llu cubes stored",
+                              r.balance.name().c_str(), (unsigned long long)r.cubes);
+                  if (r.implied != logic::Output::None) std::printf(" (%s implied)", logic::output_name(r.implied));
+                  std::printf("\n");
+                  std::fflush(stdout);
+                  return;
+                }
                 std::printf("%-8s %10llu minterms", r.balance.name().c_str(),
                             (unsigned long long)r.summary.initial_cubes);
                 for (const auto& p : r.summary.reports)
@@ -175,6 +183,7 @@ Command add_minimize(CLI::App& app) {
                             {"cpu_seconds", o.cpu_seconds},
                             {"kind", a->capture_resolved ? "capture-resolved" : "standalone"},
                             {"capture_resolved_positions", o.capture_resolved},
+                            {"reused_standalone", o.reused_standalone},
                             {"implied", logic::output_name(o.implied)},
                             {"passes", jp}});
             }

@@ -203,6 +203,12 @@ Result<Minimized> run_parts(const CareFunction& f, const Split& split, const std
 }
 }  // namespace
 
+CanonScheme cover_scheme(const std::vector<Pass>& passes, CanonScheme canon) {
+  return std::any_of(passes.begin(), passes.end(), [](const Pass& p) { return p.name() == kCanonPass; })
+             ? canon
+             : CanonScheme::None;
+}
+
 Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
                                  const Progress& progress, const PassEvents& events,
                                  const std::vector<uint64_t>* at_most_draw) {

@@ -54,6 +54,10 @@ struct PassEvents {
 enum class CpuScope : uint8_t { Thread, Process };
 double cpu_now(CpuScope scope);
 
+// The scheme a cover made by these passes is under: `canon` when one of them is the canon pass
+// (which applies it), none otherwise.
+CanonScheme cover_scheme(const std::vector<Pass>& passes, CanonScheme canon);
+
 // `at_most_draw`: the table's "at most a draw" slots of a capture-resolved function
 // (CaptureResolution::at_most_draw), null for none.
 Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,

@@ -65,6 +65,7 @@ void for_each_field(Record& r, Visit&& v) {
   v("cr_rule_draws", r.cr_rule_draws);
   v("cr_cover_bytes", r.cr_cover_bytes);
   v("cr_search_positions", r.cr_search_positions);
+  v("cr_reused_standalone", r.cr_reused_standalone);
   v("check_cr", r.check_cr);
   v("cr_checked_positions", r.cr_checked_positions);
   v("cr_probed_positions", r.cr_probed_positions);
@@ -344,6 +345,7 @@ void minimize_cr_stage(const BatchRequest& req, BatchRecord& r, const Progress& 
   r.cr_cubes = result.cubes;
   r.cr_rule_draws = result.summary.rule_draws.size();
   r.cr_search_positions = result.capture_resolved;
+  r.cr_reused_standalone = result.reused_standalone;
   r.cr_cover_bytes = made.bytes;
   r.minimize_cr.done = true;
 }

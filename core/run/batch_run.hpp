@@ -75,7 +75,8 @@ struct BatchRecord {
   uint64_t cr_cubes = 0;
   uint64_t cr_rule_draws = 0;
   uint64_t cr_cover_bytes = 0;
-  uint64_t cr_search_positions = 0;  // left to the probe's capture search (wins, and at most a draw)
+  uint64_t cr_search_positions = 0;   // left to the probe's capture search (wins, and at most a draw)
+  bool cr_reused_standalone = false;  // none left: the standalone cover saved again (no pass ran)
   // Its proof: the cubes against the table with those positions open, and every legal position
   // through the indexed probe with its capture search.
   StageFigures check_cr;

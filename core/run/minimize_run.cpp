@@ -30,6 +30,27 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// The balance's standalone cover, when it can serve as its capture-resolved one: a balance where
+// no capture or promotion reaches the value leaves nothing to the probe's search, so its
+// capture-resolved function is the standalone function, and the standalone cover (exact on every
+// position) is a capture-resolved cover as it stands. Taken only when it was made by the request's
+// passes, canonicalization and implied-output rule, and the request asks for the normal effort (a
+// cover of high effort is made afresh); anything else (no file, another pipeline) gives nullopt.
+std::optional<store::CoverFile> standalone_for_capture_resolved(const MinimizeRequest& request, const Balance& b) {
+  if (request.effort != logic::Effort::Normal) return std::nullopt;
+  const auto path = store::cover_path(request.data_dir, b, store::CoverKind::Standalone);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  auto file = store::load_cover(path, &b);
+  if (!file || file->kind != store::CoverKind::Standalone) return std::nullopt;
+  const bool implied_rule = (request.implied == ImpliedOutput::None) == (file->implied == logic::Output::None);
+  if (file->passes != logic::passes_string(request.passes) ||
+      file->canon != logic::cover_scheme(request.passes, request.canon) || !implied_rule)
+    return std::nullopt;
+  file->kind = store::CoverKind::CaptureResolved;
+  return std::move(*file);
+}
+
 // The run's one bar: each step of the plan weighs its share of the work (a 5-piece table counts
 // two hundred 4-piece ones); each worker slot adds the fraction of the step it is on. Also
 // serializes the caller's events.
@@ -187,6 +208,32 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       r.capture_resolved = resolved->resolved + resolved->draw_capped;
       r.capture_capped = resolved->draw_capped;
     }
+    // Writes the cover and its probe layout; false (with r.error) when either fails.
+    auto save = [&](store::CoverFile file) {
+      tracker.report(slot, work, 1.0, Stage::Save, detail(""));
+      const auto path = store::cover_path(request.data_dir, b, request.kind);
+      if (auto s = store::save_cover(path, file); !s) {
+        r.error = b.name() + ": " + s.error().message;
+        return false;
+      }
+      r.cover_path = path;
+      // The probe's index, built once here rather than on every open (minutes at 5 pieces). A
+      // cover without it still probes: the prober builds it then.
+      tracker.report(slot, work, 1.0, Stage::Save, detail("probe layout"));
+      if (auto s = probe::make_layout(path); !s) r.error = b.name() + ": probe layout: " + s.error().message;
+      return true;
+    };
+    if (resolved && r.capture_resolved == 0 && request.covers == CoverOutput::Save) {
+      if (std::optional<store::CoverFile> file = standalone_for_capture_resolved(request, b)) {
+        r.reused_standalone = true;
+        r.cubes = file->cubes.size();
+        r.implied = file->implied;
+        r.summary.scheme = file->canon;
+        r.summary.rule_draws = file->rule_draws;
+        save(std::move(*file));
+        return;
+      }
+    }
     const Table& input = resolved ? resolved->table : **table;
     const int inputs = input.encoding().bits();
     logic::PassEvents pass_events;
@@ -218,7 +265,6 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     r.cubes = m->cover.size();
     r.implied = implied;
     if (request.covers == CoverOutput::Save) {
-      tracker.report(slot, work, 1.0, Stage::Save, detail(""));
       store::CoverFile file;
       file.balance = b;
       file.kind = request.kind;
@@ -228,16 +274,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       file.cubes = std::move(m->cover);
       file.rule_draws = std::move(m->rule_draws);
       file.implied = implied;
-      const auto path = store::cover_path(request.data_dir, b, request.kind);
-      if (auto s = store::save_cover(path, file); !s) {
-        r.error = b.name() + ": " + s.error().message;
-        return;
-      }
-      r.cover_path = path;
-      // The probe's index, built once here rather than on every open (minutes at 5 pieces). A
-      // cover without it still probes: the prober builds it then.
-      tracker.report(slot, work, 1.0, Stage::Save, detail("probe layout"));
-      if (auto s = probe::make_layout(path); !s) r.error = b.name() + ": probe layout: " + s.error().message;
+      if (!save(std::move(file))) return;
     }
     m->cover = logic::Cover();  // keep memory flat over many balances
     r.summary = std::move(*m);

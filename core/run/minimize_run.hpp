@@ -59,7 +59,11 @@ struct BalanceResult {
   logic::Output implied = logic::Output::None;
   uint64_t capture_resolved = 0;  // positions left to the capture search (capture-resolved covers)
   uint64_t capture_capped = 0;    // of them, those the cover may give a draw or worse (the rest: wins)
-  double seconds = 0;             // minimization wall time
+  // A capture-resolved cover that is the balance's standalone cover, saved again: capture
+  // resolution left nothing to the search, so no pass ran (summary holds the scheme and the
+  // 50-move-rule draws only).
+  bool reused_standalone = false;
+  double seconds = 0;  // minimization wall time
   double cpu_seconds = 0;
   std::filesystem::path cover_path;  // empty when not saved
   bool ok() const { return error.empty(); }

@@ -129,3 +129,67 @@ TEST(MinimizeRun, TablesOnlyWhenNoPasses) {
 }
 
 }  // namespace
+
+namespace {
+
+run::BalanceResult minimize_one(const run::MinimizeRequest& req) {
+  auto r = run::run_minimize(req, {}, no_progress());
+  EXPECT_TRUE(r) << r.error().message;
+  if (!r || r->balances.size() != 1) return {};
+  EXPECT_TRUE(r->balances[0].ok()) << r->balances[0].error;
+  return r->balances[0];
+}
+
+}  // namespace
+
+// KRRvK: Black's king captures only into lost positions and White has nothing to capture, so
+// capture resolution leaves no position to the search: the capture-resolved function is the
+// standalone one, and the standalone cover is saved again instead of being made a second time.
+// A balance where captures reach draws (KQvK), another pipeline or the high effort is minimized
+// (KvK for those two: small, and nothing to capture either).
+TEST(MinimizeRun, CaptureResolvedCoverReusesTheStandaloneOneWhenNothingIsLeftToTheSearch) {
+  TempDir dir("run-cr-reuse");
+  auto made = run::run_minimize(request(dir.path, {"KRRvK", "KQvK", "KvK"}, 2), {}, no_progress());
+  ASSERT_TRUE(made) << made.error().message;
+  const Balance krr = *Balance::parse("KRRvK");
+  auto plain = store::load_cover(store::cover_path(dir.path, krr, store::CoverKind::Standalone));
+  ASSERT_TRUE(plain) << plain.error().message;
+
+  auto cr = request(dir.path, {"KRRvK"}, 2);
+  cr.kind = store::CoverKind::CaptureResolved;
+  const run::BalanceResult reused = minimize_one(cr);
+  EXPECT_EQ(reused.capture_resolved, 0u);
+  EXPECT_TRUE(reused.reused_standalone);
+  EXPECT_TRUE(reused.summary.reports.empty());  // no pass ran
+  auto file = store::load_cover(store::cover_path(dir.path, krr, store::CoverKind::CaptureResolved));
+  ASSERT_TRUE(file) << file.error().message;
+  EXPECT_EQ(file->kind, store::CoverKind::CaptureResolved);
+  EXPECT_EQ(file->cubes, plain->cubes);
+  EXPECT_EQ(file->implied, plain->implied);
+  EXPECT_EQ(file->canon, plain->canon);
+  EXPECT_EQ(file->passes, plain->passes);
+  EXPECT_EQ(reused.cubes, plain->cubes.size());
+
+  // Captures that reach draws leave positions to the search: minimized with them open.
+  auto kqk = request(dir.path, {"KQvK"}, 2);
+  kqk.kind = store::CoverKind::CaptureResolved;
+  const run::BalanceResult searched = minimize_one(kqk);
+  EXPECT_GT(searched.capture_resolved, 0u);
+  EXPECT_FALSE(searched.reused_standalone);
+  EXPECT_FALSE(searched.summary.reports.empty());
+
+  // Nothing left to the search either, but another pipeline than the standalone cover's, or the
+  // high effort: made afresh.
+  auto kk = request(dir.path, {"KvK"}, 2);
+  kk.kind = store::CoverKind::CaptureResolved;
+  EXPECT_TRUE(minimize_one(kk).reused_standalone);
+  auto other = kk;
+  other.passes = *logic::parse_passes("canon,compact");
+  const run::BalanceResult compacted = minimize_one(other);
+  EXPECT_EQ(compacted.capture_resolved, 0u);
+  EXPECT_FALSE(compacted.reused_standalone);
+  EXPECT_EQ(compacted.summary.reports.size(), 2u);
+  auto high = kk;
+  high.effort = logic::Effort::High;
+  EXPECT_FALSE(minimize_one(high).reused_standalone);
+}

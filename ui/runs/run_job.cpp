@@ -272,6 +272,10 @@ RunJob::Outcome RunJob::work() {
              .arg(mib, 0, 'f', 1));
   };
   events.balance_done = [&](const run::BalanceResult& r) {
+    if (r.ok() && r.reused_standalone)
+      post(tr("%1: no capture or promotion reaches a value, nothing is left to captures: its standalone cover "
+              "serves as the capture-resolved one")
+               .arg(name(r.balance)));
     if (r.ok() && !r.cover_path.empty())
       post(tr("%1: cover saved to %2").arg(name(r.balance), QString::fromStdString(r.cover_path.string())));
   };
