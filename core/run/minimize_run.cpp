@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "logic/check.hpp"
 #include "store/cover_file.hpp"
 #include "table/capture_resolve.hpp"
 #include "table/table_store.hpp"
@@ -32,11 +33,14 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 // The balance's standalone cover, when it can serve as its capture-resolved one: a balance where
 // no capture or promotion reaches the value leaves nothing to the probe's search, so its
-// capture-resolved function is the standalone function, and the standalone cover (exact on every
-// position) is a capture-resolved cover as it stands. Taken only when it was made by the request's
-// passes, canonicalization and implied-output rule, and the request asks for the normal effort (a
-// cover of high effort is made afresh); anything else (no file, another pipeline) gives nullopt.
-std::optional<store::CoverFile> standalone_for_capture_resolved(const MinimizeRequest& request, const Balance& b) {
+// capture-resolved function is the standalone function, and the standalone cover, exact on every
+// position, is a capture-resolved cover as it stands. Taken only when it was made by the request's
+// passes, canonicalization and implied-output rule, the request asks for the normal effort (a
+// cover of high effort is made afresh), and it agrees with `table` on every legal position (a
+// cover left from an older table is not carried over: seconds, where minimizing takes minutes);
+// anything else gives nullopt.
+std::optional<store::CoverFile> standalone_for_capture_resolved(const MinimizeRequest& request, const Balance& b,
+                                                                const Table& table, int threads) {
   if (request.effort != logic::Effort::Normal) return std::nullopt;
   const auto path = store::cover_path(request.data_dir, b, store::CoverKind::Standalone);
   std::error_code ec;
@@ -47,6 +51,9 @@ std::optional<store::CoverFile> standalone_for_capture_resolved(const MinimizeRe
   if (file->passes != logic::passes_string(request.passes) ||
       file->canon != logic::cover_scheme(request.passes, request.canon) || !implied_rule)
     return std::nullopt;
+  const logic::CheckReport exact =
+      logic::check_cover(table, file->cubes, file->canon, file->rule_draws, file->implied, 0, 1, threads);
+  if (exact.mismatches != 0 || exact.positions == 0) return std::nullopt;
   file->kind = store::CoverKind::CaptureResolved;
   return std::move(*file);
 }
@@ -208,7 +215,8 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       r.capture_resolved = resolved->resolved + resolved->draw_capped;
       r.capture_capped = resolved->draw_capped;
     }
-    // Writes the cover and its probe layout; false (with r.error) when either fails.
+    // Writes the cover and its probe layout: false when the cover could not be written; a layout
+    // that could not be built leaves r.error too.
     auto save = [&](store::CoverFile file) {
       tracker.report(slot, work, 1.0, Stage::Save, detail(""));
       const auto path = store::cover_path(request.data_dir, b, request.kind);
@@ -224,7 +232,8 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       return true;
     };
     if (resolved && r.capture_resolved == 0 && request.covers == CoverOutput::Save) {
-      if (std::optional<store::CoverFile> file = standalone_for_capture_resolved(request, b)) {
+      if (std::optional<store::CoverFile> file =
+              standalone_for_capture_resolved(request, b, resolved->table, options.threads)) {
         r.reused_standalone = true;
         r.cubes = file->cubes.size();
         r.implied = file->implied;

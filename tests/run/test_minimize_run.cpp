@@ -170,6 +170,18 @@ TEST(MinimizeRun, CaptureResolvedCoverReusesTheStandaloneOneWhenNothingIsLeftToT
   EXPECT_EQ(file->passes, plain->passes);
   EXPECT_EQ(reused.cubes, plain->cubes.size());
 
+  // A standalone cover that no longer agrees with the table (one cube lost: an irredundant cover
+  // has none to spare) is not carried over: the capture-resolved cover is made afresh.
+  store::CoverFile stale = *plain;
+  stale.cubes.erase(stale.cubes.begin());
+  ASSERT_TRUE(store::save_cover(store::cover_path(dir.path, krr, store::CoverKind::Standalone), stale));
+  const run::BalanceResult remade = minimize_one(cr);
+  EXPECT_FALSE(remade.reused_standalone);
+  EXPECT_FALSE(remade.summary.reports.empty());
+  auto fresh = store::load_cover(store::cover_path(dir.path, krr, store::CoverKind::CaptureResolved));
+  ASSERT_TRUE(fresh) << fresh.error().message;
+  EXPECT_NE(fresh->cubes, stale.cubes);
+
   // Captures that reach draws leave positions to the search: minimized with them open.
   auto kqk = request(dir.path, {"KQvK"}, 2);
   kqk.kind = store::CoverKind::CaptureResolved;
