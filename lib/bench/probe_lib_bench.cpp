@@ -23,6 +23,7 @@
 #include "bench/sampler.hpp"
 #include "egtmin/probe.h"
 #include "probe/cover_prober.hpp"
+#include "src/tablebase.hpp"
 #include "testing/core_to_c.hpp"
 
 using namespace egtmin;
@@ -34,15 +35,10 @@ using c_api::to_c;
 
 volatile uint64_t g_sink;
 
-// The position as the library's view holds it (hot_probe.hpp's board interface), made outside
-// the clock from egtmin's Position: the probe through a view with nothing to convert.
-struct EgtminView {
-  std::array<Bitboard, kPieces> by_piece;
-  uint64_t material;
-  Color stm;
-  Bitboard pieces(Piece p) const { return by_piece[p]; }
-  Color side_to_move() const { return stm; }
-};
+// The library's view of a position (hot_probe.hpp's board interface), here in egtmin's square
+// numbers, so that the CLI's prober reads it: made outside the clock from egtmin's Position, the
+// probe through a view with nothing to convert.
+using EgtminView = capi::BoardView;
 
 // The view made from the engine's boards as the library makes it (capi.cpp's make_view), in
 // egtmin's square numbers (ranks mirrored by a byte swap) and without its checks.
