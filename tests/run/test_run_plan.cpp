@@ -45,10 +45,12 @@ TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
   EXPECT_GE(run::table_peak_bytes(bal("KRPvKR")), 6'720'000'000u);
   EXPECT_GE(run::table_peak_bytes(bal("KQRvKR")), 2'140'000'000u);
   EXPECT_GE(run::table_peak_bytes(bal("KRBvKR")), 2'740'000'000u);
+  EXPECT_GE(run::table_peak_bytes(bal("KNNvKQ")), 2'830'000'000u);
   EXPECT_GE(run::minimize_peak_bytes(bal("KQRvKR"), 2), 2'220'000'000u);
   EXPECT_GE(run::minimize_peak_bytes(bal("KRBvKR"), 2), 3'300'000'000u);
   EXPECT_GE(run::minimize_peak_bytes(bal("KRPvKR"), 2), 4'180'000'000u);
   EXPECT_GE(run::minimize_peak_bytes(bal("KNNvKQ"), 2), 4'720'000'000u);
+  EXPECT_GE(run::minimize_peak_bytes(bal("KQQvKP"), 2), 5'450'000'000u);
   for (const char* b : {"KRPvKR", "KQRvKR", "KPPvKP", "KQQQvK"}) {
     EXPECT_LT(run::table_peak_bytes(bal(b)), twelve_gib) << b;
     EXPECT_LT(run::minimize_peak_bytes(bal(b), 2), twelve_gib) << b;
