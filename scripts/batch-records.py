@@ -56,9 +56,16 @@ def machine():
 
 
 def write_atomically(path, text):
+    """Written whole or not at all: a temporary file beside it, renamed over it, with the mode the
+    file had (a new one: readable by all, as git checks files out), not mkstemp's owner-only."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
     with os.fdopen(fd, "w") as f:
         f.write(text)
+    os.chmod(tmp, mode)
     os.replace(tmp, path)
 
 
@@ -179,12 +186,7 @@ def table(args):
         sys.exit(f"batch-records: no batch table in {path} (a line starting '{TABLE_HEAD}' followed by "
                  f"'{TABLE_LAST}')")
     e = doc.find("\n", b)
-    doc = doc[:a] + text + (doc[e:] if e >= 0 else "\n")
-    # Written whole or not at all: a temporary file beside it, renamed over it.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name)
-    with os.fdopen(fd, "w") as f:
-        f.write(doc)
-    os.replace(tmp, path)
+    write_atomically(path, doc[:a] + text + (doc[e:] if e >= 0 else "\n"))
 
 
 def probe_table(args):
