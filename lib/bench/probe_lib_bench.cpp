@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The library's probe against the CLI's indexed probe, on the positions `egtmin-cli bench probe`
 // draws (bench::PaperSampler, same seed) and timed the way it times them: the batch mean over
-// chunks of 4,096 positions rebuilt outside the clock, the two methods taking turns chunk by chunk.
+// chunks of 4,096 positions rebuilt outside the clock, the methods taking turns chunk by chunk.
 //
 //   egtmin_probe_lib_bench COVER_DIR [POSITIONS [PIECES [ROUNDS [SEED]]]]
 //
 // "indexed" is CoverProber::probe_wdl on egtmin's Position, over every cover opened at once (what
 // `bench probe` times); "library" is egtmin_probe_wdl on the engine's bitboards (the conversion
-// is part of its probe). Every position is first probed by both and the values compared.
+// is part of its probe). Every position is first probed by every method and the values compared.
 // EGTMIN_BENCH_SERIAL=1 times each probe alone: its position waits for the value before.
 // EGTMIN_BENCH_VIEW=1 adds "view": the CLI's prober through a view of the boards made outside the
 // clock (the library's probe without its conversion and without the call into the library);
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     mismatches += !same;
   }
 
-  // The methods, each a probe of chunk position k; `view` only with EGTMIN_BENCH_VIEW=1.
+  // The methods, each a probe of chunk position k; "view" and "converted" only with EGTMIN_BENCH_VIEW.
   std::vector<Position> chunk(4096);
   std::vector<egtmin_position> chunk_c(4096);
   std::vector<EgtminView> chunk_v(4096);
