@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
       for (size_t k = 0; k < n; ++k) {
         chunk[k] = bench::to_position(samples[base + k]);
         chunk_c[k] = to_c(chunk[k]);
-        chunk_v[k] = view_of(chunk[k]);
+        if (view_methods >= 1) chunk_v[k] = view_of(chunk[k]);  // only the view method reads them
       }
       for (size_t turn = 0; turn < m_count; ++turn) {
         const size_t i = (index + size_t(round) + turn) % m_count;
