@@ -167,6 +167,10 @@ class CoverProber {
   // table picks the board transform (CoverCanon only when the white king is on a symmetry axis),
   // and the minterm is put together from per-square PCN patterns. En passant goes through probe().
   Wdl probe_wdl(const Position& pos, Method m) const;
+  // probe_wdl of positions[0..n) into values[0..n), for callers that hold many positions at once
+  // (bulk labelling, checks, the benchmark): the same values, with the waits on memory of
+  // consecutive 5-piece probes overlapped instead of taken one after another.
+  void probe_wdl_many(const Position* positions, size_t n, Wdl* values, Method m) const;
 
   struct HotEntry;
   // The entry probe_wdl uses for positions of this material key (Position::material_key()), or null:

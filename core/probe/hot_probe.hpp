@@ -140,15 +140,25 @@ inline uint64_t packed(const std::array<uint32_t, K>& t) {
   return idx;
 }
 
-// The hot path for a K-piece cover: placement in encoding order straight from the bitboards
-// (colours and ranks already swapped in the entry when probing the flipped balance), the colour
-// swap of symmetric balances, the canonical board transform (both candidates when the white king
-// is on a diagonal, the smaller index wins, as in Symmetry::canonical), then the index.
+// A probe's representative: the position's squares after the colour swap of symmetric balances
+// and the canonical board transform, which the cover is asked about, and how its answer turns into
+// the value for the side to move.
+template <int K>
+struct Representative {
+  std::array<uint32_t, K> t;
+  uint64_t placement;  // 5 pieces: t packed, as the transform makes it (fewer: left 0, packed when needed)
+  unsigned stm;        // the representative's side to move
+  unsigned negate;     // 1: the value is the representative's negated (the colour swap xor Black to move)
+};
+
+// Placement in encoding order straight from the bitboards (colours and ranks already swapped in
+// the entry when probing the flipped balance), the colour swap of symmetric balances, the
+// canonical board transform (both candidates when the white king is on a diagonal, the smaller
+// index wins, as in Symmetry::canonical).
 // `Pos`: Position, or any board with side_to_move() and pieces(Piece) (the engines' library
 // probes a view of the engine's bitboards without building a Position).
 template <int K, class Pos>
-[[gnu::always_inline]] inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
-                                          const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
+[[gnu::always_inline]] inline Representative<K> representative(const Pos& pos, const CoverProber::HotEntry& e) {
   const unsigned stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
   // The material key matched, so every slot's bitboard has its piece: no empty-board guard.
   std::array<uint32_t, K> sq;
@@ -187,58 +197,85 @@ template <int K, class Pos>
       for (int i = 0; i < K; ++i) sq[size_t(i)] = in_register(sq[size_t(i)] ^ ((sq[size_t(i)] ^ q[size_t(i)]) & mask));
     }
   }
-  const unsigned rep_stm = stm & ~unsigned(swapped);
+  Representative<K> r;
+  r.stm = stm & ~unsigned(swapped);
+  r.negate = unsigned(swapped) ^ (stm & 1);
+  r.placement = 0;
   // Both candidate transforms, the smaller index wins: the second differs only with the white
   // king on a diagonal (a quarter of the squares in pawnless balances, none with pawns). It is
   // made only then: the branch mispredicts on a random pawnless probe now and then, and costs less
   // than making it every time (a 4-piece probe 235 -> 199 instructions, no slower in time).
   const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
-  std::array<uint32_t, K> t;
-  uint64_t placement = 0;  // 5 pieces: t packed, as the transform makes it
   if constexpr (K == 5) {
     uint64_t idx = transformed_index5(sq, g1, e);
     if (g2 != g1) {
       const uint64_t i2 = transformed_index5(sq, g2, e);
       idx = idx ^ ((idx ^ i2) & (0 - uint64_t(i2 < idx)));
     }
-    for (int i = 0; i < K; ++i) t[size_t(i)] = in_register(uint32_t(idx >> (6 * (K - 1 - i))) & 63);
-    placement = idx;
+    for (int i = 0; i < K; ++i) r.t[size_t(i)] = in_register(uint32_t(idx >> (6 * (K - 1 - i))) & 63);
+    r.placement = idx;
   } else {
-    t = transformed<K>(sq, g1, e);
+    r.t = transformed<K>(sq, g1, e);
     if (g2 != g1) {
       const std::array<uint32_t, K> t2 = transformed<K>(sq, g2, e);
-      const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(t));
-      for (int i = 0; i < K; ++i) t[size_t(i)] = in_register(t[size_t(i)] ^ ((t[size_t(i)] ^ t2[size_t(i)]) & second));
+      const uint32_t second = 0u - uint32_t(packed<K>(t2) < packed<K>(r.t));
+      for (int i = 0; i < K; ++i)
+        r.t[size_t(i)] = in_register(r.t[size_t(i)] ^ ((r.t[size_t(i)] ^ t2[size_t(i)]) & second));
     }
   }
+  return r;
+}
+
+// The value for the side to move from the cover's answer for the representative (None: no cube
+// holds it, so the implied output, if the cover has one).
+template <int K>
+[[gnu::always_inline]] inline Wdl value_of(const CoverProber::HotEntry& e, logic::Output out,
+                                           const Representative<K>& r) {
+  if (out == logic::Output::None) out = logic::Output(e.implied);  // no cube holds it
+  if (out == logic::Output::None) return Wdl::Illegal;
+  if (e.rule_draws) [[unlikely]] {
+    // The balance has cursed wins or blessed losses: look the representative up in their list.
+    const uint32_t rep = uint32_t(uint64_t(r.stm) << (6 * K) | packed<K>(r.t));
+    const Wdl white = logic::value_of(out, logic::in_rule_draws({e.rule_draws, e.rule_draw_count}, rep));
+    return r.negate ? egtmin::negate(white) : white;
+  }
+  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without
+  // a branch: the side to move is a coin flip.
+  const unsigned v = unsigned(out);
+  return Wdl(v ^ ((v ^ (4 - v)) & (0u - r.negate)));
+}
+
+// The hot path for a K-piece cover: the representative, then the index (or the cubes scanned).
+template <int K, class Pos>
+[[gnu::always_inline]] inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
+                                          const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
+  const Representative<K> r = representative<K>(pos, e);
   logic::Output out = logic::Output::None;
   // A cover opened without an index (CoverProber::kNoIndex) has no front line: it is scanned.
   if (m == Method::Indexed && e.index.front0) [[likely]] {
-    out = CubeIndex::find_output_front0<K>(e.index, rep_stm, t);
+    out = CubeIndex::find_output_front0<K>(e.index, r.stm, r.t);
     if (out == logic::Output::None) [[unlikely]]
-      out = after_front0<K>(e, rep_stm, t, K == 5 ? placement : packed<K>(t));
+      out = after_front0<K>(e, r.stm, r.t, K == 5 ? r.placement : packed<K>(r.t));
   } else {
-    const logic::CubeWord mt = fast_minterm(uint64_t(rep_stm) << (6 * K) | packed<K>(t), 1 + 6 * K);
+    const logic::CubeWord mt = fast_minterm(uint64_t(r.stm) << (6 * K) | packed<K>(r.t), 1 + 6 * K);
     for (logic::CubeWord c : covers[e.cover]->cubes())
       if (logic::contains(c, mt)) {
         out = logic::output_of(c);
         break;
       }
   }
-  if (out == logic::Output::None) out = logic::Output(e.implied);  // no cube holds it
-  if (out == logic::Output::None) return Wdl::Illegal;
-  const unsigned negate = unsigned(swapped) ^ (stm & 1);
-  if (e.rule_draws) [[unlikely]] {
-    // The balance has cursed wins or blessed losses: look the representative up in their list.
-    const uint32_t rep = uint32_t(uint64_t(rep_stm) << (6 * K) | packed<K>(t));
-    const Wdl white = logic::value_of(out, logic::in_rule_draws({e.rule_draws, e.rule_draw_count}, rep));
-    return negate ? egtmin::negate(white) : white;
-  }
-  // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without
-  // a branch: the side to move is a coin flip.
-  const unsigned v = unsigned(out);
-  return Wdl(v ^ ((v ^ (4 - v)) & (0u - negate)));
+  return value_of<K>(e, out, r);
 }
+
+// A 5-piece probe of probe_wdl_many stopped before its region's cubes, which are being fetched.
+struct Pending {
+  const CoverProber::HotEntry* e;
+  Representative<5> r;
+  RegionIndex::Query q;
+  size_t at;  // its place among the batch's values
+};
+// Probes in flight: each holds its region's cubes on their way from memory (4-5 cache lines).
+inline constexpr size_t kBatchDepth = 8;
 
 }  // namespace hot
 
@@ -259,6 +296,46 @@ inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
     return v ? v->wdl : Wdl::Illegal;
   }
   return probe_hot(pos, hot_[h], m);
+}
+
+inline void CoverProber::probe_wdl_many(const Position* positions, size_t n, Wdl* values, Method m) const {
+  // A probe that reads a 5-piece region's cubes waits for memory (random positions of a cover of
+  // tens of megabytes); one waited for after another, those waits are most of its time. Here each
+  // such probe is taken as far as the region's address and its cubes' fetch, and finished
+  // kBatchDepth such probes later, so that their waits overlap. Every other probe (the front line
+  // answers, fewer pieces, no region index, a capture search, en passant, no cover) is answered
+  // at once by probe_wdl's path.
+  std::array<hot::Pending, hot::kBatchDepth> ring;
+  size_t head = 0, tail = 0;  // in flight: ring[tail % depth .. head % depth)
+  constexpr size_t kMask = hot::kBatchDepth - 1;
+  static_assert((hot::kBatchDepth & kMask) == 0);
+  auto finish = [&](const hot::Pending& p) {
+    logic::Output out = CubeIndex::find_output_front_rest<5>(p.e->index, p.r.stm, p.r.t);
+    if (out == logic::Output::None) out = RegionIndex::find_output(p.e->region, p.q);
+    values[p.at] = hot::value_of<5>(*p.e, out, p.r);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const Position& pos = positions[i];
+    const HotEntry* e = hot_entry(pos.material_key());
+    if (!e || pos.ep_square() != NoSquare) [[unlikely]] {
+      values[i] = probe_wdl(pos, m);
+      continue;
+    }
+    if (e->k != 5 || !e->region.dir || e->capture_resolved || m != Method::Indexed || !e->index.front0) {
+      values[i] = probe_hot(pos, *e, m);
+      continue;
+    }
+    const hot::Representative<5> r = hot::representative<5>(pos, *e);
+    if (const logic::Output out = CubeIndex::find_output_front0<5>(e->index, r.stm, r.t); out != logic::Output::None) {
+      values[i] = hot::value_of<5>(*e, out, r);
+      continue;
+    }
+    const RegionIndex::Query q = RegionIndex::locate<5>(e->region, r.stm, uint32_t(r.placement));
+    RegionIndex::prefetch(e->region, q);
+    if (head - tail == hot::kBatchDepth) finish(ring[tail++ & kMask]);
+    ring[head++ & kMask] = {e, r, q, i};
+  }
+  while (tail != head) finish(ring[tail++ & kMask]);
 }
 
 inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {

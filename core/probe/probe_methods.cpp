@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/probe_methods.hpp"
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 
 #include "probe/cover_prober.hpp"
@@ -28,6 +30,27 @@ std::optional<Wdl> cover_checked(const ProbeTargets& t, const Position& pos) {
 template <Method M>
 size_t cover_memory(const ProbeTargets& t, std::span<const Balance>) {
   return t.covers.memory_bytes(M);
+}
+
+// The indexed probe given the whole batch (CoverProber::probe_wdl_many), in slices whose values
+// fit in the caches.
+uint64_t many_batch(const ProbeTargets& t, const Position* positions, size_t n) {
+  uint64_t sink = 0;
+  std::array<Wdl, 1024> values;
+  for (size_t i = 0; i < n; i += values.size()) {
+    const size_t k = std::min(values.size(), n - i);
+    t.covers.probe_wdl_many(positions + i, k, values.data(), Method::Indexed);
+    for (size_t j = 0; j < k; ++j) sink += uint64_t(values[j]);
+  }
+  return sink;
+}
+
+std::optional<Wdl> many_checked(const ProbeTargets& t, const Position& pos) {
+  auto full = t.covers.probe(pos, Method::Indexed, false);
+  Wdl many = Wdl::Illegal;
+  t.covers.probe_wdl_many(&pos, 1, &many, Method::Indexed);
+  if (!full || full->wdl != many) return std::nullopt;
+  return many;
 }
 
 // The capture-resolved covers, indexed: the same probe on ProbeTargets::resolved.
@@ -79,6 +102,9 @@ size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
 constexpr ProbeMethodInfo kMethods[] = {
     {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover, false,
      false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
+    {"batched", "cover, indexed, batched",
+     "the index given many positions at once: consecutive probes' waits on memory overlap", MethodRole::Cover, false,
+     false, many_batch, many_checked, cover_memory<Method::Indexed>},
     {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover, true,
      false, cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
     {"capture-resolved", "capture-resolved cover, indexed",

@@ -208,6 +208,7 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   ASSERT_EQ(regions.region_covers(), 1u);
   ASSERT_EQ(tree.region_covers(), 0u);
   int bad = 0, probed = 0, front_misses = 0;
+  std::vector<Position> asked;
   while (probed < 20000 && bad < 10) {
     // A random legal placement inside a covered part, seen from a random symmetric image.
     const uint64_t idx = prefixes[rng() % prefixes.size()] << rest | (rng() & ((uint64_t{1} << rest) - 1));
@@ -226,12 +227,33 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
                         << (got.ok() ? wdl_name(got->wdl) : got.error().message) << " / " << wdl_name(fast)
                         << ", Syzygy " << wdl_name(want);
     }
+    asked.push_back(pos);
     const uint64_t rep = enc.encode(canon.canonical(p).placement);
     front_misses += regions.cover(krpkr)->index.find(rep, logic::minterm(rep, enc.bits())) == 0;
     ++probed;
   }
   EXPECT_EQ(bad, 0);
   EXPECT_GT(front_misses, 1000) << "the regions were hardly asked";
+
+  // The batch path (probes finished out of order, kBatchDepth at a time in flight) gives each
+  // position probe_wdl's value in its own place, with positions of a balance it has no cover for
+  // (answered at once, Illegal) mixed in; and so does a batch of one.
+  for (size_t i = 0; i < asked.size(); i += 97)
+    asked.insert(asked.begin() + long(i), *Position::from_fen("7k/8/8/8/8/8/8/KR6 w - - 0 1"));
+  for (const CoverProber* prober : {&regions, &tree}) {
+    std::vector<Wdl> many(asked.size(), Wdl::Win);
+    prober->probe_wdl_many(asked.data(), asked.size(), many.data(), Method::Indexed);
+    int differ = 0;
+    for (size_t i = 0; i < asked.size(); ++i)
+      if (many[i] != prober->probe_wdl(asked[i], Method::Indexed) && ++differ < 4)
+        ADD_FAILURE() << asked[i].fen() << ": batch " << wdl_name(many[i]) << ", alone "
+                      << wdl_name(prober->probe_wdl(asked[i], Method::Indexed));
+    EXPECT_EQ(differ, 0);
+    EXPECT_EQ(many[0], Wdl::Illegal);
+    Wdl one = Wdl::Win;
+    prober->probe_wdl_many(&asked[1], 1, &one, Method::Indexed);
+    EXPECT_EQ(one, prober->probe_wdl(asked[1], Method::Indexed));
+  }
 
   // The directory's blocks: counted in units of 8 cubes (each region padded with cubes that match
   // nothing), and read back from a layout's state and words, the regions answer every index
@@ -693,7 +715,7 @@ TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
   EXPECT_EQ(both->mismatches, 0u);
   std::vector<std::string> names;
   for (const auto& m : both->methods) names.push_back(m.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"indexed", "linear", "capture-resolved", "fathom"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"indexed", "batched", "linear", "capture-resolved", "fathom"}));
   for (const auto& m : both->methods) {
     EXPECT_EQ(m.positions, 5000u) << m.name;
     EXPECT_EQ(m.round_batch_mean_ns.size(), 2u) << m.name;
@@ -734,7 +756,7 @@ TEST(CoverProber, ProbeBenchChecksAgainstTablesWhereNoSyzygyFile) {
   EXPECT_EQ(run->mismatches, 0u);
   std::vector<std::string> names;
   for (const auto& m : run->methods) names.push_back(m.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"indexed", "linear"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"indexed", "batched", "linear"}));
 
   auto krvk = store.get(*Balance::parse("KRvK"));
   ASSERT_TRUE(krvk);
