@@ -41,7 +41,8 @@ Command add_probe(CLI::App& app) {
   std::vector<std::string> methods;
   std::string method_help = "Cover probe strategy (default: the --memory level's):";
   for (const probe::ProbeMethodInfo& m : probe::probe_methods())
-    if (m.role == probe::MethodRole::Cover && !m.reads_resolved) {  // probe reads standalone covers
+    // probe reads standalone covers, one position (a batch of one is the indexed probe)
+    if (m.role == probe::MethodRole::Cover && !m.reads_resolved && !m.overlaps_probes) {
       methods.emplace_back(m.name);
       method_help += " " + std::string(m.name) + " (" + std::string(m.description) + ")";
     }

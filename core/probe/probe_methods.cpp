@@ -101,17 +101,17 @@ size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
 
 constexpr ProbeMethodInfo kMethods[] = {
     {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover, false,
-     false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
+     false, false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
     {"batched", "cover, indexed, batched",
      "the index given many positions at once: consecutive probes' waits on memory overlap", MethodRole::Cover, false,
-     false, many_batch, many_checked, cover_memory<Method::Indexed>},
+     false, true, many_batch, many_checked, cover_memory<Method::Indexed>},
     {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover, true,
-     false, cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
+     false, false, cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
     {"capture-resolved", "capture-resolved cover, indexed",
      "the capture-resolved cover's index, the better of its value and a one-ply capture search", MethodRole::Cover,
-     false, true, resolved_batch, resolved_checked, resolved_memory},
+     false, true, false, resolved_batch, resolved_checked, resolved_memory},
     {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, false, false,
-     fathom_batch, fathom_checked, fathom_memory},
+     false, fathom_batch, fathom_checked, fathom_memory},
 };
 
 }  // namespace

@@ -46,6 +46,10 @@ struct ProbeMethodInfo {
   bool scans_cover;
   // It probes ProbeTargets::resolved: left out of a run that has none.
   bool reads_resolved;
+  // Its time is a batch's: the probes overlap. Probed one position at a time (the benchmark's
+  // per-probe times) it is a batch of one, the same probe as another method's, so charts of
+  // per-probe times leave it out.
+  bool overlaps_probes;
   // Probes positions[0..n) as fast as the method can (the timed loop; the probe inlines into it)
   // and returns a checksum of the values, so that the calls cannot be optimized away.
   uint64_t (*probe_batch)(const ProbeTargets&, const Position* positions, size_t n);

@@ -207,12 +207,13 @@ TEST_F(CliProbeBench, BenchProbeMethodsTakeTurnsChunkByChunk) {
     return size_t(std::find(header.begin(), header.end(), name) - header.begin());
   };
   const size_t linear = column("linear_ns"), indexed = column("indexed_ns"), fathom = column("fathom_ns");
-  ASSERT_EQ(header.size(), 5u) << line;
-  ASSERT_LT(std::max({linear, indexed, fathom}), 5u) << line;
+  // The position's number, then one column per method (batched: each position a batch of one).
+  ASSERT_EQ(header.size(), 6u) << line;
+  ASSERT_LT(std::max({linear, indexed, fathom, column("batched_ns")}), 6u) << line;
   size_t rows = 0;
   while (std::getline(in, line)) {
     const std::vector<std::string> fields = split(line);
-    ASSERT_EQ(fields.size(), 5u) << line;
+    ASSERT_EQ(fields.size(), 6u) << line;
     EXPECT_EQ(fields[linear].empty(), rows >= 120) << line;
     EXPECT_GT(std::stoul(fields[indexed]), 0u) << line;
     EXPECT_GT(std::stoul(fields[fathom]), 0u) << line;

@@ -258,11 +258,12 @@ void ProbeTimesChart::start() {
               lo = std::min(lo, t);
               hi = std::max(hi, t);
             }
-          // In the registry's order: our default method leading, the anchor (Fathom) last.
+          // In the registry's order: our default method leading, the anchor (Fathom) last. A
+          // method whose probes overlap has no per-probe times of its own.
           std::vector<const bench::MethodTiming*> order;
           for (const probe::ProbeMethodInfo& pm : probe::probe_methods())
             for (const bench::MethodTiming& m : r->methods)
-              if (m.name == pm.name) order.push_back(&m);
+              if (m.name == pm.name && !pm.overlaps_probes) order.push_back(&m);
           const bench::MethodTiming *indexed = nullptr, *fathom = nullptr;
           for (const bench::MethodTiming* m : order) {
             if (m->name == "indexed") indexed = m;
