@@ -19,12 +19,16 @@ uint64_t cover_batch(const ProbeTargets& t, const Position* positions, size_t n)
   return sink;
 }
 
-template <Method M>
-std::optional<Wdl> cover_checked(const ProbeTargets& t, const Position& pos) {
-  auto full = t.covers.probe(pos, M, false);  // the value; naming the cube may scan the cover
-  const Wdl fast = t.covers.probe_wdl(pos, M);
+// `fast`, a hot path's value, when the full path agrees with it.
+std::optional<Wdl> agreed(const ProbeTargets& t, const Position& pos, Method m, Wdl fast) {
+  auto full = t.covers.probe(pos, m, false);  // the value; naming the cube may scan the cover
   if (!full || full->wdl != fast) return std::nullopt;
   return fast;
+}
+
+template <Method M>
+std::optional<Wdl> cover_checked(const ProbeTargets& t, const Position& pos) {
+  return agreed(t, pos, M, t.covers.probe_wdl(pos, M));
 }
 
 template <Method M>
@@ -46,11 +50,9 @@ uint64_t many_batch(const ProbeTargets& t, const Position* positions, size_t n) 
 }
 
 std::optional<Wdl> many_checked(const ProbeTargets& t, const Position& pos) {
-  auto full = t.covers.probe(pos, Method::Indexed, false);
   Wdl many = Wdl::Illegal;
   t.covers.probe_wdl_many(&pos, 1, &many, Method::Indexed);
-  if (!full || full->wdl != many) return std::nullopt;
-  return many;
+  return agreed(t, pos, Method::Indexed, many);
 }
 
 // The capture-resolved covers, indexed: the same probe on ProbeTargets::resolved.

@@ -42,10 +42,7 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 std::optional<store::CoverFile> standalone_for_capture_resolved(const MinimizeRequest& request, const Balance& b,
                                                                 const Table& table, int threads) {
   if (request.effort != logic::Effort::Normal) return std::nullopt;
-  const auto path = store::cover_path(request.data_dir, b, store::CoverKind::Standalone);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  auto file = store::load_cover(path, &b);
+  auto file = store::load_cover(store::cover_path(request.data_dir, b, store::CoverKind::Standalone), &b);
   if (!file || file->kind != store::CoverKind::Standalone) return std::nullopt;
   const bool implied_rule = (request.implied == ImpliedOutput::None) == (file->implied == logic::Output::None);
   if (file->passes != logic::passes_string(request.passes) ||
