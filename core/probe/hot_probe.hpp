@@ -267,15 +267,63 @@ template <int K, class Pos>
   return value_of<K>(e, out, r);
 }
 
-// A 5-piece probe of probe_wdl_many stopped before its region's cubes, which are being fetched.
-struct Pending {
-  const CoverProber::HotEntry* e;
-  Representative<5> r;
-  RegionIndex::Query q;
-  size_t at;  // its place among the batch's values
+// Probes whose waits on memory overlap (CoverProber::probe_wdl_many, the engines' library's
+// egtmin_probe_wdl_many). A probe that reads a 5-piece region's cubes waits for memory (random
+// positions of a cover of tens of megabytes); one waited for after another, those waits are most
+// of its time. A batch takes each such probe as far as the region's address and its cubes' fetch,
+// and finishes it kDepth such probes later, when its cubes have come.
+class RegionBatch {
+ public:
+  // Whether probes of `e` go through the batch: a 5-piece cover with a region index, probed by
+  // its index, and no capture search to follow (every other probe is answered at once by the
+  // ordinary path, which the batch would not shorten).
+  static bool takes(const CoverProber::HotEntry& e, Method m) {
+    return e.k == 5 && e.region.dir && !e.capture_resolved && m == Method::Indexed && e.index.front0;
+  }
+
+  // The value of `pos` (a position of e's balance, takes(e)) into *out: now when the front line's
+  // first block answers, else by a later probe() or drain(). `e` and `out` must stay valid until
+  // then; `pos` need not.
+  template <class Pos>
+  void probe(const Pos& pos, const CoverProber::HotEntry& e, Wdl* out) {
+    const Representative<5> r = representative<5>(pos, e);
+    if (const logic::Output o = CubeIndex::find_output_front0<5>(e.index, r.stm, r.t); o != logic::Output::None) {
+      *out = value_of<5>(e, o, r);
+      return;
+    }
+    const RegionIndex::Query q = RegionIndex::locate<5>(e.region, r.stm, uint32_t(r.placement));
+    RegionIndex::prefetch(e.region, q);
+    if (head_ - tail_ == kDepth) finish(ring_[tail_++ & kMask]);
+    ring_[head_++ & kMask] = {&e, r, q, out};
+  }
+
+  // Finishes every probe in flight.
+  void drain() {
+    while (tail_ != head_) finish(ring_[tail_++ & kMask]);
+  }
+
+ private:
+  // A probe stopped before its region's cubes, which are being fetched.
+  struct Pending {
+    const CoverProber::HotEntry* e;
+    Representative<5> r;
+    RegionIndex::Query q;
+    Wdl* out;
+  };
+  // Probes in flight: each holds its region's cubes on their way from memory (4-5 cache lines).
+  // Measured at 4, 8, 16 and 32 (KRPvKR, bench-probe.md): nothing gained beyond 8.
+  static constexpr size_t kDepth = 8, kMask = kDepth - 1;
+  static_assert((kDepth & kMask) == 0);
+
+  static void finish(const Pending& p) {
+    logic::Output out = CubeIndex::find_output_front_rest<5>(p.e->index, p.r.stm, p.r.t);
+    if (out == logic::Output::None) out = RegionIndex::find_output(p.e->region, p.q);
+    *p.out = value_of<5>(*p.e, out, p.r);
+  }
+
+  std::array<Pending, kDepth> ring_;
+  size_t head_ = 0, tail_ = 0;  // in flight: ring_[tail_ % kDepth .. head_ % kDepth)
 };
-// Probes in flight: each holds its region's cubes on their way from memory (4-5 cache lines).
-inline constexpr size_t kBatchDepth = 8;
 
 }  // namespace hot
 
@@ -299,43 +347,20 @@ inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
 }
 
 inline void CoverProber::probe_wdl_many(const Position* positions, size_t n, Wdl* values, Method m) const {
-  // A probe that reads a 5-piece region's cubes waits for memory (random positions of a cover of
-  // tens of megabytes); one waited for after another, those waits are most of its time. Here each
-  // such probe is taken as far as the region's address and its cubes' fetch, and finished
-  // kBatchDepth such probes later, so that their waits overlap. Every other probe (the front line
-  // answers, fewer pieces, no region index, a capture search, en passant, no cover) is answered
-  // at once by probe_wdl's path.
-  std::array<hot::Pending, hot::kBatchDepth> ring;
-  size_t head = 0, tail = 0;  // in flight: ring[tail % depth .. head % depth)
-  constexpr size_t kMask = hot::kBatchDepth - 1;
-  static_assert((hot::kBatchDepth & kMask) == 0);
-  auto finish = [&](const hot::Pending& p) {
-    logic::Output out = CubeIndex::find_output_front_rest<5>(p.e->index, p.r.stm, p.r.t);
-    if (out == logic::Output::None) out = RegionIndex::find_output(p.e->region, p.q);
-    values[p.at] = hot::value_of<5>(*p.e, out, p.r);
-  };
+  // Every probe the batch does not take (fewer pieces, the front line's answers, no region index,
+  // a capture search, en passant, no cover) is answered at once by probe_wdl's path.
+  hot::RegionBatch batch;
   for (size_t i = 0; i < n; ++i) {
     const Position& pos = positions[i];
     const HotEntry* e = hot_entry(pos.material_key());
-    if (!e || pos.ep_square() != NoSquare) [[unlikely]] {
+    if (!e || pos.ep_square() != NoSquare) [[unlikely]]
       values[i] = probe_wdl(pos, m);
-      continue;
-    }
-    if (e->k != 5 || !e->region.dir || e->capture_resolved || m != Method::Indexed || !e->index.front0) {
+    else if (!hot::RegionBatch::takes(*e, m))
       values[i] = probe_hot(pos, *e, m);
-      continue;
-    }
-    const hot::Representative<5> r = hot::representative<5>(pos, *e);
-    if (const logic::Output out = CubeIndex::find_output_front0<5>(e->index, r.stm, r.t); out != logic::Output::None) {
-      values[i] = hot::value_of<5>(*e, out, r);
-      continue;
-    }
-    const RegionIndex::Query q = RegionIndex::locate<5>(e->region, r.stm, uint32_t(r.placement));
-    RegionIndex::prefetch(e->region, q);
-    if (head - tail == hot::kBatchDepth) finish(ring[tail++ & kMask]);
-    ring[head++ & kMask] = {e, r, q, i};
+    else
+      batch.probe(pos, *e, &values[i]);
   }
-  while (tail != head) finish(ring[tail++ & kMask]);
+  batch.drain();
 }
 
 inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {

@@ -8,6 +8,8 @@
 // "indexed" is CoverProber::probe_wdl on egtmin's Position, over every cover opened at once (what
 // `bench probe` times); "library" is egtmin_probe_wdl on the engine's bitboards (the conversion
 // is part of its probe). Every position is first probed by every method and the values compared.
+// EGTMIN_BENCH_MANY=1 adds "many": egtmin_probe_wdl_many on each chunk's positions at once (its
+// per-probe figure: a call with one position).
 // EGTMIN_BENCH_SERIAL=1 times each probe alone: its position waits for the value before.
 // EGTMIN_BENCH_VIEW=1 adds "view": the CLI's prober through a view of the boards made outside the
 // clock (the library's probe without its conversion and without the call into the library);
@@ -125,6 +127,19 @@ int main(int argc, char** argv) {
       same = same && want == (*core)->probe_standalone(v, *(*core)->hot_entry(v.material), probe::Method::Indexed);
     mismatches += !same;
   }
+  // egtmin_probe_wdl_many over every position at once, against the CLI's values.
+  {
+    std::vector<egtmin_position> all;
+    std::vector<int> want;
+    for (const bench::Sample& s : samples) {
+      const Position pos = bench::to_position(s);
+      all.push_back(to_c(pos));
+      want.push_back(to_c((*core)->probe_wdl(pos, probe::Method::Indexed)));
+    }
+    std::vector<int> got(all.size());
+    if (egtmin_probe_wdl_many(tb, all.data(), all.size(), got.data()) != EGTMIN_OK) ++mismatches;
+    for (size_t i = 0; i < all.size(); ++i) mismatches += got[i] != want[i];
+  }
 
   // The methods, each a probe of chunk position k; "view" and "converted" only with EGTMIN_BENCH_VIEW.
   std::vector<Position> chunk(4096);
@@ -133,6 +148,13 @@ int main(int argc, char** argv) {
   const probe::CoverProber& cli = **core;
   auto probe_indexed = [&](size_t k) { return int(cli.probe_wdl(chunk[k], probe::Method::Indexed)); };
   auto probe_library = [&](size_t k) { return egtmin_probe_wdl(tb, &chunk_c[k]); };
+  // "many" takes the chunk at once (batch), or each position alone (singles).
+  std::vector<int> chunk_values(4096);
+  auto probe_many_one = [&](size_t k) {
+    int v = 0;
+    egtmin_probe_wdl_many(tb, &chunk_c[k], 1, &v);
+    return v;
+  };
   auto probe_view = [&](size_t k) {
     return int(cli.probe_standalone(chunk_v[k], *cli.hot_entry(chunk_v[k].material), probe::Method::Indexed));
   };
@@ -140,12 +162,13 @@ int main(int argc, char** argv) {
     const EgtminView v = view_of(chunk_c[k]);
     return int(cli.probe_standalone(v, *cli.hot_entry(v.material), probe::Method::Indexed));
   };
-  enum { kIndexed, kLibrary, kView, kConverted };
-  const char* const kNames[] = {"indexed", "library", "view", "converted"};
+  enum { kIndexed, kLibrary, kView, kConverted, kMany };
+  const char* const kNames[] = {"indexed", "library", "view", "converted", "many"};
   std::vector<int> methods = {kIndexed, kLibrary};
   const int view_methods = std::getenv("EGTMIN_BENCH_VIEW") ? std::atoi(std::getenv("EGTMIN_BENCH_VIEW")) : 0;
   if (view_methods >= 1) methods.push_back(kView);
   if (view_methods >= 2) methods.push_back(kConverted);
+  if (std::getenv("EGTMIN_BENCH_MANY")) methods.push_back(kMany);
   // EGTMIN_BENCH_ONLY=0 or 1 times one method alone (for perf stat's counters).
   if (const char* only = std::getenv("EGTMIN_BENCH_ONLY")) methods = {std::atoi(only) != 0 ? kLibrary : kIndexed};
   // EGTMIN_BENCH_SERIAL=1 makes each probe wait for the one before (see batch below).
@@ -185,8 +208,15 @@ int main(int argc, char** argv) {
       case kIndexed: return f(probe_indexed);
       case kLibrary: return f(probe_library);
       case kView: return f(probe_view);
+      case kMany: return f(probe_many_one);
       default: return f(probe_converted);
     }
+  };
+  auto many = [&](size_t n) {
+    egtmin_probe_wdl_many(tb, chunk_c.data(), n, chunk_values.data());
+    uint64_t sink = 0;
+    for (size_t k = 0; k < n; ++k) sink += uint64_t(chunk_values[k]);
+    return sink;
   };
 
   std::vector<double> ns(m_count), single_ns(m_count), cpu_ns(m_count);
@@ -209,7 +239,8 @@ int main(int argc, char** argv) {
         const size_t i = (index + size_t(round) + turn) % m_count;
         const double c0 = thread_cpu_ns();
         const auto t0 = Clock::now();
-        sink += with_method(methods[i], [&](auto&& probe) { return batch(probe, n); });
+        sink += methods[i] == kMany && !serial ? many(n)
+                                               : with_method(methods[i], [&](auto&& probe) { return batch(probe, n); });
         total[i] += double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
         cpu[i] += thread_cpu_ns() - c0;
         sink += with_method(methods[i], [&](auto&& probe) { return singles(probe, n, single_ns[i]); });

@@ -2,6 +2,8 @@
 // The C functions of egtmin/probe.h: arguments checked, the engine's position turned into
 // egtmin's, values and errors turned into the header's numbers. Nothing escapes: every function
 // catches what the core may throw (std::bad_alloc above all) and returns a code.
+#include <algorithm>
+#include <array>
 #include <exception>
 #include <new>
 #include <string>
@@ -147,6 +149,52 @@ int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* p) {
     return probe_wdl_full(tb, p);
   const int value = of(tb)->probe_fast(v);
   return value >= 0 ? value : probe_wdl_full(tb, p);
+}
+
+int egtmin_probe_wdl_many(egtmin_tb* tb, const egtmin_position* positions, size_t count, int* values) {
+  if (!tb || ((!positions || !values) && count))
+    return fail(EGTMIN_ERR_ARGUMENT, "egtmin_probe_wdl_many: null handle, or null arrays with a count");
+  capi::Tablebase& t = *of(tb);
+  // In chunks: a chunk's probes are started under one read scope and all finished before it
+  // ends; what the fast path cannot answer (loading a balance, en passant, errors with their
+  // messages) is then probed one by one through egtmin_probe_wdl's full path, outside the scope,
+  // for a load may unload what the chunk's probes read.
+  constexpr size_t kChunk = 256;
+  constexpr int kInBatch = capi::Tablebase::kTakeFullPath - 1;  // its value is in `batched`
+  std::array<Wdl, kChunk> batched;
+  for (size_t base = 0; base < count; base += kChunk) {
+    const size_t n = std::min(kChunk, count - base);
+    int* value = values + base;
+    const egtmin_position* pos = positions + base;
+    {
+      const capi::ReadScope reading(t.tracked());
+      probe::hot::RegionBatch batch;
+      for (size_t i = 0; i < n; ++i) {
+        const egtmin_position& p = pos[i];
+        value[i] = capi::Tablebase::kTakeFullPath;
+        capi::BoardView v;
+        if ((p.castling | p.rule50 | p.ep) || !capi::make_view(p, v)) [[unlikely]]
+          continue;
+        const capi::Tablebase::Fast f = t.fast(v.material);
+        if (!f.entry) [[unlikely]]
+          continue;
+        if (probe::hot::RegionBatch::takes(*f.entry, probe::Method::Indexed)) {
+          value[i] = kInBatch;
+          batch.probe(v, *f.entry, &batched[i]);
+        } else {
+          const Wdl w = f.prober->probe_standalone(v, *f.entry, probe::Method::Indexed);
+          if (w != Wdl::Illegal) value[i] = capi::kValueOf[size_t(w)];
+        }
+      }
+      batch.drain();
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (value[i] == kInBatch)
+        value[i] = batched[i] == Wdl::Illegal ? capi::Tablebase::kTakeFullPath : capi::kValueOf[size_t(batched[i])];
+      if (value[i] == capi::Tablebase::kTakeFullPath) value[i] = probe_wdl_full(tb, pos + i);
+    }
+  }
+  return EGTMIN_OK;
 }
 
 int egtmin_check_position(const egtmin_position* p) {

@@ -66,24 +66,39 @@ class Tablebase {
   // probe() then loads, or says why not.
   static constexpr int kTakeFullPath = -1000;
   [[gnu::always_inline]] int probe_fast(const BoardView& v) noexcept {
-    const KeySlot* s = find(v.material);
-    if (!s) [[unlikely]]
+    const ReadScope reading(tracked_);
+    const Fast f = fast(v.material);
+    if (!f.entry) [[unlikely]]
       return kTakeFullPath;
+    const Wdl w = f.prober->probe_standalone(v, *f.entry, probe::Method::Indexed);
+    return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+  }
+
+  // A loaded balance's prober and the hot entry of its colouring for a BoardView, as the probes
+  // without a message read them; null when no cover has the key or its balance is not loaded yet.
+  // A tracked handle's caller holds a ReadScope while it uses them.
+  struct Fast {
+    const probe::CoverProber* prober = nullptr;
+    const probe::CoverProber::HotEntry* entry = nullptr;
+  };
+  [[gnu::always_inline]] Fast fast(uint64_t material) noexcept {
+    const KeySlot* s = find(material);
+    if (!s) [[unlikely]]
+      return {};
     if (!tracked_) {
       // Never unloaded: the slot's own copy of the entry, read beside its key.
       if (!s->pinned.load(std::memory_order_acquire)) [[unlikely]]
-        return kTakeFullPath;
-      const Wdl w = s->prober->probe_standalone(v, s->view_entry, probe::Method::Indexed);
-      return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+        return {};
+      return {s->prober, &s->view_entry};
     }
-    const ReadScope reading(tracked_);
     const Loaded* l = s->loaded.load(std::memory_order_seq_cst);  // see probe_plain
     if (!l) [[unlikely]]
-      return kTakeFullPath;
-    if (tracked_) touch(*recs_[s->rec]);
-    const Wdl w = l->prober->probe_standalone(v, l->view_entry[s->colouring], probe::Method::Indexed);
-    return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+      return {};
+    touch(*recs_[s->rec]);
+    return {l->prober.get(), &l->view_entry[s->colouring]};
   }
+  // Whether probes must hold a ReadScope (a handle with a memory cap, which may unload).
+  bool tracked() const { return tracked_; }
 
   int largest() const { return largest_; }
   int set_memory_cap(uint64_t bytes);

@@ -15,7 +15,9 @@
 
 #include "egtmin/probe.h"
 #include "logic/pipeline.hpp"
+#include "probe/cover_builder.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
 #include "support/env.hpp"
 #include "support/temp_dir.hpp"
@@ -371,8 +373,96 @@ TEST(ProbeLib, OpenAndCloseManyTimes) {
   }
 }
 
+// egtmin_probe_wdl_many gives every position what egtmin_probe_wdl gives it, error codes
+// included, over chunk boundaries, with balances loaded on the way (and, under a one-byte cap,
+// unloaded again).
+TEST(ProbeLib, ManyAtOnceGiveWhatEachGivesAlone) {
+  std::vector<egtmin_position> positions;
+  for (const Case& c : sample_cases(500, 9)) positions.push_back(c.pos);
+  egtmin_position castling = positions[0], clock = positions[1], twice = positions[2];
+  castling.castling = 1;
+  clock.rule50 = 7;
+  twice.black |= twice.white & twice.kings;  // White's king on both colours
+  for (const egtmin_position& odd :
+       {castling, clock, twice, from_fen("8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1"),  // en passant
+        from_fen("8/8/8/3k4/8/8/8/4K3 w - - 0 1"),                             // KvK, no file needed
+        from_fen("8/8/8/3k4/8/8/8/q3K3 w - - 0 1"),                            // KvKQ: through KQvK
+        from_fen("4k3/8/8/8/8/8/1p6/q3K3 w - - 0 1")})                         // KvKQP: no cover
+    for (size_t at = 0; at < positions.size(); at += 401) positions.insert(positions.begin() + long(at), odd);
+  std::vector<int> alone(positions.size());
+  {
+    Handle h(cover_dir());
+    for (size_t i = 0; i < positions.size(); ++i) alone[i] = egtmin_probe_wdl(h.tb, &positions[i]);
+  }
+  EXPECT_NE(std::count(alone.begin(), alone.end(), EGTMIN_ERR_CASTLING), 0);
+  EXPECT_NE(std::count(alone.begin(), alone.end(), EGTMIN_ERR_NO_COVER), 0);
+  for (uint64_t cap : {uint64_t{0}, uint64_t{1}}) {
+    Handle h(cover_dir(), cap);
+    std::vector<int> many(positions.size(), 99);
+    ASSERT_EQ(egtmin_probe_wdl_many(h.tb, positions.data(), positions.size(), many.data()), EGTMIN_OK);
+    int differ = 0;
+    for (size_t i = 0; i < positions.size(); ++i)
+      if (many[i] != alone[i] && ++differ <= 5)
+        ADD_FAILURE() << "cap " << cap << ", position " << i << ": many " << many[i] << ", alone " << alone[i];
+    EXPECT_EQ(differ, 0);
+    int one = 99;
+    ASSERT_EQ(egtmin_probe_wdl_many(h.tb, &positions[3], 1, &one), EGTMIN_OK);
+    EXPECT_EQ(one, alone[3]);
+  }
+  Handle h(cover_dir());
+  int v = 0;
+  EXPECT_EQ(egtmin_probe_wdl_many(nullptr, positions.data(), 1, &v), EGTMIN_ERR_ARGUMENT);
+  EXPECT_EQ(egtmin_probe_wdl_many(h.tb, nullptr, 1, &v), EGTMIN_ERR_ARGUMENT);
+  EXPECT_EQ(egtmin_probe_wdl_many(h.tb, positions.data(), 1, nullptr), EGTMIN_ERR_ARGUMENT);
+  EXPECT_EQ(egtmin_probe_wdl_many(h.tb, nullptr, 0, nullptr), EGTMIN_OK);
+}
+
+// Five pieces, where the batch overlaps its probes: KRPvKR valued by Syzygy on a few parts of its
+// index space (tests/probe/test_cover_prober.cpp's cover), probed through a region index built
+// when the library loads the cover, many at once and one by one, against Syzygy.
+TEST(ProbeLib, ManyAtOnceAgreeWithSyzygyOnFivePieceRegions) {
+  EGTMIN_REQUIRE_SYZYGY();
+  auto syz = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syz.ok()) << syz.error().message;
+  const Balance krpkr = *Balance::parse("KRPvKR");
+  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
+  const Encoding enc(krpkr);
+  const CoverCanon canon(enc, CanonScheme::Full);
+  std::mt19937_64 rng(6);
+  const test::SyzygyParts parts = test::syzygy_parts(**syz, enc, canon, 13, 4, rng);
+  test::TempDir dir("capi-krpkr");
+  ASSERT_TRUE(store::save_cover(dir.path / "KRPvKR.egtc", parts.cover).ok());
+  std::vector<egtmin_position> positions;
+  std::vector<int> want;
+  while (positions.size() < 20000) {
+    Placement p = enc.decode(parts.random_index(rng));
+    if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+    if (rng() & 1)
+      for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = Square(p.sq[size_t(i)] ^ 7);  // mirrored
+    Position pos = enc.position(p);
+    if (pos.ep_square() != NoSquare) continue;
+    if (rng() & 1) pos = pos.color_flipped();
+    positions.push_back(to_c(pos));
+    want.push_back(int(*(*syz)->wdl(enc, p)));  // Syzygy's values are the header's
+  }
+  for (uint64_t cap : {uint64_t{0}, uint64_t{1}}) {
+    Handle h(dir.path, cap);
+    std::vector<int> many(positions.size());
+    ASSERT_EQ(egtmin_probe_wdl_many(h.tb, positions.data(), positions.size(), many.data()), EGTMIN_OK);
+    int bad = 0;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const int alone = egtmin_probe_wdl(h.tb, &positions[i]);
+      if ((many[i] != want[i] || alone != want[i]) && ++bad <= 5)
+        ADD_FAILURE() << "cap " << cap << ", position " << i << ": many " << many[i] << ", alone " << alone
+                      << ", Syzygy " << want[i];
+    }
+    EXPECT_EQ(bad, 0);
+  }
+}
+
 // 8 threads probe one fresh handle at once: every balance's first probe races with the others'.
-// Every thread probes every case in its own order; each answer must equal the single-threaded one.
+// Every thread probes every case in its own order, half of them one at a time and half all at
+// once (egtmin_probe_wdl_many); each answer must equal the single-threaded one.
 void race(uint64_t cap, size_t per_balance) {
   const auto cases = sample_cases(per_balance, 4);
   std::vector<int> single(cases.size());
@@ -393,8 +483,18 @@ void race(uint64_t cap, size_t per_balance) {
         go.fetch_add(1);
         while (go.load() < 8) {
         }
-        for (size_t i : order)
-          if (egtmin_probe_wdl(h.tb, &cases[i].pos) != single[i]) mismatches.fetch_add(1);
+        if (t % 2 == 0) {
+          for (size_t i : order)
+            if (egtmin_probe_wdl(h.tb, &cases[i].pos) != single[i]) mismatches.fetch_add(1);
+          return;
+        }
+        // The other half probe their cases many at a time (loads and unloads on the way).
+        std::vector<egtmin_position> batch;
+        for (size_t i : order) batch.push_back(cases[i].pos);
+        std::vector<int> got(batch.size());
+        if (egtmin_probe_wdl_many(h.tb, batch.data(), batch.size(), got.data()) != EGTMIN_OK) mismatches.fetch_add(1);
+        for (size_t k = 0; k < order.size(); ++k)
+          if (got[k] != single[order[k]]) mismatches.fetch_add(1);
       });
     for (auto& th : threads) th.join();
     EXPECT_EQ(mismatches.load(), 0) << "round " << round;

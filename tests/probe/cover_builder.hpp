@@ -4,9 +4,12 @@
 // value becomes one cube. Exact on the care set, and small enough to scan.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
+#include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
+#include "table/cover_canon.hpp"
 #include "table/table.hpp"
 
 namespace egtmin::test {
@@ -64,6 +67,41 @@ store::CoverFile trie_cover(const Balance& balance, CanonScheme scheme, ValueFn 
 
 inline store::CoverFile trie_cover(const Table& t, CanonScheme scheme) {
   return trie_cover(t.balance(), scheme, [&](const Placement& p) { return t.value(p); });
+}
+
+// A cover of a few parts of a balance's index space, valued by Syzygy: for tests that need a
+// five-piece cover without generating the balance's table. Each part is the indices that share
+// the top `prefix_bits` bits of a random legal placement's representative (`parts` drawn, the
+// same ones merged).
+struct SyzygyParts {
+  std::vector<uint64_t> prefixes;  // ascending
+  int rest = 0;                    // the index bits below a prefix
+  store::CoverFile cover;
+
+  // A random index in one of the parts.
+  template <class Rng>
+  uint64_t random_index(Rng& rng) const {
+    return prefixes[rng() % prefixes.size()] << rest | (rng() & ((uint64_t{1} << rest) - 1));
+  }
+};
+template <class Rng>
+SyzygyParts syzygy_parts(const Syzygy& syz, const Encoding& enc, const CoverCanon& canon, int prefix_bits, size_t parts,
+                         Rng& rng) {
+  SyzygyParts out;
+  out.rest = enc.bits() - prefix_bits;
+  while (out.prefixes.size() < parts) {
+    const Placement p = enc.decode(rng() & (enc.size() - 1));
+    if (enc.is_legal(p)) out.prefixes.push_back(enc.encode(canon.canonical(p).placement) >> out.rest);
+  }
+  std::sort(out.prefixes.begin(), out.prefixes.end());
+  out.prefixes.erase(std::unique(out.prefixes.begin(), out.prefixes.end()), out.prefixes.end());
+  auto white_value = [&](const Placement& p) {
+    const auto v = syz.wdl(enc, p);
+    const Wdl stm = v ? to_wdl(*v) : Wdl::Illegal;
+    return p.stm == White ? stm : negate(stm);
+  };
+  out.cover = trie_cover(enc.balance(), canon.scheme(), white_value, prefix_bits, out.prefixes);
+  return out;
 }
 
 }  // namespace egtmin::test

@@ -185,23 +185,9 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
   const Encoding enc(krpkr);
   const CoverCanon canon(enc, CanonScheme::Full);
-  constexpr int kPrefixBits = 13;
-  const int rest = enc.bits() - kPrefixBits;
-  auto white_value = [&](const Placement& p) {
-    auto v = (*syz)->wdl(enc, p);
-    EXPECT_TRUE(v.has_value());
-    Wdl stm = v ? from_syzygy(*v) : Wdl::Illegal;
-    return p.stm == White ? stm : negate(stm);
-  };
   std::mt19937_64 rng(5);
-  std::vector<uint64_t> prefixes;
-  while (prefixes.size() < 6) {
-    const Placement p = enc.decode(rng() & (enc.size() - 1));
-    if (enc.is_legal(p)) prefixes.push_back(enc.encode(canon.canonical(p).placement) >> rest);
-  }
-  std::sort(prefixes.begin(), prefixes.end());
-  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
-  const auto cover = test::trie_cover(krpkr, CanonScheme::Full, white_value, kPrefixBits, prefixes);
+  const test::SyzygyParts parts = test::syzygy_parts(**syz, enc, canon, 13, 6, rng);
+  const store::CoverFile& cover = parts.cover;
   CoverProber regions, tree;
   ASSERT_TRUE(regions.add(cover).ok());
   ASSERT_TRUE(tree.add(cover, CoverProber::kDefaultCopies, RegionPolicy::Never).ok());
@@ -211,8 +197,7 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   std::vector<Position> asked;
   while (probed < 20000 && bad < 10) {
     // A random legal placement inside a covered part, seen from a random symmetric image.
-    const uint64_t idx = prefixes[rng() % prefixes.size()] << rest | (rng() & ((uint64_t{1} << rest) - 1));
-    Placement p = enc.decode(idx);
+    Placement p = enc.decode(parts.random_index(rng));
     if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
     if (rng() & 1)
       for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = Square(p.sq[size_t(i)] ^ 7);  // mirrored
@@ -235,7 +220,7 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   EXPECT_EQ(bad, 0);
   EXPECT_GT(front_misses, 1000) << "the regions were hardly asked";
 
-  // The batch path (probes finished out of order, kBatchDepth at a time in flight) gives each
+  // The batch path (probes finished out of order, RegionBatch's depth at a time in flight) gives each
   // position probe_wdl's value in its own place, with positions of a balance it has no cover for
   // (answered at once, Illegal) mixed in; and so does a batch of one.
   for (size_t i = 0; i < asked.size(); i += 97)
@@ -282,7 +267,7 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   EXPECT_FALSE(refused.attach_hot_words(damaged));
   int differ = 0;
   for (int n = 0; n < 200000 && differ < 5; ++n) {
-    const uint64_t idx = (n % 2 ? prefixes[rng() % prefixes.size()] << rest : 0) | (rng() & (enc.size() - 1));
+    const uint64_t idx = n % 2 ? parts.random_index(rng) : rng() & (enc.size() - 1);
     const logic::Output want = built.output(idx);
     if (padded.output(idx) != want || stored.output(idx) != want)
       ++differ, ADD_FAILURE() << "index " << idx << ": built " << int(want) << ", padded " << int(padded.output(idx))

@@ -154,6 +154,16 @@ EGTMIN_API int egtmin_largest(const egtmin_tb* tb);
  * The hot path of the library: no lock, no allocation. */
 EGTMIN_API int egtmin_probe_wdl(egtmin_tb* tb, const egtmin_position* pos);
 
+/* egtmin_probe_wdl of positions[0 .. count) into values[0 .. count): each value as
+ * egtmin_probe_wdl returns it for that position, error codes included (egtmin_last_error() then
+ * says why for the last of them). For callers that hold many positions at once (labelling
+ * positions in bulk, training data, analysis), not for a search that waits for each value: the
+ * values are the same, and a probe that reads a five-piece cover's regions from memory is started
+ * before the probes ahead of it have finished, so that their waits on memory overlap. Returns
+ * EGTMIN_OK, or EGTMIN_ERR_ARGUMENT for a null handle, or null arrays with a nonzero count. Safe
+ * under threads as egtmin_probe_wdl is. */
+EGTMIN_API int egtmin_probe_wdl_many(egtmin_tb* tb, const egtmin_position* positions, size_t count, int* values);
+
 /* Every legal move of the position and its value for the side to move (the value of the
  * position after it, negated), in `moves` (room for `capacity` of them; EGTMIN_MAX_MOVES is
  * always enough). Returns the number of moves (0 for checkmate or stalemate) or an error code.
