@@ -5,7 +5,8 @@
  * Draws random legal positions of 3 to 4 pieces (as egtmin's benchmark draws them: the kings on
  * any squares, each further piece a random queen, rook, bishop, knight or pawn of a random
  * colour, a random side to move), probes each with egtmin_probe_wdl and with Fathom's
- * tb_probe_wdl, and reports the positions where they disagree.
+ * tb_probe_wdl, and reports the positions where they disagree. The same positions are probed
+ * again many at a time with egtmin_probe_wdl_many, as a tool labelling positions in bulk would.
  *
  *   probe_vs_fathom COVER_DIR SYZYGY_DIR [POSITIONS [MIN_PIECES [MAX_PIECES [SEED]]]]
  *
@@ -64,6 +65,21 @@ static void print_position(const egtmin_position* p) {
   printf(" (%s to move)", p->white_to_move ? "white" : "black");
 }
 
+/* Probes the batch's *size positions at once and empties it: the number whose value is an error
+ * or differs from Fathom's. */
+static long long probe_batch(egtmin_tb* tb, const egtmin_position* batch, const unsigned* want, int* got,
+                             size_t* size) {
+  long long bad = 0;
+  if (egtmin_probe_wdl_many(tb, batch, *size, got) != EGTMIN_OK) {
+    bad = (long long)*size;
+  } else {
+    for (size_t i = 0; i < *size; ++i)
+      if (got[i] < 0 || (unsigned)got[i] != want[i]) ++bad;
+  }
+  *size = 0;
+  return bad;
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s COVER_DIR SYZYGY_DIR [POSITIONS [MIN_PIECES [MAX_PIECES [SEED]]]]\n", argv[0]);
@@ -88,7 +104,17 @@ int main(int argc, char** argv) {
     return 77;
   }
 
-  long long probed = 0, mismatches = 0, errors = 0, no_cover = 0, no_syzygy = 0, drawn = 0;
+  long long probed = 0, mismatches = 0, errors = 0, no_cover = 0, no_syzygy = 0, drawn = 0, batch_mismatches = 0;
+  /* The batch: positions and Fathom's values, probed together when full and at the end. */
+  enum { kBatch = 4096 };
+  egtmin_position* batch = malloc(kBatch * sizeof *batch);
+  unsigned* batch_want = malloc(kBatch * sizeof *batch_want);
+  int* batch_got = malloc(kBatch * sizeof *batch_got);
+  size_t batch_size = 0;
+  if (!batch || !batch_want || !batch_got) {
+    fprintf(stderr, "out of memory\n");
+    return 1;
+  }
   while (probed < positions && drawn < 100 * positions) {
     egtmin_position p;
     const int pieces = min_pieces + (int)(next_random() % (uint64_t)(max_pieces - min_pieces + 1));
@@ -106,6 +132,9 @@ int main(int argc, char** argv) {
       continue;
     }
     ++probed;
+    batch[batch_size] = p;
+    batch_want[batch_size++] = want;
+    if (batch_size == kBatch) batch_mismatches += probe_batch(tb, batch, batch_want, batch_got, &batch_size);
     if (got < 0) {
       if (++errors <= 10) {
         printf("error:");
@@ -121,17 +150,24 @@ int main(int argc, char** argv) {
     }
   }
 
+  batch_mismatches += probe_batch(tb, batch, batch_want, batch_got, &batch_size);
+
   egtmin_stats s;
   egtmin_get_stats(tb, &s);
   printf(
       "probed %lld positions of %d-%d pieces: %lld mismatches, %lld errors; skipped %lld without a cover, "
       "%lld without a Syzygy file\n",
       probed, min_pieces, max_pieces, mismatches, errors, no_cover, no_syzygy);
+  printf("the same positions %d at a time (egtmin_probe_wdl_many): %lld mismatches or errors\n", (int)kBatch,
+         batch_mismatches);
+  free(batch);
+  free(batch_want);
+  free(batch_got);
   printf("balances loaded %" PRIu64 " of %" PRIu64 ", resident %" PRIu64 " bytes\n", s.balances_loaded,
          s.balances_available, s.resident_bytes);
   egtmin_close(tb);
   /* Fathom's tables are left to the process's exit: Debian's Fathom's tb_free() prints munmap
    * errors for tables it never mapped. */
   if (probed == 0) return 77;
-  return mismatches == 0 && errors == 0 ? 0 : 1;
+  return mismatches == 0 && errors == 0 && batch_mismatches == 0 ? 0 : 1;
 }
