@@ -74,9 +74,9 @@ int print_answers(const probe::CoverProber& prober, const Balance& balance, cons
   }
   const double all = double(sample.size()), regions = all - double(n[kFront]);
   auto pct = [](uint64_t k, double of) { return of > 0 ? 100.0 * double(k) / of : 0.0; };
-  std::printf("%s, %zu positions: front line %.1f %%, a region %.1f %% (its mean cube count %.1f)\n",
-              balance.name().c_str(), sample.size(), pct(n[kFront], all), pct(uint64_t(regions), all),
-              regions > 0 ? double(region_cubes) / regions : 0.0);
+  std::printf("%s, %zu positions: front line (%d cubes) %.1f %%, a region %.1f %% (its mean cube count %.1f)\n",
+              balance.name().c_str(), sample.size(), lc->index.front_size(), pct(n[kFront], all),
+              pct(uint64_t(regions), all), regions > 0 ? double(region_cubes) / regions : 0.0);
   std::printf(
       "of the region probes: answered by its first cube %.1f %%, 2nd-16th %.1f %%, 17th-64th %.1f %%, "
       "later %.1f %%, the fallback %.1f %%\n",

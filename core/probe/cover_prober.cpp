@@ -28,6 +28,15 @@ inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
   for (int pc = 0; pc < kPieces; ++pc) key += counts[size_t(pc)] * Position::material_unit(Piece(pc));
   return key;
 }
+
+// A placement as the hot path reads a board (each slot's piece on its square, any squares): what
+// a DirectTable is filled from.
+struct PlacementBoard {
+  std::array<Bitboard, kPieces> by_piece{};
+  Color stm = White;
+  Bitboard pieces(Piece p) const { return by_piece[size_t(p)]; }
+  Color side_to_move() const { return stm; }
+};
 }  // namespace
 
 const char* method_name(Method m) { return m == Method::Linear ? "linear" : "indexed"; }
@@ -239,12 +248,33 @@ void CoverProber::rebuild_material_hash() {
     if (lc.region.built()) e.region = lc.region.hot();
     if (!lc.file.rule_draws.empty()) {
       e.rule_draws = lc.file.rule_draws.data();
-      e.rule_draw_count = lc.file.rule_draws.size();
+      e.rule_draw_count = uint32_t(lc.file.rule_draws.size());
     }
     e.capture_resolved = lc.file.kind == store::CoverKind::CaptureResolved;
     e.implied = uint8_t(lc.file.implied);
+    e.direct = lc.direct.data();
     return e;
   };
+  // Three-piece covers probed by their index get a DirectTable, filled from the index's own
+  // answers (the entry without a table yet), once per cover.
+  for (size_t slot = 0; slot < covers_.size(); ++slot) {
+    LoadedCover& lc = *covers_[slot];
+    if (lc.encoding.pieces() != 3 || !lc.indexed() || !lc.file.rule_draws.empty() || lc.direct.built()) continue;
+    const HotEntry e = entry_for(slot, false);
+    // Both mirrors for a pawnless balance whose representatives use all eight transforms (the
+    // entry's mode 2, which the probe reads as well), the left-right one otherwise: a chess
+    // symmetry of every balance, so a legal position's mirror image has its value whatever the
+    // cover's scheme.
+    lc.direct.fill(e.mode != 2, [&](uint32_t i) {
+      uint32_t stm, s0, s1, s2;
+      DirectTable::squares(i, stm, s0, s1, s2);
+      PlacementBoard board;
+      board.stm = Color(stm);
+      const uint32_t sq[3] = {s0, s1, s2};
+      for (size_t j = 0; j < 3; ++j) board.by_piece[e.order[j]] |= Bitboard{1} << sq[j];
+      return hot::cover_output<3>(hot::representative<3>(board, e), e, covers_, Method::Indexed);
+    });
+  }
   // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a
   // key wins (symmetric balances are their own colour swap), as in probe().
   std::vector<HotEntry> entries;
@@ -387,7 +417,7 @@ size_t CoverProber::memory_bytes(Method m) const {
     // Hot words are in arena_, or in the mapped layout file (counted whole: a benchmark's random
     // probes touch every page of it).
     total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
-             c->region.hot_words().size_bytes();
+             c->region.hot_words().size_bytes() + c->direct.memory_bytes();
     if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
   }
   return total;
@@ -402,7 +432,7 @@ size_t CoverProber::resident_bytes() const {
     total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
              c->region.hot_words().size_bytes();
     if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
-    total += c->cube_bytes() + c->file.rule_draws.capacity() * sizeof(uint32_t);
+    total += c->cube_bytes() + c->file.rule_draws.capacity() * sizeof(uint32_t) + c->direct.memory_bytes();
   }
   return total;
 }

@@ -22,6 +22,7 @@
 #include "chess/position.hpp"
 #include "logic/cube.hpp"
 #include "probe/cube_index.hpp"
+#include "probe/direct_table.hpp"
 #include "probe/region_index.hpp"
 #include "store/cover_file.hpp"
 #include "table/cover_canon.hpp"
@@ -50,6 +51,7 @@ Result<Method> parse_method(std::string_view name);
 struct LoadedCover {
   CubeIndex index;        // the front line, and the tree when there is no region index
   RegionIndex region;     // 5-piece covers and the most diffuse 3-4 piece ones: what the front misses
+  DirectTable direct;     // 3-piece covers probed by their index: every placement's output
   store::CoverFile file;  // without its cubes when opened from a layout (cubes() then loads them)
   Encoding encoding;
   CoverCanon canon;
@@ -227,9 +229,13 @@ class CoverProber {
     RegionIndex::Hot region;  // region.dir null: the tree answers front misses
     // The cover's 50-move-rule draws (ascending representative indices); null when it has none.
     const uint32_t* rule_draws = nullptr;
-    size_t rule_draw_count = 0;
+    uint32_t rule_draw_count = 0;  // 32 bits, so that the two bytes below share its word
     uint8_t capture_resolved = 0;  // the cover leaves positions a capture reaches to the search
     uint8_t implied = 0;           // the cover's implied output (store::CoverFile::implied)
+    // Three pieces: the cover's DirectTable, which the indexed probe reads instead of the index
+    // (null: none, as for a cover without an index, or with 50-move-rule draws, whose list is
+    // looked up by the representative).
+    const uint8_t* direct = nullptr;
   };
 
  private:

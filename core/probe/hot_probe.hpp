@@ -245,11 +245,11 @@ template <int K>
   return Wdl(v ^ ((v ^ (4 - v)) & (0u - r.negate)));
 }
 
-// The hot path for a K-piece cover: the representative, then the index (or the cubes scanned).
-template <int K, class Pos>
-[[gnu::always_inline]] inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
-                                          const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
-  const Representative<K> r = representative<K>(pos, e);
+// The cover's output for a representative: from the index (or the cubes scanned).
+template <int K>
+[[gnu::always_inline]] inline logic::Output cover_output(const Representative<K>& r, const CoverProber::HotEntry& e,
+                                                         const std::vector<std::unique_ptr<LoadedCover>>& covers,
+                                                         Method m) {
   logic::Output out = logic::Output::None;
   // A cover opened without an index (CoverProber::kNoIndex) has no front line: it is scanned.
   if (m == Method::Indexed && e.index.front0) [[likely]] {
@@ -264,7 +264,31 @@ template <int K, class Pos>
         break;
       }
   }
-  return value_of<K>(e, out, r);
+  return out;
+}
+
+// The hot path for a K-piece cover: the representative, then the cover's output for it. Three
+// pieces with a DirectTable: the output straight from the placement, no transform and no index.
+template <int K, class Pos>
+[[gnu::always_inline]] inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
+                                          const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
+  if constexpr (K == 3) {
+    if (e.direct && m == Method::Indexed) [[likely]] {
+      // The placement itself, not its representative: value_of reads only stm and negate, for an
+      // entry with a table has no 50-move-rule list.
+      Representative<3> r;
+      r.stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
+      r.negate = r.stm & 1;  // three pieces are never the colour swap of a symmetric balance
+      r.placement = 0;
+      for (int i = 0; i < 3; ++i)
+        r.t[size_t(i)] = unsigned(__builtin_ctzll(pos.pieces(Piece(e.order[size_t(i)])))) ^ e.square_xor;
+      const uint32_t out =
+          DirectTable::output(e.direct, DirectTable::slot(r.stm, r.t[0], r.t[1], r.t[2], (e.mode >> 1) * 56u));
+      return value_of<3>(e, logic::Output(out), r);
+    }
+  }
+  const Representative<K> r = representative<K>(pos, e);
+  return value_of<K>(e, cover_output<K>(r, e, covers, m), r);
 }
 
 // Probes whose waits on memory overlap (CoverProber::probe_wdl_many, the engines' library's

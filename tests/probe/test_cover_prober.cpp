@@ -83,6 +83,43 @@ TEST(CoverProber, ThreePieceExhaustiveBothMethodsAndSchemes) {
   }
 }
 
+// Three-piece covers probed by their index answer from a DirectTable filled from the index: every
+// legal position of each balance (every placement, so every mirror image), in both colourings
+// (KvKQ goes through KQvK's table with the ranks and colours swapped), agrees with the table.
+// A cover without an index has no table, and the table's bytes are counted as the prober's.
+TEST(CoverProber, ThreePieceDirectTableAnswersEveryPositionAndColouring) {
+  for (const char* name : {"KQvK", "KRvK", "KNvK", "KPvK"}) {
+    const Table& t = table_of(name);
+    CoverProber prober, unindexed;
+    ASSERT_TRUE(prober.add(test::trie_cover(t, CanonScheme::Full)).ok());
+    ASSERT_TRUE(unindexed.add(test::trie_cover(t, CanonScheme::Full), CoverProber::kNoIndex).ok());
+    const LoadedCover* lc = prober.cover(t.balance());
+    ASSERT_NE(lc, nullptr);
+    ASSERT_TRUE(lc->direct.built()) << name;
+    EXPECT_EQ(lc->direct.memory_bytes(), DirectTable::placements(t.balance().has_pawns()) / 4) << name;
+    EXPECT_GE(prober.memory_bytes(Method::Indexed), lc->direct.memory_bytes());
+    EXPECT_GE(prober.resident_bytes(), lc->direct.memory_bytes());
+    EXPECT_FALSE(unindexed.cover(t.balance())->direct.built()) << name;
+    const Encoding& enc = t.encoding();
+    int bad = 0;
+    uint64_t probed = 0;
+    for (uint64_t i = 0; i < enc.size() && bad < 10; ++i) {
+      const Placement p = enc.decode(i);
+      if (!enc.is_legal(p)) continue;
+      const Position pos = enc.position(p);
+      const Wdl white = t.value(p);
+      const Wdl want = p.stm == White ? white : negate(white);
+      for (const Position& q : {pos, pos.color_flipped()}) {
+        const Wdl got = prober.probe_wdl(q, Method::Indexed);
+        if (got != want && ++bad < 5) ADD_FAILURE() << q.fen() << ": " << wdl_name(got) << ", table " << wdl_name(want);
+      }
+      ++probed;
+    }
+    EXPECT_EQ(bad, 0) << name;
+    EXPECT_GT(probed, 100000u) << name;
+  }
+}
+
 // Syzygy's value for the side to move in our three values (cursed and blessed results are wins
 // and losses for tables without the 50-move rule).
 Wdl from_syzygy(SyzygyWdl v) {
