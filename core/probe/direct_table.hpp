@@ -6,17 +6,16 @@
 // front line's block, a region's cubes. Three pieces have only 2 x 64^3 placements, so the
 // cover's answer for each of them fits in 2 bits: 64 KiB a balance once White's king is kept on
 // files a-d by the left-right mirror, which every balance has (no castling in the tables), 32 KiB
-// without pawns, whose king is also kept on ranks 1-4; each mirror is one XOR, where the index
-// picks among the eight board transforms and breaks ties on the diagonals. The table is filled at open from the cover's
-// own indexed probe, placement by placement, so it answers exactly what the index answers (the mirror image's answer,
-// which a legal position shares); it is not stored in the layout file, since it is built in milliseconds.
+// without pawns, whose king is also kept on ranks 1-4. Each mirror is one XOR, where the index
+// picks among the eight board transforms and breaks ties on the diagonals. The table is filled at
+// open from the cover's own indexed probe, placement by placement, so it answers exactly what the
+// index answers (the mirror image's answer, which a legal position shares). It is not stored in
+// the layout file: it is built in milliseconds.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
-
-#include "logic/cube.hpp"
 
 namespace egtmin::probe {
 

@@ -151,6 +151,18 @@ struct Representative {
   unsigned negate;     // 1: the value is the representative's negated (the colour swap xor Black to move)
 };
 
+// The squares of a placement of at most three pieces in encoding order, colours and ranks as the
+// entry reads them. No two pieces alike (KvK and KXvK): each slot's bitboard holds its one piece,
+// and the material key matched, so none is empty.
+template <int K, class Pos>
+[[gnu::always_inline]] inline std::array<uint32_t, K> distinct_squares(const Pos& pos, const CoverProber::HotEntry& e) {
+  static_assert(K <= 3);
+  std::array<uint32_t, K> sq;
+  for (int i = 0; i < K; ++i)
+    sq[size_t(i)] = unsigned(__builtin_ctzll(pos.pieces(Piece(e.order[size_t(i)])))) ^ e.square_xor;
+  return sq;
+}
+
 // Placement in encoding order straight from the bitboards (colours and ranks already swapped in
 // the entry when probing the flipped balance), the colour swap of symmetric balances, the
 // canonical board transform (both candidates when the white king is on a diagonal, the smaller
@@ -163,9 +175,7 @@ template <int K, class Pos>
   // The material key matched, so every slot's bitboard has its piece: no empty-board guard.
   std::array<uint32_t, K> sq;
   if constexpr (K <= 3) {
-    // No two pieces alike (KvK and KXvK): each slot's bitboard holds its one piece.
-    for (int i = 0; i < K; ++i)
-      sq[size_t(i)] = unsigned(__builtin_ctzll(pos.pieces(Piece(e.order[size_t(i)])))) ^ e.square_xor;
+    sq = distinct_squares<K>(pos, e);
   } else if constexpr (K == 4) {
     // Slots 1 and 2 are the only identical pair: slot 2 then takes the second lowest square.
     std::array<Bitboard, K> b;
@@ -280,8 +290,7 @@ template <int K, class Pos>
       r.stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
       r.negate = r.stm & 1;  // three pieces are never the colour swap of a symmetric balance
       r.placement = 0;
-      for (int i = 0; i < 3; ++i)
-        r.t[size_t(i)] = unsigned(__builtin_ctzll(pos.pieces(Piece(e.order[size_t(i)])))) ^ e.square_xor;
+      r.t = distinct_squares<3>(pos, e);
       const uint32_t out =
           DirectTable::output(e.direct, DirectTable::slot(r.stm, r.t[0], r.t[1], r.t[2], (e.mode >> 1) * 56u));
       return value_of<3>(e, logic::Output(out), r);
