@@ -344,6 +344,9 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
 // prefers stays). Subset tests run only between rows that share the sparser one's rarest
 // column, behind a 64-bit signature filter. Returns the original index of every column kept; the
 // matrix keeps only what is left. A cover of the reduced matrix covers the original one.
+// How many entries ahead the dominance tests ask for the signature they will read: far enough to
+// hide a read from memory behind the tests between, near enough to stay in the cache.
+constexpr uint32_t kPrefetchAhead = 16;
 uint64_t sig_bit(uint32_t x) { return uint64_t{1} << ((x * kSigMultiplier) >> 26); }  // top 6 bits: 0..63
 
 bool sorted_subset(const uint32_t* a, const uint32_t* ae, const uint32_t* b, const uint32_t* be) {
@@ -371,7 +374,10 @@ std::vector<char> dominated_rows(const CoverMatrix& m) {
       uint32_t c = m.row_cols[k];
       if (m.col_start[c + 1] - m.col_start[c] < m.col_start[rare + 1] - m.col_start[rare]) rare = c;
     }
-    for (uint32_t k = m.col_start[rare]; k < m.col_start[rare + 1]; ++k) {
+    const uint32_t end = m.col_start[rare + 1];
+    for (uint32_t k = m.col_start[rare]; k < end; ++k) {
+      // Rows far apart: each signature is a cache miss, so the ones ahead are asked for now.
+      if (k + kPrefetchAhead < end) __builtin_prefetch(&sig[m.col_rows[k + kPrefetchAhead]]);
       const uint32_t r = m.col_rows[k];
       if (r == s || drop[r] || (sig[s] & ~sig[r])) continue;
       const uint32_t dr = m.row_start[r + 1] - m.row_start[r];
@@ -405,7 +411,9 @@ std::vector<char> dominated_cols(const CoverMatrix& m, const std::vector<double>
       uint32_t r = m.col_rows[k];
       if (m.row_start[r + 1] - m.row_start[r] < m.row_start[rare + 1] - m.row_start[rare]) rare = r;
     }
-    for (uint32_t k = m.row_start[rare]; k < m.row_start[rare + 1]; ++k) {
+    const uint32_t end = m.row_start[rare + 1];
+    for (uint32_t k = m.row_start[rare]; k < end; ++k) {
+      if (k + kPrefetchAhead < end) __builtin_prefetch(&sig[m.row_cols[k + kPrefetchAhead]]);
       const uint32_t c = m.row_cols[k];
       if (c == j || drop[c] || (sig[j] & ~sig[c])) continue;
       const uint32_t dc = m.col_start[c + 1] - m.col_start[c];
