@@ -346,7 +346,7 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
 // matrix keeps only what is left. A cover of the reduced matrix covers the original one.
 // How many entries ahead the dominance tests ask for the signature they will read: far enough to
 // hide a read from memory behind the tests between, near enough to stay in the cache.
-constexpr uint32_t kPrefetchAhead = 16;
+constexpr uint32_t kPrefetchAhead = 32;
 uint64_t sig_bit(uint32_t x) { return uint64_t{1} << ((x * kSigMultiplier) >> 26); }  // top 6 bits: 0..63
 
 bool sorted_subset(const uint32_t* a, const uint32_t* ae, const uint32_t* b, const uint32_t* be) {
@@ -379,7 +379,7 @@ std::vector<char> dominated_rows(const CoverMatrix& m) {
       // Rows far apart: each signature is a cache miss, so the ones ahead are asked for now.
       if (k + kPrefetchAhead < end) __builtin_prefetch(&sig[m.col_rows[k + kPrefetchAhead]]);
       const uint32_t r = m.col_rows[k];
-      if (r == s || drop[r] || (sig[s] & ~sig[r])) continue;
+      if ((sig[s] & ~sig[r]) || r == s || drop[r]) continue;  // the signature first: it was asked for
       const uint32_t dr = m.row_start[r + 1] - m.row_start[r];
       if (dr < ds || (dr == ds && r < s)) continue;  // equal sets: the first stays
       if (sorted_subset(&m.row_cols[m.row_start[s]], &m.row_cols[m.row_start[s + 1]], &m.row_cols[m.row_start[r]],
@@ -415,7 +415,7 @@ std::vector<char> dominated_cols(const CoverMatrix& m, const std::vector<double>
     for (uint32_t k = m.row_start[rare]; k < end; ++k) {
       if (k + kPrefetchAhead < end) __builtin_prefetch(&sig[m.row_cols[k + kPrefetchAhead]]);
       const uint32_t c = m.row_cols[k];
-      if (c == j || drop[c] || (sig[j] & ~sig[c])) continue;
+      if ((sig[j] & ~sig[c]) || c == j || drop[c]) continue;
       const uint32_t dc = m.col_start[c + 1] - m.col_start[c];
       if (dc < dj || (dc == dj && !prefer(c, j))) continue;
       if (sorted_subset(&m.col_rows[m.col_start[j]], &m.col_rows[m.col_start[j + 1]], &m.col_rows[m.col_start[c]],
