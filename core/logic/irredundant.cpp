@@ -346,7 +346,7 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
 // matrix keeps only what is left. A cover of the reduced matrix covers the original one.
 // How many entries ahead the dominance tests ask for the signature they will read: far enough to
 // hide a read from memory behind the tests between, near enough to stay in the cache.
-constexpr uint32_t kPrefetchAhead = 32;
+constexpr uint32_t kPrefetchAhead = 64;
 uint64_t sig_bit(uint32_t x) { return uint64_t{1} << ((x * kSigMultiplier) >> 26); }  // top 6 bits: 0..63
 
 bool sorted_subset(const uint32_t* a, const uint32_t* ae, const uint32_t* b, const uint32_t* be) {
