@@ -21,6 +21,7 @@
 #include <numeric>
 #include <queue>
 #include <random>
+#include <tuple>
 
 #include "logic/coverage.hpp"
 #include "logic/irredundant.hpp"
@@ -270,6 +271,9 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
   drop_redundant();
 
   std::vector<uint32_t> unique_count(m.cols), tally(m.cols), unique_of(m.rows);
+  std::vector<uint32_t> removed;
+  std::vector<std::pair<uint32_t, uint32_t>> swapped_rows;  // row, its count before the swap
+  std::vector<char> noted(m.rows, 0);
   for (int round = 0; round < ls_rounds; ++round) {
     std::fill(unique_count.begin(), unique_count.end(), 0);
     for (uint32_t j = 0; j < m.cols; ++j) {
@@ -297,39 +301,43 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
       for (uint32_t s : touched)
         if (tally[s] == unique_count[s]) ++freed;
       if (freed >= 2) {
+        // u replaces the chosen columns whose uniquely covered rows all lie in it (decided on the
+        // bookkeeping before the swap).
+        removed.clear();
+        for (uint32_t s : touched)
+          if (tally[s] == unique_count[s]) removed.push_back(s);
+        // The rows whose count changes, each once, with its count before the swap.
+        swapped_rows.clear();
+        auto note = [&](const uint32_t* pb, const uint32_t* pe) {
+          for (const uint32_t* p = pb; p != pe; ++p)
+            if (!noted[*p]) {
+              noted[*p] = 1;
+              swapped_rows.push_back({*p, count[*p]});
+            }
+        };
+        note(b, e);
+        for (uint32_t s : removed) std::apply(note, col_rows_of(s));
         chosen[u] = 1;
         for (const uint32_t* p = b; p != e; ++p) ++count[*p];
-        std::vector<uint32_t> removed;
-        for (uint32_t s : touched) {
-          if (tally[s] != unique_count[s]) continue;
-          removed.push_back(s);
+        for (uint32_t s : removed) {
           chosen[s] = 0;
           auto [sb, se] = col_rows_of(s);
           for (const uint32_t* p = sb; p != se; ++p) --count[*p];
         }
-        // Refresh the unique bookkeeping of every row whose count changed, and of every chosen
-        // column covering one of them.
-        std::vector<uint32_t> changed(b, e);
-        for (uint32_t s : removed) {
-          auto [sb, se] = col_rows_of(s);
-          changed.insert(changed.end(), sb, se);
-        }
-        std::vector<uint32_t> affected;
-        for (uint32_t r : changed)
-          for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) {
-            uint32_t t = m.row_cols[k];
-            if (chosen[t]) {
-              affected.push_back(t);
-              if (count[r] == 1) unique_of[r] = t;
+        // The unique bookkeeping follows the rows whose count left or reached 1, rather than
+        // recounting every chosen column on a changed row (the same counts, for a row's count is
+        // 1 exactly when one chosen column covers it). u was not chosen: it starts from none.
+        unique_count[u] = 0;
+        for (auto [r, before] : swapped_rows) {
+          noted[r] = 0;
+          if (before == 1) --unique_count[unique_of[r]];  // a removed column's count no longer matters
+          if (count[r] != 1) continue;
+          for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k)
+            if (chosen[m.row_cols[k]]) {
+              unique_of[r] = m.row_cols[k];
+              ++unique_count[m.row_cols[k]];
+              break;
             }
-          }
-        std::sort(affected.begin(), affected.end());
-        affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
-        for (uint32_t s : affected) {
-          unique_count[s] = 0;
-          auto [sb, se] = col_rows_of(s);
-          for (const uint32_t* p = sb; p != se; ++p)
-            if (count[*p] == 1) ++unique_count[s];
         }
         improved = true;
       }
