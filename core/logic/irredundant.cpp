@@ -409,8 +409,8 @@ std::vector<char> dominated_rows(const CoverMatrix& m) {
   std::vector<uint32_t>().swap(rarest);
 
   std::vector<char> drop(m.rows, 0);
-  std::vector<uint32_t> group;       // the column's group, rows already dropped left out
-  std::vector<uint64_t> group_sig;   // and their signatures, side by side
+  std::vector<uint32_t> group;      // the column's group, rows already dropped left out
+  std::vector<uint64_t> group_sig;  // and their signatures, side by side
   for (uint32_t c = 0; c < m.cols; ++c) {
     group.clear();
     group_sig.clear();
