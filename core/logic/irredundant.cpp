@@ -98,26 +98,28 @@ struct CoverMatrix {
     for (uint32_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
     row_cols.resize(col_rows.size());
     std::vector<uint32_t> at(row_start.begin(), row_start.end() - 1);
+    const size_t entries = col_rows.size();
     for (uint32_t j = 0; j < cols; ++j)
-      for (uint32_t k = col_start[j]; k < col_start[j + 1]; ++k) row_cols[at[col_rows[k]]++] = j;
+      for (uint32_t k = col_start[j]; k < col_start[j + 1]; ++k) {
+        prefetch_ahead(at.data(), col_rows.data(), k, entries);  // a row's cursor: a cache miss each
+        row_cols[at[col_rows[k]]++] = j;
+      }
   }
 };
 
 // Merges rows with identical column sets (keeps one of each); rebuilds both directions.
 void merge_equal_rows(CoverMatrix& m) {
   m.transpose();
-  std::vector<uint64_t> hash(m.rows);
+  // Each row's hash beside its number, sorted (hash, then row): the sort reads no other array.
+  std::vector<std::pair<uint64_t, uint32_t>> order(m.rows);
   for (uint32_t r = 0; r < m.rows; ++r) {
     uint64_t h = kHashSeed ^ (m.row_start[r + 1] - m.row_start[r]);
     for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) {
       h ^= m.row_cols[k] + kHashSeed + (h << 6) + (h >> 2);  // boost::hash_combine
     }
-    hash[r] = h;
+    order[r] = {h, r};
   }
-  std::vector<uint32_t> order(m.rows);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return hash[a] != hash[b] ? hash[a] < hash[b] : a < b; });
+  std::sort(order.begin(), order.end());
   auto same = [&](uint32_t a, uint32_t b) {
     uint32_t la = m.row_start[a + 1] - m.row_start[a], lb = m.row_start[b + 1] - m.row_start[b];
     return la == lb &&
@@ -127,11 +129,11 @@ void merge_equal_rows(CoverMatrix& m) {
   uint32_t kept = 0;
   for (size_t i = 0; i < order.size();) {
     size_t e = i;
-    while (e < order.size() && hash[order[e]] == hash[order[i]]) ++e;
+    while (e < order.size() && order[e].first == order[i].first) ++e;
     // Within a hash bucket, compare against the representatives found so far.
     std::vector<uint32_t> reps;
     for (size_t t = i; t < e; ++t) {
-      uint32_t r = order[t];
+      uint32_t r = order[t].second;
       bool dup = false;
       for (uint32_t q : reps)
         if (same(q, r)) {
