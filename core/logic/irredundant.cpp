@@ -299,15 +299,12 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
           if (!chosen[s]) continue;  // replaced earlier in this round; counts are current
           if (tally[s]++ == 0) touched.push_back(s);
         }
-      int freed = 0;
+      // The chosen columns whose uniquely covered rows all lie in u: u replaces them when they are
+      // two or more.
+      removed.clear();
       for (uint32_t s : touched)
-        if (tally[s] == unique_count[s]) ++freed;
-      if (freed >= 2) {
-        // u replaces the chosen columns whose uniquely covered rows all lie in it (decided on the
-        // bookkeeping before the swap).
-        removed.clear();
-        for (uint32_t s : touched)
-          if (tally[s] == unique_count[s]) removed.push_back(s);
+        if (tally[s] == unique_count[s]) removed.push_back(s);
+      if (removed.size() >= 2) {
         // The rows whose count changes, each once, with its count before the swap.
         swapped_rows.clear();
         auto note = [&](const uint32_t* pb, const uint32_t* pe) {
@@ -514,12 +511,10 @@ void keep_only(CoverMatrix& m, const std::vector<char>& drop_row, const std::vec
   };
   filter(m.col_start, m.col_rows, col_id, row_id, cols);
   filter(m.row_start, m.row_cols, row_id, col_id, rows);
-  size_t kept = 0;
   for (uint32_t j = 0; j < m.cols; ++j) {
     if (col_id[j] == UINT32_MAX) continue;
-    col_ids[kept] = col_ids[j];
-    if (!tiebreak.empty()) tiebreak[kept] = tiebreak[j];
-    ++kept;
+    col_ids[col_id[j]] = col_ids[j];  // col_id[j] <= j: in place
+    if (!tiebreak.empty()) tiebreak[col_id[j]] = tiebreak[j];
   }
   col_ids.resize(cols);
   if (!tiebreak.empty()) tiebreak.resize(cols);
