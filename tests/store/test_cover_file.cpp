@@ -343,6 +343,20 @@ TEST(CoverFile, RejectsWrongVersionTruncationAndCorruption) {
       b.back() ^= 0x10;
       EXPECT_NE(message(b).find("checksum"), std::string::npos) << message(b);
     }
+    // Each checksum names a change in the part it guards, before anything reads that part.
+    {
+      auto b = good;
+      b[37 + b[36] + 2] ^= 0x20;  // the first letter of the passes
+      EXPECT_NE(message(b).find("header checksum"), std::string::npos) << message(b);
+    }
+    {
+      auto b = good;
+      size_t payload_len = 0;
+      for (int i = 7; i >= 0; --i) payload_len = (payload_len << 8) | b[20 + size_t(i)];
+      ASSERT_GT(payload_len, 0u);
+      b[payload_at(b) + payload_len / 2] ^= 0x10;
+      EXPECT_NE(message(b).find("payload checksum"), std::string::npos) << message(b);
+    }
     for (size_t n = 0; n < good.size(); n += 7) {
       std::vector<uint8_t> b(good.begin(), good.begin() + long(n));
       auto m = message(b);
@@ -485,7 +499,14 @@ TEST(CoverFile, RejectsBadVersion2Payloads) {
       p[lzma_at + rng() % (p.size() - lzma_at)] ^= uint8_t(1 + rng() % 255);
       auto r = parse_cover(with_payload(file, p), "f");
       if (r.ok()) {
+        // Another valid cover: as many sorted cubes as the header says, which a new file keeps.
+        EXPECT_EQ(r->cubes.size(), c.cubes.size());
         EXPECT_TRUE(std::is_sorted(r->cubes.begin(), r->cubes.end()));
+        auto again = parse_cover(serialize_cover(*r), "again");
+        ASSERT_TRUE(again.ok()) << again.error().message;
+        EXPECT_EQ(again->cubes, r->cubes);
+      } else {
+        EXPECT_EQ(r.error().message.rfind("f: ", 0), 0u) << r.error().message;
       }
     }
   }
@@ -508,16 +529,40 @@ TEST(CubeTrie, DecodeRejectsBadLayouts) {
     auto longer = raw;
     longer.push_back(longer.back());
     EXPECT_NE(err(longer, 50), "OK");
+    // In the layout's order: each pair of neighbours comes back from a layout of the two alone
+    // as it stands.
+    auto in_layout_order = [&](const std::vector<logic::CubeWord>& d) {
+      for (size_t k = 1; k < d.size(); ++k) {
+        const auto pair = trie_encode(std::vector{d[k - 1], d[k]}, 19, order, layout);
+        if (!pair) return false;
+        auto back = trie_decode(*pair, 2, 19, order, layout);
+        if (!back.ok() || (*back)[0] != d[k - 1] || (*back)[1] != d[k]) return false;
+      }
+      return true;
+    };
     // Every single-byte change: an error or a sorted, valid decode; never a read past the end.
+    // Valid: 50 cubes, in the layout's order, that trie_encode writes as exactly the changed bytes
+    // (the decoder refuses anything the encoder cannot have written), so never the original cubes.
+    int decoded = 0;
     for (size_t i = 0; i < raw.size(); ++i)
       for (uint8_t x : {uint8_t(1), uint8_t(0x20), uint8_t(0x80), uint8_t(0xff)}) {
         auto r = raw;
         r[i] ^= x;
-        (void)err(r, 50);
+        auto d = trie_decode(r, 50, 19, order, layout);
+        if (!d.ok()) {
+          EXPECT_FALSE(d.error().message.empty()) << "byte " << i << " ^ " << int(x);
+          continue;
+        }
+        ++decoded;
+        ASSERT_EQ(d->size(), 50u) << "byte " << i << " ^ " << int(x);
+        for (logic::CubeWord c : *d) EXPECT_TRUE(trie_representable(c, 19)) << "byte " << i << " ^ " << int(x);
+        EXPECT_TRUE(in_layout_order(*d)) << "byte " << i << " ^ " << int(x);
+        EXPECT_EQ(trie_encode(*d, 19, order, layout), std::optional(r)) << "byte " << i << " ^ " << int(x);
       }
+    EXPECT_GT(decoded, 0);  // some changes give other covers, so the checks above ran
   }
   std::vector<uint8_t> rows_first_not_field0{0x00};
-  EXPECT_NE(trie_decode(rows_first_not_field0, 1, 19, order, TrieLayout::Rows).ok(), true);
+  EXPECT_FALSE(trie_decode(rows_first_not_field0, 1, 19, order, TrieLayout::Rows).ok());
 }
 
 TEST(Lzma2Raw, RoundTripAndExactSize) {
