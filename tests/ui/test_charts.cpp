@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The charts area fed with known numbers: minimization time vs cover size (one point per run and
+// The charts area fed with known numbers: the passes chart's short legend with the runs named once
+// in its title, minimization time vs cover size (one point per run and
 // balance, a balance's runs joined), our cover vs Syzygy WDL file sizes (scatter plus the y = x
 // diagonal, the size report off the GUI thread, a plain message without Syzygy), the joint density
 // of two probe methods' times, Fig. 1b and the ablation chart from given ablation rows, and SVG
@@ -111,6 +112,41 @@ class TestCharts : public QObject {
   QTemporaryDir dir_;
 
  private Q_SLOTS:
+  // One line per balance and run, named by its balance (and its run's number beside other runs);
+  // each run's title, its balance list and passes, is said once, in the chart's title.
+  void passLegendsNameTheBalanceAndTheTitleTheRuns() {
+    ChartsPanel panel;
+    auto names = [&] {
+      QStringList out;
+      for (QAbstractSeries* s : panel.chart()->series()) out << s->name();
+      return out;
+    };
+    const QString runA = QStringLiteral("KQvK, KRvK: canon,compact,expand,irredundant");
+    const QString runB = QStringLiteral("KRvK: canon,compact,espresso");
+    const QList<PassPoint> pointsA = {pt("KQvK", "start", 0, 100, 0.5), pt("KQvK", "expand", 1, 40, 1.5),
+                                      pt("KRvK", "start", 0, 50, 0.25), pt("KRvK", "expand", 1, 10, 0.75)};
+    panel.addPoints(runA, pointsA);
+    QCOMPARE(names(), (QStringList{"KQvK", "KRvK"}));
+    QCOMPARE(panel.chart()->title().count(runA), 1);
+    panel.addPoints(runB, {pt("KRvK", "start", 0, 50, 0.25), pt("KRvK", "espresso", 1, 8, 2.0)});
+    QCOMPARE(names(), (QStringList{"KQvK, run 1", "KRvK, run 1", "KRvK, run 2"}));
+    const QString title = panel.chart()->title();
+    QCOMPARE(title.count(runA), 1);
+    QCOMPARE(title.count(runB), 1);
+    QVERIFY2(title.contains("run 1: " + runA) && title.contains("run 2: " + runB), qPrintable(title));
+    for (int m = 0; m < 4; ++m) {  // every metric: the same names, the runs still in the title
+      panel.setMetric(m);
+      QCOMPARE(names().size(), 3);
+      QVERIFY(panel.chart()->title().contains("run 2: " + runB));
+    }
+    // The numbers start again after Clear.
+    panel.clear();
+    panel.addPoints(runB, {pt("KRvK", "start", 0, 50, 0.25), pt("KRvK", "espresso", 1, 8, 2.0)});
+    QCOMPARE(names(), QStringList{"KRvK"});
+    QVERIFY(!panel.chart()->title().contains("run 1"));
+    QVERIFY(panel.exportPng(dir_.filePath("passes.png")));
+  }
+
   void timeVsCubesOnePointPerBalance() {
     ChartsPanel panel;
     panel.addPoints(QStringLiteral("run A"), {pt("KRvK", "start", 0, 100, 0.5), pt("KRvK", "expand", 1, 40, 1.5),

@@ -114,18 +114,20 @@ void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& poi
     auto it =
         std::find_if(add.begin(), add.end(), [&](const Line& l) { return l.points.front().balance == p.balance; });
     if (it == add.end())
-      add.push_back(Line{runTitle, {p}});
+      add.push_back(Line{runTitle, runs_ + 1, {p}});
     else
       it->points.push_back(p);
   }
   time_->addPoints(runTitle, points);
   if (add.isEmpty()) return;
+  ++runs_;
   lines_ += add;
   rebuild();
 }
 
 void ChartsPanel::clear() {
   lines_.clear();
+  runs_ = 0;
   time_->clear();
   rebuild();
 }
@@ -141,10 +143,21 @@ void ChartsPanel::rebuild() {
     view_->setChart(chart);  // the view deletes the previous chart
     return;
   }
-  chart->setTitle(tr("%1 after each pass").arg(metric_->currentText()));
+  // Each line's legend entry is short: its balance, and its run's number when the chart shows
+  // several runs. The runs' titles (their balance lists and passes) are said once, in the title.
+  const bool severalRuns = lines_.front().runNumber != lines_.back().runNumber;
+  QString title = tr("%1 after each pass").arg(metric_->currentText());
+  if (!severalRuns)
+    title += tr(": %1").arg(lines_.front().run);
+  else
+    for (int i = 0; i < lines_.size(); ++i)
+      if (i == 0 || lines_[i].runNumber != lines_[i - 1].runNumber)
+        title += QStringLiteral("<br>") +
+                 tr("run %1: %2").arg(QString::number(lines_[i].runNumber), lines_[i].run.toHtmlEscaped());
+  chart->setTitle(title);
   // The x axis names the passes of the longest sequence; shorter ones use its first steps.
   // Pass names label the x axis when every line ran the same sequence; otherwise steps are
-  // numbered and each line's legend entry names its sequence (the run title).
+  // numbered (each run's sequence is in the title).
   auto sequence = [](const Line& l) {
     QStringList s;
     for (const PassPoint& p : l.points) s << p.pass;
@@ -189,7 +202,8 @@ void ChartsPanel::rebuild() {
   chart->addAxis(y, Qt::AlignLeft);
   for (const Line& l : lines_) {
     auto* s = new QLineSeries;
-    s->setName(QStringLiteral("%1 (%2)").arg(l.points.front().balance, l.run));
+    s->setName(severalRuns ? tr("%1, run %2").arg(l.points.front().balance, QString::number(l.runNumber))
+                           : l.points.front().balance);
     s->setPointsVisible(true);
     for (int i = 0; i < l.points.size(); ++i) {
       const double v = value(l.points[i], metric);

@@ -64,10 +64,12 @@ class ChartsPanel : public QWidget {
   void exportDialog();
 
   struct Line {
-    QString run;
+    QString run;              // the run's title (its balances and passes)
+    int runNumber = 0;        // 1, 2, ... in the order the runs came since the last clear
     QList<PassPoint> points;  // one balance
   };
   QList<Line> lines_;
+  int runs_ = 0;  // runs with lines since the last clear
   QChartView* view_;
   QComboBox* metric_;
   SizesChart* sizes_ = nullptr;
