@@ -65,6 +65,7 @@ MainWindow::MainWindow(AppContext* ctx, QWidget* parent) : QMainWindow(parent), 
   connect(board_->editor(), &BoardEditor::positionChanged, this,
           [this] { board_->board()->setLastMove(probe_->lastMove()); });
   connect(covers_, &CoverViewer::overlayChanged, board_->board(), &BoardWidget::setOverlay);
+  connect(probe_, &ProbePanel::overlayChanged, board_->board(), &BoardWidget::setOverlay);
   connect(runs_, &RunsPanel::runFinished, this, [this](RunJob* job) {
     charts_->addRun(job);
     statusBar()->showMessage(tr("Run finished: %1 (%2)").arg(job->title(), job->stage()), 8000);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Cover viewer: cube decoding, a real minimized cover loaded from disk, output filter, board
-// overlay of the selected cube, CSV export, and a 200k-cube cover staying fast.
+// overlay of the selected cube, CSV export, a 200k-cube cover staying fast, and the list of
+// covers after a run in the window's Runs panel.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QPushButton>
 #include <QRandomGenerator>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -19,6 +21,8 @@
 #include "covers/cover_viewer.hpp"
 #include "covers/cube_decoder.hpp"
 #include "logic/pipeline.hpp"
+#include "main_window.hpp"
+#include "runs/runs_panel.hpp"
 #include "ui_test_support.hpp"
 
 using namespace egtmin;
@@ -192,6 +196,55 @@ class TestCovers : public QObject {
     QVERIFY(viewer_->proxy()->rowCount() > 0);
     QVERIFY2(t.elapsed() < ms(1000), qPrintable(QString::number(t.elapsed())));
     viewer_->setOutputFilter(0);
+  }
+
+  // A run in the Runs panel makes a cover in an empty data directory: when it finishes, the Covers
+  // tab lists it and says so before anything is picked, and Rescan finds a cover saved by hand.
+  void listsTheCoversARunMade() {
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    AppContext ctx(data.path(), QString());
+    MainWindow w(&ctx);
+    CoverViewer* covers = w.coverViewer();
+    QCOMPARE(covers->balanceBox()->count(), 0);
+    QVERIFY2(covers->infoLabel()->text().startsWith("No cover files"), qPrintable(covers->infoLabel()->text()));
+    RunSpec spec;
+    spec.balances = {"KRvK"};
+    spec.passes = "canon,compact,expand,irredundant";
+    spec.dataDir = data.path();
+    RunJob* job = w.runsPanel()->startRun(spec);
+    QVERIFY(job->wait(ms(120000)));
+    QCOMPARE(job->state(), RunJob::State::Done);
+    QTRY_COMPARE(covers->balanceBox()->count(), 1);
+    QCOMPARE(covers->balanceBox()->itemText(0), QString("KRvK"));
+    QCOMPARE(covers->model()->rowCount(), 0);  // nothing picked, nothing loaded
+    QVERIFY2(covers->infoLabel()->text().startsWith("1 cover file in"), qPrintable(covers->infoLabel()->text()));
+    covers->rescanButton()->click();
+    QCOMPARE(covers->balanceBox()->count(), 1);
+    QVERIFY2(covers->infoLabel()->text().startsWith("1 cover file in"), qPrintable(covers->infoLabel()->text()));
+
+    // A cover saved outside the window is listed on Rescan.
+    auto krvk = store::load_cover(store::cover_path(data.path().toStdString(), *Balance::parse("KRvK")));
+    QVERIFY2(krvk.ok(), krvk.ok() ? "" : krvk.error().message.c_str());
+    store::CoverFile other = *krvk;
+    other.kind = store::CoverKind::CaptureResolved;
+    QVERIFY(store::save_cover(
+                store::cover_path(data.path().toStdString(), other.balance, store::CoverKind::CaptureResolved), other)
+                .ok());
+    QCOMPARE(covers->balanceBox()->count(), 1);
+    covers->rescanButton()->click();
+    QCOMPARE(covers->balanceBox()->count(), 2);
+    QVERIFY(covers->balanceBox()->findText("KRvK (capture-resolved)") >= 0);
+    QVERIFY2(covers->infoLabel()->text().startsWith("2 cover files in"), qPrintable(covers->infoLabel()->text()));
+    // Once a cover is picked, the line is its summary, and a rescan keeps it.
+    QSignalSpy loaded(covers, &CoverViewer::loaded);
+    covers->load("KRvK");
+    QVERIFY(loaded.wait(ms(20000)));
+    QVERIFY(covers->model()->rowCount() > 0);
+    const QString summary = covers->infoLabel()->text();
+    QVERIFY2(summary.startsWith("KRvK: "), qPrintable(summary));
+    covers->rescanButton()->click();
+    QCOMPARE(covers->infoLabel()->text(), summary);
   }
 };
 

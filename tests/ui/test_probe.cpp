@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Probe panel and move list: known values, colour-flipped balances, missing tables, playing moves
-// and back/forward, the covers' memory levels, and the model contract (QAbstractItemModelTester).
+// and back/forward, the covers' memory levels, the answering cube drawn on the board in the
+// position's frame, and the model contract (QAbstractItemModelTester).
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
@@ -13,6 +14,8 @@
 
 #include "app_context.hpp"
 #include "board/board_editor.hpp"
+#include "board/board_widget.hpp"
+#include "covers/cube_overlay.hpp"
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/move_list_model.hpp"
@@ -21,11 +24,27 @@
 #include "probe/probe_panel.hpp"
 #include "probe/table_value_source.hpp"
 #include "store/cover_file.hpp"
+#include "table/cover_canon.hpp"
 #include "ui_test_support.hpp"
 
 using namespace egtmin;
 using namespace egtmin::ui;
 using egtmin::ui::test::ms;
+
+namespace {
+// One mark per piece of pos, and each piece on a square its mark holds.
+bool onTheirDots(const std::vector<BoardWidget::Overlay>& marks, const Position& pos) {
+  if (int(marks.size()) != pos.piece_count()) return false;
+  for (int s = 0; s < 64; ++s) {
+    const Piece p = pos.at(Square(s));
+    if (p == NoPiece) continue;
+    bool on = false;
+    for (const BoardWidget::Overlay& m : marks) on = on || (m.piece == p && (m.squares & bb(Square(s))));
+    if (!on) return false;
+  }
+  return true;
+}
+}  // namespace
 
 class TestProbe : public QObject {
   Q_OBJECT
@@ -205,7 +224,7 @@ class TestProbe : public QObject {
     struct RuleSource : ValueSource {
       QString name() const override { return "rule test"; }
       bool available(const Balance&) const override { return true; }
-      Result<Wdl> probe(const Position& pos, QString*) override {
+      Result<Wdl> probe(const Position& pos, ProbeDetail*) override {
         return pos.side_to_move() == White ? Wdl::CursedWin : Wdl::BlessedLoss;
       }
     } source;
@@ -238,6 +257,8 @@ class TestProbe : public QObject {
     covers.setSource(AppContext::Source::Covers);
     BoardEditor editor;
     ProbePanel panel(&covers, &editor);
+    BoardWidget board;  // wired as the main window wires it
+    connect(&panel, &ProbePanel::overlayChanged, &board, &BoardWidget::setOverlay);
     QCOMPARE(panel.sourceBox()->currentIndex(), 1);
     TableValueSource tables(ui::test::dataDir().toStdString());
     // Positions where no move captures (every successor is in the same balance's cover), one
@@ -255,6 +276,12 @@ class TestProbe : public QObject {
       QCOMPARE(*r.ours, *expected);
       QVERIFY(!r.oursDetail.isEmpty());  // the matching cube
       QVERIFY(panel.detailLabel()->text().startsWith("Cube: "));
+      // ... drawn on the board, in the position's frame: every piece on one of its dots.
+      QVERIFY(r.oursCube != 0);
+      QVERIFY2(onTheirDots(board.overlay(), r.position), fen);
+      QCOMPARE(board.overlay().size(), panel.cubeOverlay().marks.size());
+      QVERIFY(!panel.cubeLegendLabel()->isHidden());
+      QVERIFY(panel.cubeLegendLabel()->text().startsWith("On the board: "));
       for (const ProbeMove& m : r.moves) {
         auto v = tables.probe(r.position.after(m.move));
         QVERIFY(v.ok());
@@ -266,9 +293,53 @@ class TestProbe : public QObject {
     QVERIFY(panel.waitIdle());
     QVERIFY(!panel.generateButton()->isHidden());
     QVERIFY(panel.generateButton()->text().contains("cover"));
+    QVERIFY(board.overlay().empty());  // no cube answered: the panel takes its marks away
+    QVERIFY(panel.cubeLegendLabel()->isHidden());
     QSignalSpy spy(&panel, &ProbePanel::generateRequested);
     panel.generateButton()->click();
     QVERIFY(spy.at(0).at(1).toBool());  // a cover
+  }
+
+  // A cube holding only a position's representative (colours swapped into the stored balance,
+  // the board turned, identical pieces sorted, as each scheme makes it) is drawn back on the
+  // position's own board: each mark is the one square its piece stands on.
+  void cubeOverlayTurnsBackToThePosition() {
+    const struct {
+      const char* fen;
+      CanonScheme scheme;
+    } cases[] = {
+        {"8/8/8/8/8/2k5/8/6RK w - - 0 1", CanonScheme::Board},   // the king turned into a8-d8-d5
+        {"6rk/8/8/8/8/8/2K5/8 w - - 0 1", CanonScheme::Board},   // KvKR, stored as KRvK
+        {"8/8/8/8/8/k7/6P1/7K w - - 0 1", CanonScheme::Board},   // a pawn: the files mirrored
+        {"8/8/8/3k4/8/8/r7/4K2R b - - 0 1", CanonScheme::Full},  // KRvKR, Black to move: colours swapped
+        {"8/8/8/3k4/8/8/r7/4K2R w - - 0 1", CanonScheme::None},  // the position itself
+    };
+    for (const auto& c : cases) {
+      auto pos = Position::from_fen(c.fen);
+      QVERIFY2(pos.ok(), c.fen);
+      const Balance cover = Balance::of(*pos).canonical();
+      const Encoding enc(cover);
+      const bool flipped = Balance::of(*pos) != cover;
+      const auto placed = enc.placement(flipped ? pos->color_flipped() : *pos);
+      QVERIFY2(placed.has_value(), c.fen);
+      const auto rep = CoverCanon(enc, c.scheme).canonical(*placed);
+      const logic::CubeWord cube = logic::minterm(enc.encode(rep.placement), enc.bits(), logic::Output::Draw);
+      const CubeOverlay turned = cubeOverlayFor(*pos, cover, cube);
+      QVERIFY2(onTheirDots(turned.marks, *pos), c.fen);
+      for (const BoardWidget::Overlay& m : turned.marks) QCOMPARE(popcount(m.squares), 1);
+      QCOMPARE(turned.legend.count(QStringLiteral("●")), pos->piece_count());
+      // Drawn as stored, the cube's squares hold the position only when nothing was turned.
+      const CubeOverlay stored = cubeOverlay(CubeDecoder(cover), cube);
+      QCOMPARE(onTheirDots(stored.marks, *pos), c.scheme == CanonScheme::None);
+    }
+    // A cube holding no representative of the position draws nothing.
+    auto pos = Position::from_fen("8/8/8/8/8/2k5/8/6RK w - - 0 1");
+    const Encoding enc(*Balance::parse("KRvK"));
+    auto other = Position::from_fen("8/8/8/8/8/2k5/8/K5R1 w - - 0 1");
+    const logic::CubeWord elsewhere =
+        logic::minterm(enc.encode(*enc.placement(*other)), enc.bits(), logic::Output::Win);
+    QVERIFY(cubeOverlayFor(*pos, enc.balance(), elsewhere).marks.empty());
+    QVERIFY(cubeOverlayFor(*pos, enc.balance(), 0).marks.empty());
   }
 
   // The panel says what the loaded covers take and at which level; the cubes alone take less than

@@ -41,6 +41,7 @@ class BoardWidget : public QWidget {
     Bitboard squares;
   };
   void setOverlay(const std::vector<Overlay>& overlay);
+  const std::vector<Overlay>& overlay() const { return overlay_; }
   // The dot colour of a piece in the overlay, for legends.
   static QColor overlayColor(Piece p);
   void setLastMove(std::optional<Move> m);

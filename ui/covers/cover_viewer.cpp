@@ -18,6 +18,7 @@
 
 #include "app_context.hpp"
 #include "covers/cover_model.hpp"
+#include "covers/cube_overlay.hpp"
 
 namespace egtmin::ui {
 
@@ -48,7 +49,7 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
 
   balances_ = new QComboBox(this);
   balances_->setMinimumContentsLength(10);
-  auto* rescanButton = new QPushButton(tr("Rescan"), this);
+  rescan_ = new QPushButton(tr("Rescan"), this);
   output_ = new QComboBox(this);
   output_->addItem(tr("all outputs"), 0);
   output_->addItem(tr("White wins"), int(logic::Output::Win));
@@ -63,7 +64,7 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Cover:"), this));
   top->addWidget(balances_);
-  top->addWidget(rescanButton);
+  top->addWidget(rescan_);
   top->addSpacing(12);
   top->addWidget(new QLabel(tr("Show:"), this));
   top->addWidget(output_);
@@ -76,7 +77,7 @@ CoverViewer::CoverViewer(AppContext* ctx, QWidget* parent) : QWidget(parent), ct
   layout->addWidget(info_);
   layout->addWidget(view_, 1);
 
-  connect(rescanButton, &QPushButton::clicked, this, &CoverViewer::rescan);
+  connect(rescan_, &QPushButton::clicked, this, &CoverViewer::rescan);
   connect(balances_, &QComboBox::activated, this, [this](int i) {
     if (i >= 0) load(balances_->itemData(i, kNameRole).toString(), store::CoverKind(balances_->itemData(i).toInt()));
   });
@@ -106,9 +107,16 @@ void CoverViewer::rescan() {
   }
   const int i = balances_->findText(current);
   if (i >= 0) balances_->setCurrentIndex(i);
-  if (balances_->count() == 0 && model_->rowCount() == 0)
+  // A shown cover keeps its summary; otherwise the line says what the list holds.
+  if (shown_) return;
+  if (balances_->count() == 0)
     info_->setText(
         tr("No cover files in %1 yet: start a run with minimization passes in the Runs panel.").arg(dir.path()));
+  else if (balances_->count() == 1)
+    info_->setText(tr("1 cover file in %1: pick it in the Cover list to see its cubes.").arg(dir.path()));
+  else
+    info_->setText(tr("%1 cover files in %2: pick one in the Cover list to see its cubes.")
+                       .arg(QString::number(balances_->count()), dir.path()));
 }
 
 void CoverViewer::load(const QString& balanceName, store::CoverKind kind) {
@@ -143,6 +151,7 @@ void CoverViewer::finishedLoading() {
 }
 
 void CoverViewer::setCover(const store::CoverFile& cover) {
+  shown_ = true;
   model_->setCover(cover.balance, cover.cubes);
   uint64_t lits = 0, counts[4] = {};
   for (logic::CubeWord c : cover.cubes) {
@@ -188,17 +197,9 @@ void CoverViewer::selectionChanged() {
     return;
   }
   const QModelIndex src = proxy_->mapToSource(current);
-  const logic::CubeWord c = model_->cubes()[size_t(src.row())];
-  std::vector<BoardWidget::Overlay> overlay;
-  const CubeDecoder& d = model_->decoder();
-  QStringList legend;
-  for (int j = 0; j < int(d.pieces().size()); ++j) {
-    overlay.push_back({d.pieces()[j], d.squares(c, j)});
-    legend << QStringLiteral("<span style='color:%1'>●</span> %2")
-                  .arg(BoardWidget::overlayColor(d.pieces()[j]).name(), d.pieceLabel(j));
-  }
-  legend_->setText(tr("On the board: %1").arg(legend.join(QStringLiteral("&nbsp;&nbsp;"))));
-  Q_EMIT overlayChanged(overlay);
+  const CubeOverlay overlay = cubeOverlay(model_->decoder(), model_->cubes()[size_t(src.row())]);
+  legend_->setText(tr("On the board: %1").arg(overlay.legend));
+  Q_EMIT overlayChanged(overlay.marks);
 }
 
 bool CoverViewer::exportCsv(const QString& path, QString* error) const {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Cover viewer: opens a balance's cover file (loaded and decompressed off the GUI thread), lists
 // its cubes with decoded columns, filters by output, exports CSV, and tells the board which
-// squares each piece of the selected cube may occupy.
+// squares each piece of the selected cube may occupy. The list of covers follows the data
+// directory: rescanned on Rescan and whenever AppContext says the data changed (another
+// directory, or a run's finish, which the Runs panel reports).
 #pragma once
 
 #include <QWidget>
@@ -13,6 +15,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -33,6 +36,7 @@ class CoverViewer : public QWidget {
   QComboBox* balanceBox() const { return balances_; }
   QComboBox* outputBox() const { return output_; }
   QLabel* infoLabel() const { return info_; }
+  QPushButton* rescanButton() const { return rescan_; }
 
   // Shows cubes directly (tests, or covers made in memory).
   void setCover(const store::CoverFile& cover);
@@ -66,8 +70,10 @@ class CoverViewer : public QWidget {
   QSortFilterProxyModel* proxy_;
   QTableView* view_;
   QComboBox *balances_, *output_;
+  QPushButton* rescan_;
   QLabel* info_;
   QLabel* legend_;
+  bool shown_ = false;  // a cover is shown: the info line is its summary, not the list's
   BackgroundTask<Loaded> watcher_;
 };
 

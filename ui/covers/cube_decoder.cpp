@@ -95,12 +95,12 @@ QString CubeDecoder::describe(CubeWord c, int j) const {
   return parts.join(QStringLiteral(", "));
 }
 
-QString CubeDecoder::pieceLabel(int j) const {
-  const Piece p = pieces_[j];
+QString CubeDecoder::pieceLabel(const std::vector<Piece>& pieces, int j) {
+  const Piece p = pieces[j];
   QString label = QString(QChar(color_of(p) == White ? 'w' : 'b')) + QChar(type_char(type_of(p)));
   int same = 0, index = 0;
-  for (int k = 0; k < int(pieces_.size()); ++k) {
-    if (pieces_[k] != p) continue;
+  for (int k = 0; k < int(pieces.size()); ++k) {
+    if (pieces[k] != p) continue;
     ++same;
     if (k < j) ++index;
   }

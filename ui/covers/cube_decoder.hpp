@@ -31,7 +31,9 @@ class CubeDecoder {
   // "e4", "anywhere", "files a-d, ranks 5-8", "file e, ranks 1,3,5,7" ...
   QString describe(logic::CubeWord c, int j) const;
   // "wK", "bR" ... the column label of piece j; identical pieces get a number ("wP1", "wP2").
-  QString pieceLabel(int j) const;
+  QString pieceLabel(int j) const { return pieceLabel(pieces_, j); }
+  // The same for piece j of any list of pieces.
+  static QString pieceLabel(const std::vector<Piece>& pieces, int j);
   static QString outputName(logic::Output o);
 
  private:

@@ -43,7 +43,7 @@ std::optional<SourceMemory> CoverValueSource::memory() {
   return SourceMemory{stats.memory_bytes, levelName(stats.memory)};
 }
 
-Result<Wdl> CoverValueSource::probe(const Position& pos, QString* detail) {
+Result<Wdl> CoverValueSource::probe(const Position& pos, ProbeDetail* detail) {
   QString error;
   const probe::Covers* p = covers(&error);
   if (!p) return Error{error.toStdString()};
@@ -54,10 +54,11 @@ Result<Wdl> CoverValueSource::probe(const Position& pos, QString* detail) {
   auto r = p->probe(pos);
   if (!r) return r.error();
   if (detail && r->cube)
-    *detail = QString::fromStdString(logic::to_text(r->cube, r->inputs)) +
-              QStringLiteral(" (%1 literals)").arg(logic::literals(r->cube));
+    *detail = {QString::fromStdString(logic::to_text(r->cube, r->inputs)) +
+                   QStringLiteral(" (%1 literals)").arg(logic::literals(r->cube)),
+               r->cube};
   else if (detail)
-    *detail = QStringLiteral("no stored cube: the cover's implied value");
+    *detail = {QStringLiteral("no stored cube: the cover's implied value"), 0};
   return r->wdl;
 }
 

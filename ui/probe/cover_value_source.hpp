@@ -21,7 +21,7 @@ class CoverValueSource : public ValueSource {
 
   QString name() const override { return QStringLiteral("cover"); }
   bool available(const Balance& b) const override;
-  Result<Wdl> probe(const Position& pos, QString* detail = nullptr) override;
+  Result<Wdl> probe(const Position& pos, ProbeDetail* detail = nullptr) override;
   std::optional<SourceMemory> memory() override;
 
  private:

@@ -71,7 +71,7 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
   r.balance = Balance::of(pos);
   r.syzygyOpen = syzygy != nullptr;
 
-  auto probeOurs = [&](const Position& p, QString* message, QString* detail = nullptr) -> std::optional<Wdl> {
+  auto probeOurs = [&](const Position& p, QString* message, ProbeDetail* detail = nullptr) -> std::optional<Wdl> {
     if (!source) {
       *message = QObject::tr("no value source");
       return std::nullopt;
@@ -85,7 +85,10 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
   };
 
   if (source) r.ourAvailable = source->available(r.balance);
-  r.ours = probeOurs(pos, &r.oursMessage, &r.oursDetail);
+  ProbeDetail detail;
+  r.ours = probeOurs(pos, &r.oursMessage, &detail);
+  r.oursDetail = detail.text;
+  r.oursCube = detail.cube;
 
   if (syzygy) {
     // Warm up every table the moves can reach before probing them (see Syzygy::warm_up).

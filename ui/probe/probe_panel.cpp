@@ -74,6 +74,10 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   detail_->setObjectName("detail");
   detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   detail_->setFont(QFont(QStringLiteral("DejaVu Sans Mono")));
+  cubeLegend_ = new QLabel(this);
+  cubeLegend_->setObjectName("cube-legend");
+  cubeLegend_->setVisible(false);
+  cubeLegend_->setToolTip(tr("The cube that answered, on the board: each piece may stand on the squares with its dot"));
   memory_ = new QLabel(this);
   memory_->setObjectName("memory");
   memory_->setVisible(false);
@@ -116,6 +120,7 @@ ProbePanel::ProbePanel(AppContext* ctx, BoardEditor* editor, QWidget* parent)
   layout->addLayout(head);
   layout->addLayout(grid);
   layout->addWidget(detail_);
+  layout->addWidget(cubeLegend_);
   layout->addWidget(memory_);
   layout->addWidget(message_);
   layout->addWidget(generate_, 0, Qt::AlignLeft);
@@ -210,6 +215,7 @@ void ProbePanel::display(const ProbeResult& r) {
   generate_->setVisible(false);
   detail_->setVisible(!r.oursDetail.isEmpty());
   detail_->setText(r.oursDetail.isEmpty() ? QString() : tr("Cube: %1").arg(r.oursDetail));
+  showCube(r);
   memory_->setVisible(r.sourceMemory.has_value());
   if (r.sourceMemory)
     memory_->setText(tr("Covers in memory: %1 (%2)")
@@ -268,6 +274,16 @@ void ProbePanel::display(const ProbeResult& r) {
   if (differing) notes << tr("%n move(s) where the values differ (red).", nullptr, differing);
   if (r.moves.empty()) notes << (r.position.in_check(r.position.side_to_move()) ? tr("Checkmate.") : tr("Stalemate."));
   message_->setText(notes.join(QLatin1Char('\n')));
+}
+
+void ProbePanel::showCube(const ProbeResult& r) {
+  CubeOverlay overlay;
+  if (r.oursCube && r.illegal.isEmpty()) overlay = ui::cubeOverlayFor(r.position, r.balance.canonical(), r.oursCube);
+  cubeLegend_->setVisible(!overlay.marks.empty());
+  cubeLegend_->setText(overlay.marks.empty() ? QString() : tr("On the board: %1").arg(overlay.legend));
+  const bool drawn = !cubeOverlay_.marks.empty();
+  cubeOverlay_ = std::move(overlay);
+  if (drawn || !cubeOverlay_.marks.empty()) Q_EMIT overlayChanged(cubeOverlay_.marks);
 }
 
 void ProbePanel::playRow(int row) {

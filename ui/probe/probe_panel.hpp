@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Probe panel: our value and Syzygy's for the edited position, side by side, and every legal move
-// with both values. Probing runs on a worker thread; the newest position always wins.
+// with both values. Probing runs on a worker thread; the newest position always wins. From the
+// covers, the cube that answered is named and drawn on the board (overlayChanged), as the cover
+// viewer draws a cube.
 #pragma once
 
 #include <QWidget>
 #include <vector>
 
 #include "background_task.hpp"
+#include "board/board_widget.hpp"
+#include "covers/cube_overlay.hpp"
 #include "probe/probe_result.hpp"
 
 class QComboBox;
@@ -46,6 +50,9 @@ class ProbePanel : public QWidget {
   QPushButton* generateButton() const { return generate_; }
   QComboBox* sourceBox() const { return sourceBox_; }
   QLabel* detailLabel() const { return detail_; }
+  // The answering cube on the board: its marks in the shown position's frame, and their legend.
+  const CubeOverlay& cubeOverlay() const { return cubeOverlay_; }
+  QLabel* cubeLegendLabel() const { return cubeLegend_; }
   // What the loaded covers take in memory, and at which level (hidden for the tables).
   QLabel* memoryLabel() const { return memory_; }
 
@@ -60,19 +67,25 @@ class ProbePanel : public QWidget {
   // The user asked for the missing table (minimize = false) or cover (true) of this balance.
   void generateRequested(const QString& balanceName, bool minimize);
   void probed();
+  // The squares the answering cube lets each piece stand on, for the board; empty to take away
+  // what this panel drew (sent only then, so a cube the cover viewer drew stays until a probe
+  // draws one).
+  void overlayChanged(const std::vector<egtmin::ui::BoardWidget::Overlay>& overlay);
 
  private:
   void positionChanged();
   void start();
   void finished();
   void display(const ProbeResult& r);
+  void showCube(const ProbeResult& r);
   void updateHistoryButtons();
 
   AppContext* ctx_;
   BoardEditor* editor_;
   MoveListModel* model_;
   QTableView* view_;
-  QLabel *title_, *ours_, *syzygy_, *agree_, *message_, *detail_, *memory_;
+  QLabel *title_, *ours_, *syzygy_, *agree_, *message_, *detail_, *cubeLegend_, *memory_;
+  CubeOverlay cubeOverlay_;
   QComboBox* sourceBox_;
   QPushButton* generate_;
   QToolButton *back_, *forward_;

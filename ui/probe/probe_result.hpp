@@ -45,6 +45,7 @@ struct ProbeResult {
   std::optional<Wdl> ours;    // side to move
   QString oursMessage;
   QString oursDetail;                        // what answered (the cube, for covers)
+  logic::CubeWord oursCube = 0;              // that cube, in its cover's frame (0: none)
   std::optional<SourceMemory> sourceMemory;  // what our source holds in memory, when it tells
   bool syzygyOpen = false;
   bool syzygyHasBalance = false;

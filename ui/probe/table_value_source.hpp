@@ -16,7 +16,7 @@ class TableValueSource : public ValueSource {
 
   QString name() const override { return QStringLiteral("table"); }
   bool available(const Balance& b) const override { return store_.on_disk(b); }
-  Result<Wdl> probe(const Position& pos, QString* = nullptr) override { return store_.probe_stm(pos); }
+  Result<Wdl> probe(const Position& pos, ProbeDetail* = nullptr) override { return store_.probe_stm(pos); }
 
   TableStore& store() { return store_; }
 

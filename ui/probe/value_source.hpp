@@ -10,6 +10,7 @@
 
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
+#include "logic/cube.hpp"
 #include "table/table.hpp"
 #include "util/result.hpp"
 
@@ -19,6 +20,12 @@ namespace egtmin::ui {
 struct SourceMemory {
   size_t bytes = 0;
   QString level;  // the covers' probe memory level ("fast")
+};
+
+// What answered a probe: a line for people and, from a cover, the cube itself.
+struct ProbeDetail {
+  QString text;              // the matching cube's notation, for covers
+  logic::CubeWord cube = 0;  // the cover's cube holding the position's representative; 0: none
 };
 
 class ValueSource {
@@ -31,7 +38,7 @@ class ValueSource {
   virtual bool available(const Balance& b) const = 0;
   // Exact WDL for the side to move of a legal position. Called from worker threads (one at a
   // time). detail, when given, receives what answered (the matching cube for covers).
-  virtual Result<Wdl> probe(const Position& pos, QString* detail = nullptr) = 0;
+  virtual Result<Wdl> probe(const Position& pos, ProbeDetail* detail = nullptr) = 0;
   // The memory the source holds now, when it tells (the covers do, once loaded). Called from the
   // worker threads, as probe() is.
   virtual std::optional<SourceMemory> memory() { return std::nullopt; }
