@@ -16,8 +16,6 @@
 #include "cluster/submit.hpp"
 #include "logic/pass_registry.hpp"
 #include "run/batch_run.hpp"
-#include "store/cover_file.hpp"
-#include "support/env.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -380,88 +378,6 @@ TEST(ClusterCommand, RunsAProgramAndCapturesBoth) {
   auto missing = cluster::run_command({"egtmin-no-such-program"});
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("egtmin-no-such-program"), std::string::npos);
-}
-
-// One stage at a time, as the jobs run them: a stage before its prerequisites is refused by
-// name, and a killed writer's temporary is cleared before the stage writes.
-TEST(BatchStages, OneStageAtATime) {
-  TempDir dir("batch-stage");
-  run::BatchRequest req;
-  req.balances = {bal("KRvK")};
-  req.data_dir = dir.path;
-  req.passes = *logic::parse_passes(logic::kDefaultPasses);
-  req.threads = 1;
-  req.only = BatchStage::Minimize;
-  auto early = run::run_batch(req);
-  ASSERT_TRUE(early);
-  EXPECT_EQ(early->at(0).error, "minimize: needs the table stage done first");
-  EXPECT_FALSE(fs::exists(store::cover_path(dir.path, bal("KRvK"))));
-
-  req.balances = {bal("KvK")};
-  req.only = BatchStage::Table;
-  ASSERT_TRUE(run::run_batch(req));
-  req.balances = {bal("KRvK")};
-  ASSERT_TRUE(run::run_batch(req));
-  auto rec = run::load_record(dir.path, bal("KRvK"));
-  ASSERT_TRUE(rec);
-  EXPECT_TRUE(rec->table.done);
-  EXPECT_FALSE(rec->minimize.done);
-  const fs::path stale = store::cover_path(dir.path, bal("KRvK")).string() + ".tmp-Ab12Cd";
-  fs::create_directories(stale.parent_path());
-  std::ofstream(stale) << "half a cover";
-  req.only = BatchStage::Minimize;
-  auto minimized = run::run_batch(req);
-  ASSERT_TRUE(minimized);
-  EXPECT_TRUE(minimized->at(0).error.empty()) << minimized->at(0).error;
-  EXPECT_FALSE(fs::exists(stale));
-  req.only = BatchStage::Check;
-  auto checked = run::run_batch(req);
-  ASSERT_TRUE(checked);
-  EXPECT_TRUE(checked->at(0).check.done);
-  EXPECT_EQ(checked->at(0).mismatches, 0u);
-  EXPECT_GT(checked->at(0).checked_positions, 0u);
-  // The verify stage needs Syzygy's directory.
-  req.only = BatchStage::Verify;
-  EXPECT_FALSE(run::run_batch(req));
-}
-
-// The verify stage compares with Syzygy and is recorded like the others, so a job that ran it is
-// not run again; a balance Syzygy has no file for is done without a comparison.
-TEST(BatchStages, VerifyIsRecorded) {
-  EGTMIN_REQUIRE_SYZYGY();
-  TempDir dir("batch-verify");
-  // A Syzygy directory with KRvK's file alone: KQvK has nothing to be compared with.
-  const fs::path syzygy = dir.path / "syzygy";
-  fs::create_directories(syzygy);
-  fs::create_symlink(test::syzygy_dir() / "KRvK.rtbw", syzygy / "KRvK.rtbw");
-  run::BatchRequest req;
-  req.balances = {bal("KQvK"), bal("KRvK")};
-  req.data_dir = dir.path / "data";
-  req.passes = *logic::parse_passes(logic::kDefaultPasses);
-  req.threads = 1;
-  req.only = BatchStage::Table;
-  ASSERT_TRUE(run::run_batch(req));
-  req.only = BatchStage::Verify;
-  req.syzygy_dir = syzygy;
-  auto verified = run::run_batch(req);
-  ASSERT_TRUE(verified) << verified.error().message;
-  for (const Balance& b : req.balances) {
-    auto rec = run::load_record(req.data_dir, b);
-    ASSERT_TRUE(rec);
-    EXPECT_TRUE(rec->verify.done) << b.name();
-    EXPECT_EQ(rec->syzygy_mismatches, 0u);
-  }
-  auto krvk = run::load_record(req.data_dir, bal("KRvK"));
-  EXPECT_TRUE(krvk->syzygy_compared);
-  EXPECT_GT(krvk->syzygy_positions, krvk->positions);  // every legal position, not only canonical ones
-  EXPECT_FALSE(run::load_record(req.data_dir, bal("KQvK"))->syzygy_compared);
-  std::vector<std::string> log;
-  run::BatchEvents ev;
-  ev.stage_done = [&](const run::BatchRecord&, std::string_view, bool skipped) {
-    log.push_back(skipped ? "skipped" : "ran");
-  };
-  ASSERT_TRUE(run::run_batch(req, ev));
-  EXPECT_EQ(log, (std::vector<std::string>{"skipped", "skipped"}));
 }
 
 }  // namespace

@@ -15,9 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "logic/pass_registry.hpp"
 #include "probe/cover_builder.hpp"
-#include "run/minimize_run.hpp"
 #include "support/env.hpp"
 #include "util/host.hpp"
 
@@ -99,30 +97,6 @@ TEST_F(CliProbeBench, ProbeMemoryLevelsAnswerAlikeAndSayWhatTheyTake) {
   // Usage errors: a level that does not exist, and an index the level does not keep.
   EXPECT_EQ(run_cli("probe " + fen + " --memory tiny --data " + dir_->string()).rc, 2);
   EXPECT_EQ(run_cli("probe " + fen + " --memory smallest --method indexed --data " + dir_->string()).rc, 2);
-}
-
-// probe --capture-resolved answers from NAME.egtcr and the covers its capture search reaches: a
-// pawn that promotes to a won KQvK, whose capture-resolved cover need not hold the win.
-TEST(CliProbeCaptureResolved, AnswersThroughTheCaptureSearch) {
-  const auto dir = std::filesystem::temp_directory_path() / ("egtmin-cli-probe-cr-" + std::to_string(::getpid()));
-  run::MinimizeRequest r;
-  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
-  r.kind = store::CoverKind::CaptureResolved;
-  r.data_dir = dir;
-  auto made = run::run_minimize(r);
-  ASSERT_TRUE(made && made->ok());
-  const std::string fen = "'K1k5/4P3/8/8/8/8/8/8 w - - 0 1'";
-  CliRun cr = run_cli("probe " + fen + " --capture-resolved --json --data " + dir.string());
-  ASSERT_EQ(cr.rc, 0) << cr.out;
-  auto j = nlohmann::json::parse(cr.out);
-  EXPECT_EQ(j["cover_wdl"], "win");
-  EXPECT_EQ(j["table_wdl"], "win");
-  // Without the flag the probe reads standalone covers, and there are none here.
-  CliRun plain = run_cli("probe " + fen + " --json --data " + dir.string());
-  ASSERT_EQ(plain.rc, 0) << plain.out;
-  EXPECT_TRUE(nlohmann::json::parse(plain.out)["cover_wdl"].is_null());
-  std::filesystem::remove_all(dir);
 }
 
 TEST_F(CliProbeBench, BenchProbeAgreesWithFathomAndReportsEveryMethod) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The run plan: the tables a run makes first, in dependency order, each step's weight in the
 // progress bar and its expected peak memory; a run the memory cannot hold is refused before any
-// file is written; sizes as users type them.
+// file is written.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,7 +11,6 @@
 #include "run/minimize_run.hpp"
 #include "run/run_plan.hpp"
 #include "support/temp_dir.hpp"
-#include "util/memory.hpp"
 
 namespace {
 
@@ -110,22 +109,6 @@ TEST(RunPlan, ChecksMemoryAgainstALimit) {
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("minimizing KRvK"), std::string::npos);
   EXPECT_NE(refused.error().message.find("2.00 GB"), std::string::npos);
-}
-
-TEST(ByteSize, ReadsSizesAsUsersTypeThem) {
-  EXPECT_EQ(*parse_byte_size("4096"), 4096u);
-  EXPECT_EQ(*parse_byte_size("12G"), uint64_t{12} << 30);
-  EXPECT_EQ(*parse_byte_size("12GiB"), uint64_t{12} << 30);
-  EXPECT_EQ(*parse_byte_size("1.5g"), uint64_t{3} << 29);
-  EXPECT_EQ(*parse_byte_size("800M"), uint64_t{800} << 20);
-  for (const char* bad : {"", "G", "12X", "-1G", "twelve"}) {
-    auto r = parse_byte_size(bad);
-    ASSERT_FALSE(r) << bad;
-    EXPECT_NE(r.error().message.find("not a size"), std::string::npos);
-  }
-  EXPECT_GT(total_memory_bytes(), 0u);
-  EXPECT_GT(available_memory_bytes(), 0u);
-  EXPECT_LE(available_memory_bytes(), total_memory_bytes());
 }
 
 }  // namespace

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Cover files: round trips at every width and kind, the minimizer's covers, and files that are
+// old, truncated, corrupted or inconsistent refused by name (the cube layouts alone:
+// test_cube_trie.cpp).
 #include <gtest/gtest.h>
 
 #include <lzma.h>
@@ -6,32 +9,21 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <random>
 
 #include "logic/pipeline.hpp"
 #include "store/cover_file.hpp"
 #include "store/cube_trie.hpp"
 #include "store/xz.hpp"
+#include "support/cubes.hpp"
 #include "support/env.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin::store {
 namespace {
 
-// Random cubes of `inputs` inputs: outputs W/D/L, each input fixed with probability `fixed`.
-std::vector<logic::CubeWord> random_cubes(int inputs, size_t count, double fixed, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::vector<logic::CubeWord> cubes;
-  for (size_t i = 0; i < count; ++i) {
-    logic::CubeWord c = logic::universe(logic::Output(1 + rng() % 3));
-    for (int k = 0; k < inputs; ++k)
-      if (u(rng) < fixed) c &= ~(logic::CubeWord{(rng() & 1) ? 1u : 2u} << logic::pair_shift(k));
-    cubes.push_back(c);
-  }
-  return cubes;
-}
+using test::random_cubes;
+using test::sorted;
 
 CoverFile sample_cover(int cubes = 500) {
   CoverFile c;
@@ -49,11 +41,6 @@ CoverFile sample_cover(int cubes = 500) {
     c.cubes.push_back(m);
   }
   return c;
-}
-
-std::vector<logic::CubeWord> sorted(std::vector<logic::CubeWord> v) {
-  std::sort(v.begin(), v.end());
-  return v;
 }
 
 void set_le(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
@@ -226,56 +213,6 @@ TEST(CoverFile, LargeCoverRoundTrips) {
   auto back = parse_cover(serialize_cover(c), "mem");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->cubes, sorted(c.cubes));
-}
-
-// Both layouts under every order the writer tries and some it does not (field 0 elsewhere).
-TEST(CubeTrie, LayoutsRoundTripUnderEveryOrder) {
-  for (int inputs : {13, 19, 25, 31}) {
-    auto cubes = random_cubes(inputs, 700, 0.6, uint64_t(inputs));
-    auto orders = candidate_orders(inputs);
-    const int m = trie_field_count(inputs);
-    EXPECT_EQ(m, 1 + 2 * ((inputs - 1) / 6));
-    std::mt19937_64 rng(5);
-    for (int k = 0; k < 10; ++k) {
-      std::vector<uint8_t> o(static_cast<size_t>(m));
-      std::iota(o.begin(), o.end(), 0);
-      std::shuffle(o.begin(), o.end(), rng);
-      orders.push_back(o);
-    }
-    for (const auto& order : orders) {
-      ASSERT_TRUE(trie_order_valid(order, inputs));
-      for (TrieLayout layout : {TrieLayout::Planes, TrieLayout::Rows}) {
-        auto raw = trie_encode(cubes, inputs, order, layout);
-        if (layout == TrieLayout::Rows && inputs == 31) {
-          EXPECT_FALSE(raw.has_value());  // rows hold up to 4 pieces
-          continue;
-        }
-        ASSERT_TRUE(raw.has_value());
-        auto back = trie_decode(*raw, cubes.size(), inputs, order, layout);
-        ASSERT_TRUE(back.ok()) << back.error().message;
-        EXPECT_EQ(sorted(*back), sorted(cubes));
-      }
-    }
-  }
-  // Rows cannot hold a repeated cube; planes can.
-  auto cubes = random_cubes(19, 10, 0.5, 9);
-  cubes.push_back(cubes[3]);
-  auto order = candidate_orders(19).front();
-  EXPECT_FALSE(trie_encode(cubes, 19, order, TrieLayout::Rows).has_value());
-  auto raw = trie_encode(cubes, 19, order, TrieLayout::Planes);
-  auto back = trie_decode(*raw, cubes.size(), 19, order, TrieLayout::Planes);
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(sorted(*back), sorted(cubes));
-}
-
-TEST(CubeTrie, OrdersTried) {
-  EXPECT_EQ(candidate_orders(13).size(), 6u);
-  EXPECT_EQ(candidate_orders(25).size(), 72u);
-  EXPECT_EQ(candidate_orders(31).size(), 360u);
-  for (const auto& o : candidate_orders(25)) EXPECT_TRUE(trie_order_valid(o, 25));
-  EXPECT_FALSE(trie_order_valid(std::vector<uint8_t>{0, 1, 1, 3, 4, 5, 6, 7, 8}, 25));
-  EXPECT_FALSE(trie_order_valid(std::vector<uint8_t>{0, 1, 2, 3, 4, 5, 6}, 25));
-  EXPECT_EQ(trie_field_count(20), 0);
 }
 
 // The minimizer's covers of the 3-piece balances: exact round trip.
@@ -510,81 +447,6 @@ TEST(CoverFile, RejectsBadVersion2Payloads) {
       }
     }
   }
-}
-
-// The layouts' own checks, on raw bytes (no LZMA in between).
-TEST(CubeTrie, DecodeRejectsBadLayouts) {
-  auto cubes = random_cubes(19, 50, 0.5, 4);
-  const auto order = candidate_orders(19).front();
-  for (TrieLayout layout : {TrieLayout::Planes, TrieLayout::Rows}) {
-    const auto raw = *trie_encode(cubes, 19, order, layout);
-    auto err = [&](const std::vector<uint8_t>& r, uint64_t count) {
-      auto d = trie_decode(r, count, 19, order, layout);
-      return d.ok() ? std::string("OK") : d.error().message;
-    };
-    EXPECT_EQ(err(raw, 50), "OK");
-    EXPECT_NE(err(raw, 49), "OK");
-    EXPECT_NE(err(raw, 51), "OK");
-    EXPECT_NE(err({raw.begin(), raw.end() - 1}, 50), "OK");
-    auto longer = raw;
-    longer.push_back(longer.back());
-    EXPECT_NE(err(longer, 50), "OK");
-    // In the layout's order: each pair of neighbours comes back from a layout of the two alone
-    // as it stands.
-    auto in_layout_order = [&](const std::vector<logic::CubeWord>& d) {
-      for (size_t k = 1; k < d.size(); ++k) {
-        const auto pair = trie_encode(std::vector{d[k - 1], d[k]}, 19, order, layout);
-        if (!pair) return false;
-        auto back = trie_decode(*pair, 2, 19, order, layout);
-        if (!back.ok() || (*back)[0] != d[k - 1] || (*back)[1] != d[k]) return false;
-      }
-      return true;
-    };
-    // Every single-byte change: an error or a sorted, valid decode; never a read past the end.
-    // Valid: 50 cubes, in the layout's order, that trie_encode writes as exactly the changed bytes
-    // (the decoder refuses anything the encoder cannot have written), so never the original cubes.
-    int decoded = 0;
-    for (size_t i = 0; i < raw.size(); ++i)
-      for (uint8_t x : {uint8_t(1), uint8_t(0x20), uint8_t(0x80), uint8_t(0xff)}) {
-        auto r = raw;
-        r[i] ^= x;
-        auto d = trie_decode(r, 50, 19, order, layout);
-        if (!d.ok()) {
-          EXPECT_FALSE(d.error().message.empty()) << "byte " << i << " ^ " << int(x);
-          continue;
-        }
-        ++decoded;
-        ASSERT_EQ(d->size(), 50u) << "byte " << i << " ^ " << int(x);
-        for (logic::CubeWord c : *d) EXPECT_TRUE(trie_representable(c, 19)) << "byte " << i << " ^ " << int(x);
-        EXPECT_TRUE(in_layout_order(*d)) << "byte " << i << " ^ " << int(x);
-        EXPECT_EQ(trie_encode(*d, 19, order, layout), std::optional(r)) << "byte " << i << " ^ " << int(x);
-      }
-    EXPECT_GT(decoded, 0);  // some changes give other covers, so the checks above ran
-  }
-  std::vector<uint8_t> rows_first_not_field0{0x00};
-  EXPECT_FALSE(trie_decode(rows_first_not_field0, 1, 19, order, TrieLayout::Rows).ok());
-}
-
-TEST(Lzma2Raw, RoundTripAndExactSize) {
-  std::vector<uint8_t> data(100000);
-  std::mt19937_64 rng(2);
-  for (auto& x : data) x = uint8_t(rng() % 7);
-  auto z = lzma2_raw_compress(data, {.lc = 3});
-  ASSERT_TRUE(z.ok()) << z.error().message;
-  EXPECT_LT(z->size(), data.size() / 2);
-  std::vector<uint8_t> back(data.size());
-  ASSERT_TRUE(lzma2_raw_decompress(*z, back).ok());
-  EXPECT_EQ(back, data);
-  std::vector<uint8_t> small(data.size() - 1), big(data.size() + 1);
-  auto s = lzma2_raw_decompress(*z, small);
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("more than"), std::string::npos) << s.error().message;
-  s = lzma2_raw_decompress(*z, big);
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("holds 100000 bytes"), std::string::npos) << s.error().message;
-  auto empty = lzma2_raw_compress({}, {});
-  ASSERT_TRUE(empty.ok());
-  EXPECT_TRUE(lzma2_raw_decompress(*empty, {}).ok());
 }
 
 }  // namespace

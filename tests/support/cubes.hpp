@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Cubes and Boolean functions for the logic tests: a cube from its text, and a random partial
-// function with structure enough for cubes to grow.
+// Cubes and Boolean functions for the logic and store tests: a cube from its text, a random
+// partial function with structure enough for cubes to grow, random cube lists, sorted copies.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -32,6 +34,25 @@ inline std::vector<uint8_t> random_values(int n, double dc_share, std::mt19937_6
     const int base = int((i >> (n - 2)) % 3) + 1;
     v[i] = uint8_t(u(rng) < 0.8 ? base : int(rng() % 3) + 1);
   }
+  return v;
+}
+
+// Random cubes of `inputs` inputs: outputs W/D/L, each input fixed with probability `fixed`.
+inline std::vector<logic::CubeWord> random_cubes(int inputs, size_t count, double fixed, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<logic::CubeWord> cubes;
+  for (size_t i = 0; i < count; ++i) {
+    logic::CubeWord c = logic::universe(logic::Output(1 + rng() % 3));
+    for (int k = 0; k < inputs; ++k)
+      if (u(rng) < fixed) c &= ~(logic::CubeWord{(rng() & 1) ? 1u : 2u} << logic::pair_shift(k));
+    cubes.push_back(c);
+  }
+  return cubes;
+}
+
+inline std::vector<logic::CubeWord> sorted(std::vector<logic::CubeWord> v) {
+  std::sort(v.begin(), v.end());
   return v;
 }
 

@@ -2,6 +2,7 @@
 #include "support/env.hpp"
 
 #include <cstdlib>
+#include <stdexcept>
 
 namespace egtmin::test {
 
@@ -38,6 +39,14 @@ TableLookup shared_lookup() {
     auto r = shared_store().ensure(b);
     return r ? *r : nullptr;
   };
+}
+
+const Table& shared_table(const std::string& balance) {
+  auto b = Balance::parse(balance);
+  if (!b) throw std::invalid_argument(b.error().message);
+  auto t = shared_store().ensure(*b);
+  if (!t) throw std::runtime_error(t.error().message);
+  return **t;
 }
 
 }  // namespace egtmin::test

@@ -22,6 +22,9 @@ std::filesystem::path test_data_dir();
 TableStore& shared_store();
 // Its tables as generate, self_check and resolve_captures look them up (made on first use).
 TableLookup shared_lookup();
+// Its table of a balance named as Balance::parse reads it, made on first use; throws (a failed
+// test) when the name or the table is bad.
+const Table& shared_table(const std::string& balance);
 
 }  // namespace egtmin::test
 

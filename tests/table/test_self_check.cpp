@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The self-check proves generated tables from their successors, exactly with the generator's
-// distances, and catches a single changed value; the five values and the table format around it.
+// distances, and catches a single changed value.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <fstream>
-#include <map>
 #include <string>
+#include <vector>
 
 #include "support/env.hpp"
 #include "table/generator.hpp"
 #include "table/self_check.hpp"
 #include "table/table_store.hpp"
-#include "util/atomic_file.hpp"
 
 namespace egtmin {
 namespace {
@@ -112,129 +109,6 @@ TEST(SelfCheck, RefusesDistancesOfAnotherTable) {
   EXPECT_FALSE(r.ok());
   ASSERT_FALSE(r.examples.empty());
   EXPECT_NE(r.examples.front().find("do not belong"), std::string::npos);
-}
-
-TEST(Wdl, FiveValuesNegateFoldAndOrder) {
-  EXPECT_EQ(negate(Wdl::CursedWin), Wdl::BlessedLoss);
-  EXPECT_EQ(negate(Wdl::BlessedLoss), Wdl::CursedWin);
-  EXPECT_EQ(negate(Wdl::Draw), Wdl::Draw);
-  EXPECT_EQ(fold(Wdl::CursedWin), Wdl::Win);
-  EXPECT_EQ(fold(Wdl::BlessedLoss), Wdl::Loss);
-  EXPECT_EQ(better(Wdl::CursedWin, Wdl::Win), Wdl::Win);
-  EXPECT_EQ(better(Wdl::BlessedLoss, Wdl::Draw), Wdl::Draw);
-  EXPECT_EQ(better(Wdl::BlessedLoss, Wdl::Loss), Wdl::BlessedLoss);
-  EXPECT_EQ(better(Wdl::Illegal, Wdl::Loss), Wdl::Loss);
-  EXPECT_EQ(wdl_score(Wdl::Loss), -2);
-  EXPECT_EQ(wdl_score(Wdl::Win), 2);
-  EXPECT_STREQ(wdl_name(Wdl::CursedWin), "cursed win");
-}
-
-TEST(TableFile, KeepsAllFiveValues) {
-  Table t(Balance::parse("KRvK").value());
-  const Wdl values[] = {Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss, Wdl::Illegal};
-  for (uint64_t s = 0; s < 64; ++s) t.set_slot(s, values[s % 6]);
-  auto back = Table::deserialize(t.serialize(), "memory");
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  for (uint64_t s = 0; s < 64; ++s) EXPECT_EQ(back->at_slot(s), values[s % 6]) << s;
-}
-
-// A table written before the five values is refused with a message that says to regenerate, and
-// the store regenerates it rather than use it.
-TEST(TableFile, OlderFormatIsRegenerated) {
-  const auto dir = std::filesystem::path(EGTMIN_TEST_DATA) / "older-format";
-  std::filesystem::remove_all(dir);
-  TableStore store(dir);
-  ASSERT_TRUE(store.ensure(Balance::parse("KRvK").value()).ok());
-  const auto path = store.path_for(Balance::parse("KRvK").value());
-  auto bytes = read_file(path).value();
-  const uint32_t old_version = 1;
-  std::memcpy(bytes.data() + 8, &old_version, 4);
-  ASSERT_TRUE(write_file_atomically(path, bytes).ok());
-  EXPECT_TRUE(Table::is_older_format(path));
-  auto loaded = Table::load(path);
-  ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.error().message.find("regenerate"), std::string::npos) << loaded.error().message;
-  EXPECT_NE(loaded.error().message.find("cursed"), std::string::npos) << loaded.error().message;
-  TableStore fresh(dir);
-  auto t = fresh.ensure(Balance::parse("KRvK").value());
-  ASSERT_TRUE(t.ok()) << t.error().message;
-  EXPECT_FALSE(Table::is_older_format(path));
-  std::filesystem::remove_all(dir);
-}
-
-// One retrograde analysis for both values serves layers whose zeroing moves reach no cursed win
-// or blessed loss; it must give exactly what the two separate analyses give, distances included.
-TEST(Generator, OneAnalysisGivesWhatTwoGive) {
-  for (const char* name : {"KQvKR", "KRvKP", "KPvKP"}) {
-    const Balance b = Balance::parse(name).value();
-    for (const Balance& dep : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(dep).ok());
-    std::vector<uint8_t> one_d, two_d;
-    GenerateOptions one, two;
-    one.distances = &one_d;
-    two.distances = &two_d;
-    two.two_analyses = true;
-    auto a = generate(b, test::shared_lookup(), one);
-    auto c = generate(b, test::shared_lookup(), two);
-    ASSERT_TRUE(a.ok() && c.ok()) << name;
-    uint64_t differ = 0;
-    for (uint64_t s = 0; s < a->slots(); ++s) differ += a->at_slot(s) != c->at_slot(s) || one_d[s] != two_d[s];
-    EXPECT_EQ(differ, 0u) << name;
-  }
-}
-
-// Where captures reach cursed wins and blessed losses (planted in KQvK and KRvK: no 3-4-piece
-// balance has them), the generator takes both analyses; the self-check proves the result exactly.
-TEST(Generator, CursedSuccessorsAreProvenExactly) {
-  std::map<Balance, Table> planted;
-  for (const char* name : {"KQvK", "KRvK"}) {
-    Table t = *test::shared_store().ensure(Balance::parse(name).value()).value();
-    for (uint64_t s = 0; s < t.slots(); s += 3)
-      if (const Wdl v = t.at_slot(s); v == Wdl::Win || v == Wdl::Loss)
-        t.set_slot(s, v == Wdl::Win ? Wdl::CursedWin : Wdl::BlessedLoss);
-    planted.emplace(t.balance(), std::move(t));
-  }
-  const TableLookup lookup = [&](const Balance& b) -> const Table* {
-    auto it = planted.find(b);
-    return it != planted.end() ? &it->second : test::shared_lookup()(b);
-  };
-  std::vector<uint8_t> distances;
-  GenerateOptions opts;
-  opts.distances = &distances;
-  auto t = generate(Balance::parse("KQvKR").value(), lookup, opts);
-  ASSERT_TRUE(t.ok()) << t.error().message;
-  SelfCheckReport r = self_check(*t, lookup, distances, every(1));
-  EXPECT_TRUE(r.ok()) << (r.examples.empty() ? "" : r.examples.front());
-  EXPECT_GT(r.counts.of(Wdl::CursedWin) + r.counts.of(Wdl::BlessedLoss), 1000u);
-  // And the same table as the two analyses run throughout.
-  opts.two_analyses = true;
-  std::vector<uint8_t> two_d;
-  opts.distances = &two_d;
-  auto two = generate(Balance::parse("KQvKR").value(), lookup, opts);
-  ASSERT_TRUE(two.ok());
-  uint64_t differ = 0;
-  for (uint64_t s = 0; s < t->slots(); ++s) differ += t->at_slot(s) != two->at_slot(s) || distances[s] != two_d[s];
-  EXPECT_EQ(differ, 0u);
-}
-
-// Making a table's dependencies keeps in memory only the successors of the table being made
-// (and whatever the caller had loaded): a closure batch of five-piece tables, half a gigabyte
-// each, held every table it made until it outgrew the machine.
-TEST(TableStore, EnsureKeepsOnlyWhatTheNextTableNeeds) {
-  const auto dir = std::filesystem::path(EGTMIN_TEST_DATA) / "store-eviction";
-  std::filesystem::remove_all(dir);
-  TableStore store(dir);
-  const Balance kqvk = Balance::parse("KQvK").value();
-  ASSERT_TRUE(store.ensure(kqvk).ok());
-  store.unload_all();
-  ASSERT_TRUE(store.get(kqvk).ok());  // what the caller holds
-  const Balance krvkn = Balance::parse("KRvKN").value();
-  ASSERT_TRUE(store.ensure(krvkn).ok());
-  EXPECT_TRUE(store.on_disk(Balance::parse("KvK").value()));
-  EXPECT_FALSE(store.is_loaded(Balance::parse("KvK").value())) << "KvK is no successor of KRvKN";
-  EXPECT_TRUE(store.is_loaded(Balance::parse("KRvK").value()));
-  EXPECT_TRUE(store.is_loaded(krvkn));
-  EXPECT_TRUE(store.is_loaded(kqvk)) << "loaded before the call: the caller may hold it";
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,58 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The generator against Syzygy (exhaustive for 3 pieces, sampled for 4), against its own
-// definition (every value is the minimax of its successors), and the table file's integrity checks.
+// The generator: known values, its own definition (every value is the minimax of its successors),
+// symmetric positions, en-passant probes against Syzygy, and its two ways of analysing the 50-move
+// rule's values giving the same tables (the whole tables against Syzygy: test_against_syzygy.cpp).
 #include <gtest/gtest.h>
 
-#include <cstring>
-
-#include <algorithm>
-#include <ostream>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "probe/syzygy.hpp"
 #include "support/env.hpp"
-#include "support/test_names.hpp"
 #include "table/generator.hpp"
+#include "table/self_check.hpp"
+#include "table/symmetry.hpp"
 #include "table/table_store.hpp"
-#include "table/verify.hpp"
-#include "util/atomic_file.hpp"
 
 namespace egtmin {
 namespace {
-
-const Table& table_of(const char* name) {
-  auto b = Balance::parse(name);
-  EXPECT_TRUE(b.ok());
-  auto t = test::shared_store().ensure(*b);
-  EXPECT_TRUE(t.ok()) << t.error().message;
-  return **t;
-}
-
-TEST(Encoding, PapersExampleRowIsADrawInKNvKP) {
-  // "0 000010 000000 010000 001001 010": White to move, wK c8, wN a8, bK a6, bP b7, draw.
-  const Table& t = table_of("KNvKP");
-  const uint64_t index = 0b0'000010'000000'010000'001001;
-  Placement p = t.encoding().decode(index);
-  EXPECT_EQ(p.stm, White);
-  EXPECT_EQ(square_name(p.sq[0]), "c8");
-  EXPECT_EQ(square_name(p.sq[1]), "a8");
-  EXPECT_EQ(square_name(p.sq[2]), "a6");
-  EXPECT_EQ(square_name(p.sq[3]), "b7");
-  EXPECT_EQ(t.encoding().encode(p), index);
-  EXPECT_EQ(t.value(index), Wdl::Draw);
-}
-
-TEST(Encoding, IllegalPositionsAreMarked) {
-  const Table& t = table_of("KPvK");
-  Encoding e(Balance::parse("KPvK").value());
-  Placement two_on_one{White, {parse_square("e1"), parse_square("e1"), parse_square("e8")}};
-  Placement pawn_on_8{White, {parse_square("e1"), parse_square("a8"), parse_square("e6")}};
-  Placement not_to_move_in_check{White, {parse_square("e1"), parse_square("d7"), parse_square("e8")}};
-  Placement fine{Black, {parse_square("e1"), parse_square("d7"), parse_square("e8")}};
-  EXPECT_EQ(t.value(two_on_one), Wdl::Illegal);
-  EXPECT_EQ(t.value(pawn_on_8), Wdl::Illegal);
-  EXPECT_EQ(t.value(not_to_move_in_check), Wdl::Illegal);
-  EXPECT_NE(t.value(fine), Wdl::Illegal);
-}
 
 TEST(Generator, KnownValues) {
   TableStore& store = test::shared_store();
@@ -79,7 +43,7 @@ TEST(Generator, KnownValues) {
 // leave the table are looked up in the smaller tables: the generator obeys its own definition.
 void expect_minimax_consistent(const char* name, uint64_t stride) {
   TableStore& store = test::shared_store();
-  const Table& t = table_of(name);
+  const Table& t = test::shared_table(name);
   const Encoding& enc = t.encoding();
   uint64_t checked = 0;
   for (uint64_t idx = 0; idx < enc.size(); idx += stride) {
@@ -110,7 +74,7 @@ TEST(Generator, MinimaxConsistentKPvKPSample) { expect_minimax_consistent("KPvKP
 TEST(Generator, MinimaxConsistentKRvKBSample) { expect_minimax_consistent("KRvKB", 211); }
 
 TEST(Generator, SymmetricPositionsAgree) {
-  const Table& t = table_of("KRvKN");
+  const Table& t = test::shared_table("KRvKN");
   const Encoding& enc = t.encoding();
   for (uint64_t idx = 0; idx < enc.size(); idx += 9973) {
     Placement p = enc.decode(idx);
@@ -131,39 +95,6 @@ TEST(Generator, RefusesNonCanonicalAndMissingDependencies) {
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.error().message.find("KvK is missing"), std::string::npos) << m.error().message;
 }
-
-struct SyzygyCase {
-  const char* balance;
-  uint64_t stride;  // compare every stride-th index
-};
-
-void PrintTo(const SyzygyCase& c, std::ostream* os) { *os << c.balance << " every " << c.stride; }
-
-class AgainstSyzygy : public ::testing::TestWithParam<SyzygyCase> {};
-
-TEST_P(AgainstSyzygy, NoMismatch) {
-  EGTMIN_REQUIRE_SYZYGY();
-  auto syz = Syzygy::open(test::syzygy_dir());
-  ASSERT_TRUE(syz.ok()) << syz.error().message;
-  VerifyOptions o;
-  o.stride = GetParam().stride;
-  VerifyReport r = verify_against_syzygy(table_of(GetParam().balance), **syz, o);
-  EXPECT_GT(r.positions, 0u);
-  EXPECT_EQ(r.mismatches, 0u) << (r.examples.empty() ? "" : r.examples.front());
-}
-
-// Three pieces: every legal position. Four pieces: a deterministic sample (every Nth index).
-std::string balance_name(const ::testing::TestParamInfo<SyzygyCase>& info) {
-  return test::test_name(info.param.balance);
-}
-INSTANTIATE_TEST_SUITE_P(ThreePieceExhaustive, AgainstSyzygy,
-                         ::testing::Values(SyzygyCase{"KQvK", 1}, SyzygyCase{"KRvK", 1}, SyzygyCase{"KBvK", 1},
-                                           SyzygyCase{"KNvK", 1}, SyzygyCase{"KPvK", 1}),
-                         balance_name);
-INSTANTIATE_TEST_SUITE_P(FourPieceSampled, AgainstSyzygy,
-                         ::testing::Values(SyzygyCase{"KQvKR", 31}, SyzygyCase{"KPvKP", 7}, SyzygyCase{"KRvKP", 31},
-                                           SyzygyCase{"KBNvK", 31}, SyzygyCase{"KRRvK", 31}, SyzygyCase{"KNvKP", 31}),
-                         balance_name);
 
 // Positions with an en-passant square are not in the table; probe_stm adds the capture as an
 // option. Compare with Syzygy (which knows e.p.) for every KPvKP position right after a double push.
@@ -210,46 +141,58 @@ TEST(Generator, EnPassantProbesAgreeWithSyzygy) {
   EXPECT_GT(with_capture, 0) << "no position where the e.p. capture changes the value was exercised";
 }
 
-TEST(TableFile, RoundTripsAndRejectsDamage) {
-  const Table& t = table_of("KRvK");
-  auto bytes = t.serialize();
-  auto back = Table::deserialize(bytes, "mem");
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  for (uint64_t s = 0; s < t.slots(); s += 7) ASSERT_EQ(back->at_slot(s), t.at_slot(s));
+// One retrograde analysis for both values serves layers whose zeroing moves reach no cursed win
+// or blessed loss; it must give exactly what the two separate analyses give, distances included.
+TEST(Generator, OneAnalysisGivesWhatTwoGive) {
+  for (const char* name : {"KQvKR", "KRvKP", "KPvKP"}) {
+    const Balance b = Balance::parse(name).value();
+    for (const Balance& dep : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(dep).ok());
+    std::vector<uint8_t> one_d, two_d;
+    GenerateOptions one, two;
+    one.distances = &one_d;
+    two.distances = &two_d;
+    two.two_analyses = true;
+    auto a = generate(b, test::shared_lookup(), one);
+    auto c = generate(b, test::shared_lookup(), two);
+    ASSERT_TRUE(a.ok() && c.ok()) << name;
+    uint64_t differ = 0;
+    for (uint64_t s = 0; s < a->slots(); ++s) differ += a->at_slot(s) != c->at_slot(s) || one_d[s] != two_d[s];
+    EXPECT_EQ(differ, 0u) << name;
+  }
+}
 
-  auto truncated = bytes;
-  truncated.resize(bytes.size() - 3);
-  auto r1 = Table::deserialize(truncated, "mem");
-  ASSERT_FALSE(r1.ok());
-  EXPECT_NE(r1.error().message.find("truncated"), std::string::npos);
-
-  auto flipped = bytes;
-  flipped[bytes.size() / 2] ^= 0x10;
-  auto r2 = Table::deserialize(flipped, "mem");
-  ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.error().message.find("checksum"), std::string::npos);
-
-  auto version = bytes;
-  version[8] = 99;
-  EXPECT_NE(Table::deserialize(version, "mem").error().message.find("version"), std::string::npos);
-  auto magic = bytes;
-  magic[0] = 'X';
-  EXPECT_NE(Table::deserialize(magic, "mem").error().message.find("magic"), std::string::npos);
-
-  // A header naming a big balance with its piece and slot counts, on a file of the small one's
-  // size: refused by its size before anything is allocated (the fuzzer found the reader
-  // allocating the named table first, which for 7 pieces is terabytes).
-  auto big = bytes;
-  const Balance huge = *Balance::parse("KQRBvKQR");
-  std::memset(big.data() + 16, 0, 16);
-  std::memcpy(big.data() + 16, huge.name().data(), huge.name().size());
-  const uint32_t pieces = 7;
-  std::memcpy(big.data() + 12, &pieces, sizeof pieces);
-  const uint64_t slots = Symmetry(Encoding(huge)).domain_size();
-  std::memcpy(big.data() + 32, &slots, sizeof slots);
-  auto r3 = Table::deserialize(big, "mem");
-  ASSERT_FALSE(r3.ok());
-  EXPECT_NE(r3.error().message.find("truncated"), std::string::npos) << r3.error().message;
+// Where captures reach cursed wins and blessed losses (planted in KQvK and KRvK: no 3-4-piece
+// balance has them), the generator takes both analyses; the self-check proves the result exactly.
+TEST(Generator, CursedSuccessorsAreProvenExactly) {
+  std::map<Balance, Table> planted;
+  for (const char* name : {"KQvK", "KRvK"}) {
+    Table t = *test::shared_store().ensure(Balance::parse(name).value()).value();
+    for (uint64_t s = 0; s < t.slots(); s += 3)
+      if (const Wdl v = t.at_slot(s); v == Wdl::Win || v == Wdl::Loss)
+        t.set_slot(s, v == Wdl::Win ? Wdl::CursedWin : Wdl::BlessedLoss);
+    planted.emplace(t.balance(), std::move(t));
+  }
+  const TableLookup lookup = [&](const Balance& b) -> const Table* {
+    auto it = planted.find(b);
+    return it != planted.end() ? &it->second : test::shared_lookup()(b);
+  };
+  std::vector<uint8_t> distances;
+  GenerateOptions opts;
+  opts.distances = &distances;
+  auto t = generate(Balance::parse("KQvKR").value(), lookup, opts);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  SelfCheckReport r = self_check(*t, lookup, distances, SelfCheckOptions{.stride = 1});
+  EXPECT_TRUE(r.ok()) << (r.examples.empty() ? "" : r.examples.front());
+  EXPECT_GT(r.counts.of(Wdl::CursedWin) + r.counts.of(Wdl::BlessedLoss), 1000u);
+  // And the same table as the two analyses run throughout.
+  opts.two_analyses = true;
+  std::vector<uint8_t> two_d;
+  opts.distances = &two_d;
+  auto two = generate(Balance::parse("KQvKR").value(), lookup, opts);
+  ASSERT_TRUE(two.ok());
+  uint64_t differ = 0;
+  for (uint64_t s = 0; s < t->slots(); ++s) differ += t->at_slot(s) != two->at_slot(s) || distances[s] != two_d[s];
+  EXPECT_EQ(differ, 0u);
 }
 
 }  // namespace
