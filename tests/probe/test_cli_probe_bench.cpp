@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "probe/cover_builder.hpp"
 #include "run/minimize_run.hpp"
 #include "support/env.hpp"
@@ -107,7 +107,7 @@ TEST(CliProbeCaptureResolved, AnswersThroughTheCaptureSearch) {
   const auto dir = std::filesystem::temp_directory_path() / ("egtmin-cli-probe-cr-" + std::to_string(::getpid()));
   run::MinimizeRequest r;
   for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.kind = store::CoverKind::CaptureResolved;
   r.data_dir = dir;
   auto made = run::run_minimize(r);

@@ -25,7 +25,7 @@ using test::TempDir;
 run::MinimizeRequest request(const fs::path& dir, std::vector<std::string> names, int threads) {
   run::MinimizeRequest r;
   for (const auto& n : names) r.balances.push_back(*Balance::parse(n));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.threads = threads;
   r.data_dir = dir;
   return r;
