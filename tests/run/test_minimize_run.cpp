@@ -120,7 +120,7 @@ TEST(MinimizeRun, CancelStopsTheRunAndSavesNothingHalfWritten) {
 TEST(MinimizeRun, TablesOnlyWhenNoPasses) {
   TempDir dir("run-tables");
   auto req = request(dir.path, {"KNvK"}, 1);
-  req.passes.clear();
+  req.passes = {};
   auto r = run::run_minimize(req);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_TRUE(r->balances.empty());

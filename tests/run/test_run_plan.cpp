@@ -81,7 +81,7 @@ TEST(RunPlan, RefusesARunTheMemoryCannotHoldBeforeWritingAnything) {
 
   // 0 turns the check off; the plan comes before the work and names every step.
   r.memory_limit = 0;
-  r.passes.clear();
+  r.passes = {};
   std::vector<std::string> details;
   size_t planned_steps = 0;
   run::MinimizeEvents events;
