@@ -16,7 +16,7 @@
 #include <map>
 #include <random>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "logic/pipeline.hpp"
 #include "table/table.hpp"
 

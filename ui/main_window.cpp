@@ -19,7 +19,7 @@
 #include "charts/probe_times_chart.hpp"
 #include "chess/balance.hpp"
 #include "covers/cover_viewer.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/runs_panel.hpp"
 #include "settings/settings_dialog.hpp"
@@ -141,7 +141,7 @@ void MainWindow::showArea(const QString& name) {
 RunJob* MainWindow::generateUpTo(int n, bool minimize) {
   RunSpec spec;
   for (const Balance& b : Balance::all_up_to(n)) spec.balances << QString::fromStdString(b.name());
-  if (minimize) spec.passes = QString::fromUtf8(logic::kDefaultPasses.data(), qsizetype(logic::kDefaultPasses.size()));
+  if (minimize) spec.passes = logic::default_passes();
   spec.dataDir = ctx_->dataDir();
   spec.threads = ctx_->threads();
   RunJob* job = runs_->startRun(spec);

@@ -18,7 +18,7 @@
 #include "charts/probe_times_chart.hpp"
 #include "covers/cover_model.hpp"
 #include "covers/cover_viewer.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "main_window.hpp"
 #include "probe/probe_panel.hpp"
 #include "runs/balance_picker.hpp"
@@ -56,7 +56,7 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
   // Tables (and a cover) the pictures need, made the way a user would: through a run.
   RunSpec spec;
   spec.balances = {QStringLiteral("KQvK"), QStringLiteral("KRvK")};
-  spec.passes = QString::fromUtf8(logic::kDefaultPasses.data(), qsizetype(logic::kDefaultPasses.size()));
+  spec.passes = logic::default_passes();
   spec.dataDir = w.context()->dataDir();
   RunJob* prep = runs->startRun(spec);
   if (!prep->wait(120000) || prep->state() != RunJob::State::Done) {
@@ -77,7 +77,7 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
   runs->passes()->applyPreset(0);
   RunSpec more = spec;
   more.balances = {QStringLiteral("KBvK"), QStringLiteral("KNvK"), QStringLiteral("KPvK")};
-  more.passes = QStringLiteral("canon,compact,espresso");
+  more.passes = *logic::parse_passes("canon,compact,espresso");
   RunJob* second = runs->startRun(more);
   second->wait(120000);
   RunSpec big;

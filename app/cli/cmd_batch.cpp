@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "common.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "run/batch_run.hpp"
 
 namespace egtmin::cli {
@@ -42,7 +42,8 @@ void add_capture_resolved_json(nlohmann::json& j, const run::BatchRecord& r) {
   j["cr_mismatches"] = r.cr_mismatches;
 }
 
-nlohmann::json record_json(const run::BatchRecord& r, bool capture_resolved_asked) {
+// `asked`: the covers the run was asked for; a capture-resolved one's figures are listed then too.
+nlohmann::json record_json(const run::BatchRecord& r, store::CoverKind asked) {
   nlohmann::json j = {{"balance", r.balance.name()},
                       {"positions", r.positions},
                       {"values", value_counts_json(r.counts)},
@@ -67,7 +68,8 @@ nlohmann::json record_json(const run::BatchRecord& r, bool capture_resolved_aske
                       {"checked_positions", r.checked_positions},
                       {"mismatches", r.mismatches}};
   j["syzygy_wdl_bytes"] = r.syzygy_wdl_bytes ? nlohmann::json(*r.syzygy_wdl_bytes) : nlohmann::json(nullptr);
-  if (capture_resolved_asked || r.minimize_cr.done || r.check_cr.done) add_capture_resolved_json(j, r);
+  if (asked == store::CoverKind::CaptureResolved || r.minimize_cr.done || r.check_cr.done)
+    add_capture_resolved_json(j, r);
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
@@ -117,7 +119,7 @@ Command add_batch(CLI::App& app) {
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files to compare each table with (verify stage)");
-  sub->add_option("--stage", a->stage, "Run only this stage: table, verify, minimize, check, minimize-cr or check-cr");
+  sub->add_option("--stage", a->stage, "Run only this stage: " + enum_names_text<run::BatchStage>());
   sub->add_flag("--capture-resolved", a->capture_resolved,
                 "Also make each balance's capture-resolved cover (NAME.egtcr) and prove it (minimize-cr, check-cr)");
   add_memory_limit(sub, a->memory_limit);
@@ -125,10 +127,9 @@ Command add_batch(CLI::App& app) {
   return {sub, [a] {
             std::optional<run::BatchStage> only;
             if (!a->stage.empty()) {
-              only = run::parse_stage(a->stage, run::kAllBatchStages);
+              only = parse_enum<run::BatchStage>(a->stage);
               if (!only)
-                return fail("--stage: unknown stage '" + a->stage +
-                            "' (table, verify, minimize, check, minimize-cr or check-cr)");
+                return fail("--stage: unknown stage '" + a->stage + "' (" + enum_names_text<run::BatchStage>() + ")");
               if (*only == run::BatchStage::Verify && a->syzygy.empty())
                 return fail("--stage verify compares with Syzygy: give --syzygy DIR");
             }
@@ -137,12 +138,12 @@ Command add_batch(CLI::App& app) {
             run::BatchRequest request;
             request.balances = *requested;
             request.data_dir = a->common.data_dir();
-            request.passes = *logic::parse_passes(logic::kDefaultPasses);
+            request.passes = logic::default_passes();
             request.threads = a->common.threads;
             request.only = only;
             request.syzygy_dir = a->syzygy;
-            request.capture_resolved = a->capture_resolved;
-            const bool capture_resolved_asked = a->capture_resolved || (only && run::is_capture_resolved(*only));
+            request.covers = cover_kind(a->capture_resolved);
+            const store::CoverKind asked = cover_kind(a->capture_resolved || (only && run::is_capture_resolved(*only)));
             auto limit = memory_limit(a->memory_limit);
             if (!limit) return fail(limit.error().message);
             request.memory_limit = *limit;
@@ -157,45 +158,55 @@ Command add_batch(CLI::App& app) {
             std::signal(SIGINT, cancel_on_signal);
             run::BatchEvents events;
             if (!a->common.json)
-              events.stage_done = [&](const run::BatchRecord& r, std::string_view stage, bool skipped) {
+              events.stage_done = [&](const run::BatchRecord& r, run::BatchStage stage, bool skipped) {
                 end_progress(a->common);
-                std::printf("%-8s %-11s ", r.balance.name().c_str(), std::string(stage).c_str());
+                std::printf("%-8s %-11s ", r.balance.name().c_str(), std::string(name_of(stage)).c_str());
                 if (!r.error.empty())
                   std::printf("FAILED: %s", r.error.c_str());
                 else if (skipped)
                   std::printf("done before");
-                else if (stage == "table")
-                  std::printf("%.1f s generate + %.1f s self-check, peak %.2f GB: %s", r.generate_seconds,
-                              r.self_check_seconds, gb(r.table.peak_bytes), value_counts_text(r.counts).c_str());
-                else if (stage == "verify" && !r.syzygy_compared)
-                  std::printf("no Syzygy WDL file: not compared");
-                else if (stage == "verify")
-                  std::printf("%llu positions against Syzygy, %llu mismatches in %.1f s",
-                              (unsigned long long)r.syzygy_positions, (unsigned long long)r.syzygy_mismatches,
-                              r.verify.seconds);
-                else if (stage == "minimize") {
-                  std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
-                              (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, r.minimize.seconds,
-                              gb(r.minimize.peak_bytes), gb(r.minimize_expected_peak));
-                  for (const logic::PassReport& p : r.passes) std::printf(" %s %.0f s", p.pass.c_str(), p.seconds);
-                } else if (stage == "minimize-cr")
-                  std::printf(
-                      "%llu cubes, %llu bytes, %llu positions left to the capture search%s, "
-                      "in %.1f s, peak %.2f GB (expected %.2f)",
-                      (unsigned long long)r.cr_cubes, (unsigned long long)r.cr_cover_bytes,
-                      (unsigned long long)r.cr_search_positions,
-                      r.cr_reused_standalone ? " (its standalone cover, saved again)" : "", r.minimize_cr.seconds,
-                      gb(r.minimize_cr.peak_bytes), gb(r.cr_minimize_expected_peak));
-                else if (stage == "check-cr")
-                  std::printf(
-                      "%llu positions by the cubes, %llu through the capture search, "
-                      "%llu mismatches in %.1f s, peak %.2f GB",
-                      (unsigned long long)r.cr_checked_positions, (unsigned long long)r.cr_probed_positions,
-                      (unsigned long long)r.cr_mismatches, r.check_cr.seconds, gb(r.check_cr.peak_bytes));
                 else
-                  std::printf("%llu positions, %llu mismatches in %.1f s, peak %.2f GB",
-                              (unsigned long long)r.checked_positions, (unsigned long long)r.mismatches,
-                              r.check.seconds, gb(r.check.peak_bytes));
+                  switch (stage) {
+                    case run::BatchStage::Table:
+                      std::printf("%.1f s generate + %.1f s self-check, peak %.2f GB: %s", r.generate_seconds,
+                                  r.self_check_seconds, gb(r.table.peak_bytes), value_counts_text(r.counts).c_str());
+                      break;
+                    case run::BatchStage::Verify:
+                      if (!r.syzygy_compared)
+                        std::printf("no Syzygy WDL file: not compared");
+                      else
+                        std::printf("%llu positions against Syzygy, %llu mismatches in %.1f s",
+                                    (unsigned long long)r.syzygy_positions, (unsigned long long)r.syzygy_mismatches,
+                                    r.verify.seconds);
+                      break;
+                    case run::BatchStage::Minimize:
+                      std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
+                                  (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, r.minimize.seconds,
+                                  gb(r.minimize.peak_bytes), gb(r.minimize_expected_peak));
+                      for (const logic::PassReport& p : r.passes) std::printf(" %s %.0f s", p.pass.c_str(), p.seconds);
+                      break;
+                    case run::BatchStage::MinimizeCr:
+                      std::printf(
+                          "%llu cubes, %llu bytes, %llu positions left to the capture search%s, "
+                          "in %.1f s, peak %.2f GB (expected %.2f)",
+                          (unsigned long long)r.cr_cubes, (unsigned long long)r.cr_cover_bytes,
+                          (unsigned long long)r.cr_search_positions,
+                          r.cr_reused_standalone ? " (its standalone cover, saved again)" : "", r.minimize_cr.seconds,
+                          gb(r.minimize_cr.peak_bytes), gb(r.cr_minimize_expected_peak));
+                      break;
+                    case run::BatchStage::CheckCr:
+                      std::printf(
+                          "%llu positions by the cubes, %llu through the capture search, "
+                          "%llu mismatches in %.1f s, peak %.2f GB",
+                          (unsigned long long)r.cr_checked_positions, (unsigned long long)r.cr_probed_positions,
+                          (unsigned long long)r.cr_mismatches, r.check_cr.seconds, gb(r.check_cr.peak_bytes));
+                      break;
+                    case run::BatchStage::Check:
+                      std::printf("%llu positions, %llu mismatches in %.1f s, peak %.2f GB",
+                                  (unsigned long long)r.checked_positions, (unsigned long long)r.mismatches,
+                                  r.check.seconds, gb(r.check.peak_bytes));
+                      break;
+                  }
                 std::printf("\n");
                 std::fflush(stdout);
               };
@@ -211,7 +222,7 @@ Command add_batch(CLI::App& app) {
             // The capture-resolved covers against the Syzygy files of their own balances.
             uint64_t cr_cover_bytes = 0, cr_syzygy_bytes = 0;
             for (const run::BatchRecord& r : *records) {
-              rows.push_back(record_json(r, capture_resolved_asked));
+              rows.push_back(record_json(r, asked));
               failed += !r.error.empty();
               if (r.minimize.done && r.syzygy_wdl_bytes) {
                 cover_bytes += r.cover_bytes;
@@ -228,7 +239,7 @@ Command add_batch(CLI::App& app) {
                                        {"cover_bytes_with_syzygy_size", cover_bytes},
                                        {"syzygy_wdl_bytes", syzygy_bytes},
                                        {"data", request.data_dir.string()}};
-              if (capture_resolved_asked || cr_syzygy_bytes) {
+              if (asked == store::CoverKind::CaptureResolved || cr_syzygy_bytes) {
                 report["cr_cover_bytes_with_syzygy_size"] = cr_cover_bytes;
                 report["cr_syzygy_wdl_bytes"] = cr_syzygy_bytes;
               }

@@ -16,10 +16,11 @@ namespace egtmin::cli {
 
 namespace {
 
+// `timed`: Standalone, the standalone covers; CaptureResolved, the capture-resolved ones beside them.
 int run_probe_bench(const Common& common, const std::string& syzygy_dir, const bench::ProbeBenchOptions& opts,
                     const std::string& csv, double index_copies, const std::string& regions_name, bool rebuild,
-                    bool capture_resolved) {
-  auto regions = probe::parse_region_policy(regions_name);
+                    store::CoverKind timed) {
+  const auto regions = parse_named<probe::RegionPolicy>(regions_name, "region policy");
   if (!regions) return fail("--index-regions: " + regions.error().message);
   auto syz = Syzygy::open(syzygy_dir);
   if (!syz) return fail(syz.error().message);
@@ -30,7 +31,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   if (!prober) return fail(prober.error().message);
   // The capture-resolved covers, timed beside the standalone ones on the same positions.
   std::unique_ptr<probe::CoverProber> resolved;
-  if (capture_resolved) {
+  if (timed == store::CoverKind::CaptureResolved) {
     auto r = probe::CoverProber::open(common.data_dir(), index_copies, *regions, common.threads, layouts,
                                       store::CoverKind::CaptureResolved);
     if (!r) return fail(r.error().message);
@@ -87,7 +88,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"load_seconds", load_s},
                    {"covers_from_layouts", from_layouts},
                    {"index_copies", index_copies},
-                   {"index_regions", probe::region_policy_name(*regions)},
+                   {"index_regions", std::string(name_of(*regions))},
                    {"region_covers", (*prober)->region_covers()},
                    {"rounds", opts.rounds},
                    {"turns", opts.turns == bench::ProbeBenchOptions::Turns::Chunk ? "chunk" : "pass"},
@@ -160,10 +161,9 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
 }
 
-int run_size_bench(const Common& common, const std::string& syzygy_dir, int pieces, bool capture_resolved) {
+int run_size_bench(const Common& common, const std::string& syzygy_dir, int pieces, store::CoverKind kind) {
   auto progress = make_progress(common);
-  auto rep = bench::size_report(common.data_dir(), syzygy_dir, pieces, *progress,
-                                capture_resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone);
+  auto rep = bench::size_report(common.data_dir(), syzygy_dir, pieces, *progress, kind);
   end_progress(common);
   if (!rep) return fail(rep.error().message);
   auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
@@ -385,10 +385,11 @@ Command add_bench(CLI::App& app) {
               if (p->count("--scan-positions") == 0)
                 a->opts.scan_positions = bench::ProbeBenchOptions::default_scan_positions(a->opts.pieces);
               return run_probe_bench(a->probe_common, a->syzygy_probe, a->opts, a->csv, a->index_copies,
-                                     a->index_regions, a->rebuild_index, a->capture_resolved);
+                                     a->index_regions, a->rebuild_index, cover_kind(a->capture_resolved));
             }
             if (s->parsed())
-              return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces, a->size_capture_resolved);
+              return run_size_bench(a->size_common, a->syzygy_size, a->size_pieces,
+                                    cover_kind(a->size_capture_resolved));
             return int(kUsage);
           }};
 }

@@ -53,7 +53,7 @@ Command add_check(CLI::App& app) {
             request.cover_sample = a->sample;
             request.cover_seed = a->seed;
             request.check_probe = a->probe;
-            if (a->capture_resolved) request.kind = store::CoverKind::CaptureResolved;
+            request.kind = cover_kind(a->capture_resolved);
             // A missing cover is a usage error found before any table is made.
             for (const Balance& b : request.balances)
               if (auto c = store::cover_path(request.data_dir, b, request.kind); !std::filesystem::exists(c))

@@ -105,7 +105,7 @@ Command add_submit(CLI::App* group) {
               nlohmann::json jobs = nlohmann::json::array();
               for (const PlannedJob& j : report->jobs)
                 jobs.push_back({{"balance", j.balance.name()},
-                                {"stage", std::string(run::stage_name(j.stage))},
+                                {"stage", std::string(name_of(j.stage))},
                                 {"action", action_name(j.action)},
                                 {"job", j.job_id},
                                 {"after", j.after},
@@ -124,7 +124,7 @@ Command add_submit(CLI::App* group) {
             for (const std::string& id : report->cancelled)
               std::printf("cancelled job %s: it waited on a job that failed\n", id.c_str());
             for (const PlannedJob& j : report->jobs) {
-              std::printf("%-8s %-8s %-13s", j.balance.name().c_str(), std::string(run::stage_name(j.stage)).c_str(),
+              std::printf("%-8s %-8s %-13s", j.balance.name().c_str(), std::string(name_of(j.stage)).c_str(),
                           action_name(j.action));
               if (j.action == PlannedJob::Action::Submitted || j.action == PlannedJob::Action::Planned)
                 std::printf(" %-14s mem %-7s time %s cpus %d%s%s", j.job_id.c_str(),
@@ -149,8 +149,8 @@ nlohmann::json status_json(const cluster::ClusterStatus& st) {
     nlohmann::json stages = nlohmann::json::object();
     for (run::BatchStage s : run::kBatchStages) {
       const cluster::StageStatus& x = b.stage(s);
-      stages[std::string(run::stage_name(s))] = {
-          {"state", cluster::state_name(x.state)}, {"job", x.job_id}, {"detail", x.detail}, {"log_tail", x.log_tail}};
+      stages[std::string(name_of(s))] = {
+          {"state", std::string(name_of(x.state))}, {"job", x.job_id}, {"detail", x.detail}, {"log_tail", x.log_tail}};
     }
     rows.push_back({{"balance", b.balance.name()}, {"stages", stages}});
   }
@@ -172,15 +172,14 @@ void print_status(const cluster::ClusterStatus& st) {
     for (run::BatchStage s : run::kBatchStages) {
       const cluster::StageStatus& x = b.stage(s);
       if (x.state == StageState::NotSubmitted) continue;
-      std::printf("  %s: %s", std::string(run::stage_name(s)).c_str(), cluster::state_name(x.state));
+      std::printf("  %s: %s", std::string(name_of(s)).c_str(), std::string(name_of(x.state)).c_str());
       if (x.state != StageState::Done && !x.job_id.empty()) std::printf(" (job %s)", x.job_id.c_str());
     }
     std::printf("\n");
     for (run::BatchStage s : run::kBatchStages) {
       const cluster::StageStatus& x = b.stage(s);
       if (x.state != StageState::Failed) continue;
-      std::printf("  %s %s failed: %s\n", b.balance.name().c_str(), std::string(run::stage_name(s)).c_str(),
-                  x.detail.c_str());
+      std::printf("  %s %s failed: %s\n", b.balance.name().c_str(), std::string(name_of(s)).c_str(), x.detail.c_str());
       for (const std::string& line : x.log_tail) std::printf("    | %s\n", line.c_str());
     }
   }

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "common.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "logic/split.hpp"
 #include "run/minimize_run.hpp"
 #include "util/memory.hpp"
@@ -26,7 +26,7 @@ Command add_minimize(CLI::App& app) {
     Common common;
     std::vector<std::string> balances;
     int pieces = 0;
-    std::string passes{logic::kDefaultPasses};
+    std::string passes = logic::passes_string(logic::default_passes());
     std::string canon = "full";
     std::string effort = "normal";
     std::string split = "auto";
@@ -80,9 +80,10 @@ Command add_minimize(CLI::App& app) {
               fail(scheme ? "--canon takes board or full (leave out the canon pass for none)" : scheme.error().message);
               return int(kUsage);
             }
-            auto effort = logic::parse_effort(a->effort);
+            const auto effort = parse_enum<logic::Effort>(a->effort);
             if (!effort) {
-              fail("--effort: " + effort.error().message);
+              fail("--effort: unknown effort \"" + a->effort +
+                   "\" (valid efforts: " + enum_names_text<logic::Effort>(", ") + ")");
               return int(kUsage);
             }
             auto requested = balances_or_pieces(a->balances, a->pieces, "minimize");
@@ -103,8 +104,8 @@ Command add_minimize(CLI::App& app) {
             request.split = *split;
             request.threads = a->common.threads;
             request.covers = a->no_save ? run::CoverOutput::Discard : run::CoverOutput::Save;
-            if (a->capture_resolved) request.kind = store::CoverKind::CaptureResolved;
-            auto implied = run::parse_implied(a->implied);
+            request.kind = cover_kind(a->capture_resolved);
+            auto implied = parse_named<run::ImpliedOutput>(a->implied, "implied output");
             if (!implied) {
               fail("--implied: " + implied.error().message);
               return int(kUsage);
@@ -127,7 +128,8 @@ Command add_minimize(CLI::App& app) {
                 if (r.reused_standalone) {
                   std::printf("%-8s nothing left to captures: its standalone cover, %llu cubes stored",
                               r.balance.name().c_str(), (unsigned long long)r.cubes);
-                  if (r.implied != logic::Output::None) std::printf(" (%s implied)", logic::output_name(r.implied));
+                  if (r.implied != logic::Output::None)
+                    std::printf(" (%s implied)", std::string(name_of(r.implied)).c_str());
                   std::printf("\n");
                   std::fflush(stdout);
                   return;
@@ -137,7 +139,8 @@ Command add_minimize(CLI::App& app) {
                 for (const auto& p : r.summary.reports)
                   std::printf("  %s %llu (%.2f s)", p.pass.c_str(), (unsigned long long)p.cubes, p.seconds);
                 if (r.implied != logic::Output::None)
-                  std::printf("  stored %llu (%s implied)", (unsigned long long)r.cubes, logic::output_name(r.implied));
+                  std::printf("  stored %llu (%s implied)", (unsigned long long)r.cubes,
+                              std::string(name_of(r.implied)).c_str());
                 std::printf("  total %.2f s (cpu %.2f s)", r.seconds, r.cpu_seconds);
                 if (r.capture_resolved)
                   std::printf("  %llu left to captures (%llu of them at most a draw)",
@@ -177,14 +180,14 @@ Command add_minimize(CLI::App& app) {
                             {"initial_cubes", o.summary.initial_cubes},
                             {"care_positions", o.summary.care_positions},
                             {"split_inputs", o.summary.split_inputs},
-                            {"canon", std::string(canon_name(o.summary.scheme))},
+                            {"canon", std::string(name_of(o.summary.scheme))},
                             {"effort", a->effort},
                             {"seconds", o.seconds},
                             {"cpu_seconds", o.cpu_seconds},
-                            {"kind", a->capture_resolved ? "capture-resolved" : "standalone"},
+                            {"kind", std::string(name_of(request.kind))},
                             {"capture_resolved_positions", o.capture_resolved},
                             {"reused_standalone", o.reused_standalone},
-                            {"implied", logic::output_name(o.implied)},
+                            {"implied", std::string(name_of(o.implied))},
                             {"passes", jp}});
             }
             if (a->common.json)
@@ -192,7 +195,7 @@ Command add_minimize(CLI::App& app) {
                           {"seconds", total},
                           {"cpu_seconds", logic::cpu_now(logic::CpuScope::Process)},
                           {"peak_bytes", peak_memory_bytes()},
-                          {"passes", a->passes}});
+                          {"passes", logic::passes_string(request.passes)}});
             else
               std::printf("%zu balance(s) in %.2f s (process cpu %.2f s), peak memory %.1f MiB\n", jb.size(), total,
                           logic::cpu_now(logic::CpuScope::Process), double(peak_memory_bytes()) / 1048576.0);

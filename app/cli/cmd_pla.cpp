@@ -133,10 +133,10 @@ Command add_pla(CLI::App& app) {
                 print_json({{"balance", bal.name()},
                             {"cubes", cf.cubes.size()},
                             {"rows", pla->rows},
-                            {"canon", std::string(canon_name(scheme))}});
+                            {"canon", std::string(name_of(scheme))}});
               else if (!a->common.quiet)
                 std::printf("imported %llu cubes for %s (canon %s)\n", (unsigned long long)cf.cubes.size(),
-                            bal.name().c_str(), std::string(canon_name(scheme)).c_str());
+                            bal.name().c_str(), std::string(name_of(scheme)).c_str());
               return int(kOk);
             }
             return int(kUsage);

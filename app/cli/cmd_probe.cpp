@@ -118,7 +118,7 @@ Command add_probe(CLI::App& app) {
         } else {
           auto r = prober.probe(*pos, method);
           if (!r) return fail(r.error().message);
-          j["cover_wdl"] = wdl_name(r->wdl);
+          j["cover_wdl"] = std::string(name_of(r->wdl));
           if (r->cube) {
             j["cube"] = logic::to_text(r->cube, r->inputs);
             char hex[24];
@@ -138,7 +138,7 @@ Command add_probe(CLI::App& app) {
         if (store.on_disk(canonical)) {
           auto v = store.probe_stm(*pos);
           if (!v) return fail(v.error().message);
-          j["table_wdl"] = wdl_name(*v);
+          j["table_wdl"] = std::string(name_of(*v));
         } else {
           j["table_wdl"] = nullptr;
         }
@@ -157,7 +157,7 @@ Command add_probe(CLI::App& app) {
           auto syz = Syzygy::open(a->syzygy);
           if (!syz) return fail(syz.error().message);
           auto w = (*syz)->wdl(*pos);
-          j["syzygy_wdl"] = w ? nlohmann::json(syzygy_wdl_name(*w)) : nlohmann::json(nullptr);
+          j["syzygy_wdl"] = w ? nlohmann::json(std::string(name_of(*w))) : nlohmann::json(nullptr);
           auto d = (*syz)->dtz(*pos);
           j["syzygy_dtz"] = d ? nlohmann::json(*d) : nlohmann::json(nullptr);
         }

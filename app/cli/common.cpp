@@ -145,7 +145,7 @@ void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
 namespace {
 constexpr Wdl kShownOrder[] = {Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss};
 std::string json_key(Wdl v) {
-  std::string k = wdl_name(v);
+  std::string k(name_of(v));
   std::replace(k.begin(), k.end(), ' ', '_');
   return k;
 }

@@ -17,6 +17,7 @@
 #include "run/run_plan.hpp"
 
 #include "chess/balance.hpp"
+#include "store/cover_kind.hpp"
 #include "table/table.hpp"
 #include "util/paths.hpp"
 #include "util/progress.hpp"
@@ -40,6 +41,11 @@ void add_common(CLI::App* sub, Common& c);
 // with memory_limit(): the bytes for run::MinimizeRequest::memory_limit (0: no check).
 void add_memory_limit(CLI::App* sub, std::string& text);
 Result<uint64_t> memory_limit(const std::string& text);
+
+// The cover kind a --capture-resolved flag asks for.
+inline store::CoverKind cover_kind(bool capture_resolved_flag) {
+  return capture_resolved_flag ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
+}
 
 // "plan: 3 tables to make, then 1 to minimize; expected peak 6.84 GB (making the table of KRPvKR)
 // of 22.1 GB available" on stdout, unless the output is JSON.

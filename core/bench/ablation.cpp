@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "bench/probe_bench.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
 
@@ -72,8 +72,6 @@ Result<std::vector<AblationRow>> run_ablation(const AblationRequest& request, co
     }
     chosen.push_back(&*it);
   }
-  auto passes = logic::parse_passes(logic::kDefaultPasses);
-  if (!passes) return passes.error();
   Syzygy* syzygy = nullptr;
   if (request.syzygy) {
     auto s = Syzygy::open(*request.syzygy);
@@ -92,7 +90,7 @@ Result<std::vector<AblationRow>> run_ablation(const AblationRequest& request, co
     });
     run::MinimizeRequest req;
     req.balances = request.balances;
-    req.passes = *passes;
+    req.passes = logic::default_passes();
     req.threads = request.threads;
     req.data_dir = dir;
     idea.apply(req);

@@ -123,9 +123,9 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
         ++r.mismatches;
         if (r.mismatch_examples.size() < 10)
           r.mismatch_examples.push_back(pos.fen() + " " + std::string(m.name) + ": " +
-                                        (got ? wdl_name(*got) : "no answer (or its paths disagree)") + ", " +
-                                        std::string(on_tables ? "table" : anchor.name) + " " +
-                                        (want ? wdl_name(*want) : "none"));
+                                        (got ? std::string(name_of(*got)) : "no answer (or its paths disagree)") +
+                                        ", " + std::string(on_tables ? "table" : anchor.name) + " " +
+                                        (want ? std::string(name_of(*want)) : "none"));
       }
     }
     if ((i & 0xffff) == 0) progress.report(Stage::CompareAnchor, double(i) / double(samples.size()));

@@ -13,7 +13,7 @@ namespace egtmin::cluster {
 namespace fs = std::filesystem;
 
 namespace {
-std::string stem(const Balance& b, run::BatchStage s) { return b.name() + "." + std::string(run::stage_name(s)); }
+std::string stem(const Balance& b, run::BatchStage s) { return b.name() + "." + std::string(name_of(s)); }
 }  // namespace
 
 fs::path jobs_dir(const fs::path& data_dir) { return data_dir / "cluster" / "jobs"; }

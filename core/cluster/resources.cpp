@@ -40,8 +40,8 @@ Result<std::pair<BatchStage, std::string_view>> split_override(std::string_view 
   if (eq == std::string_view::npos)
     return Error{std::string(flag) + ": '" + std::string(text) +
                  "' is not STAGE=VALUE (stage: table, verify, minimize, check)"};
-  auto stage = run::parse_stage(text.substr(0, eq));
-  if (!stage)
+  const auto stage = parse_enum<BatchStage>(text.substr(0, eq));
+  if (!stage || run::is_capture_resolved(*stage))
     return Error{std::string(flag) + ": unknown stage '" + std::string(text.substr(0, eq)) +
                  "' (table, verify, minimize or check)"};
   return std::pair{*stage, text.substr(eq + 1)};
@@ -60,7 +60,7 @@ uint64_t expected_memory_bytes(const Balance& b, BatchStage s, int cpus) {
     // Not submitted as jobs (kBatchStages); the resolved copy and the tables the captures reach
     // load beside the table in both.
     case BatchStage::MinimizeCr:
-    case BatchStage::CheckCr: return run::minimize_peak_bytes(b, cpus, true);
+    case BatchStage::CheckCr: return run::minimize_peak_bytes(b, cpus, store::CoverKind::CaptureResolved);
   }
   return kBaseBytes;
 }

@@ -12,18 +12,6 @@ namespace egtmin::cluster {
 
 using run::BatchStage;
 
-const char* state_name(StageState s) {
-  switch (s) {
-    case StageState::NotSubmitted: return "not submitted";
-    case StageState::Queued: return "queued";
-    case StageState::Running: return "running";
-    case StageState::Done: return "done";
-    case StageState::Failed: return "failed";
-    case StageState::Unknown: return "submitted (queue unknown)";
-  }
-  return "?";
-}
-
 bool ClusterStatus::finished() const {
   for (const BalanceStatus& b : balances)
     for (const StageStatus& s : b.stages)

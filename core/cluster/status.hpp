@@ -9,19 +9,28 @@
 #include <array>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/balance.hpp"
 #include "cluster/slurm.hpp"
 #include "run/batch_stage.hpp"
+#include "util/enum_names.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::cluster {
 
 // Unknown: submitted, but the scheduler could not be asked (no squeue on this host).
 enum class StageState : uint8_t { NotSubmitted, Queued, Running, Done, Failed, Unknown };
-const char* state_name(StageState s);  // "not submitted", "queued", ...
+// As `cluster status` and the GUI's cluster view show them (util/enum_names.hpp).
+inline constexpr EnumName<StageState> kStageStateNames[] = {{StageState::NotSubmitted, "not submitted"},
+                                                            {StageState::Queued, "queued"},
+                                                            {StageState::Running, "running"},
+                                                            {StageState::Done, "done"},
+                                                            {StageState::Failed, "failed"},
+                                                            {StageState::Unknown, "submitted (queue unknown)"}};
+constexpr std::span<const EnumName<StageState>> enum_names(StageState) { return kStageStateNames; }
 
 struct StageStatus {
   StageState state = StageState::NotSubmitted;

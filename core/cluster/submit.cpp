@@ -27,7 +27,7 @@ std::string quoted(const std::string& s) {
   return q + "'";
 }
 
-std::string key(const Balance& b, BatchStage s) { return b.name() + "." + std::string(run::stage_name(s)); }
+std::string key(const Balance& b, BatchStage s) { return b.name() + "." + std::string(name_of(s)); }
 
 }  // namespace
 
@@ -38,8 +38,7 @@ size_t SubmitReport::count(PlannedJob::Action a) const {
 std::string job_script(const SubmitRequest& req, const Balance& b, BatchStage s, const StageResources& r) {
   std::ostringstream o;
   o << "#!/bin/sh\n";
-  o << "# egtmin: the " << run::stage_name(s) << " stage of " << b.name()
-    << ", written by egtmin-cli cluster submit.\n";
+  o << "# egtmin: the " << name_of(s) << " stage of " << b.name() << ", written by egtmin-cli cluster submit.\n";
   o << "#SBATCH --job-name=" << req.job_prefix << "-" << key(b, s) << "\n";
   o << "#SBATCH --output=" << log_path(req.data_dir, b, s, "%j").string() << "\n";
   o << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=" << r.cpus << "\n";
@@ -50,8 +49,8 @@ std::string job_script(const SubmitRequest& req, const Balance& b, BatchStage s,
   o << "#SBATCH --requeue\n";
   if (!req.partition.empty()) o << "#SBATCH --partition=" << req.partition << "\n";
   if (!req.account.empty()) o << "#SBATCH --account=" << req.account << "\n";
-  o << "exec " << quoted(req.egtmin_cli.string()) << " batch " << b.name() << " --stage " << run::stage_name(s)
-    << " --data " << quoted(req.data_dir.string()) << " --threads " << r.cpus << " --memory-limit none";
+  o << "exec " << quoted(req.egtmin_cli.string()) << " batch " << b.name() << " --stage " << name_of(s) << " --data "
+    << quoted(req.data_dir.string()) << " --threads " << r.cpus << " --memory-limit none";
   if (s == BatchStage::Verify) o << " --syzygy " << quoted(req.syzygy_dir.string());
   o << "\n";
   return o.str();

@@ -36,8 +36,8 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
   auto note = [&](uint64_t idx, Wdl want, Wdl got) {
     std::lock_guard lock(mu);
     if (rep.first_mismatch.empty())
-      rep.first_mismatch = "index " + std::to_string(idx) + ": table " + wdl_name(want) + ", cover " +
-                           (got == Wdl::Illegal ? std::string("no matching cube") : std::string(wdl_name(got)));
+      rep.first_mismatch = "index " + std::to_string(idx) + ": table " + std::string(name_of(want)) + ", cover " +
+                           (got == Wdl::Illegal ? std::string("no matching cube") : std::string(name_of(got)));
   };
 
   if (sample > 0) {

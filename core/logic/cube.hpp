@@ -20,6 +20,7 @@
 #include <string>
 
 #include "table/wdl.hpp"
+#include "util/enum_names.hpp"
 
 namespace egtmin::logic {
 
@@ -31,9 +32,10 @@ constexpr CubeWord kInputMask = ~kOutputMask;
 constexpr CubeWord kLowBits = 0x1555555555555555ull;  // the "may be 1" bit of every input pair
 
 enum class Output : uint8_t { None = 0, Win = 1, Draw = 2, Loss = 3 };  // White's point of view
-constexpr const char* output_name(Output o) {
-  return o == Output::Win ? "white wins" : o == Output::Draw ? "draw" : o == Output::Loss ? "white loses" : "none";
-}
+// As reports spell them (util/enum_names.hpp); PLA files have their own spelling (logic/pla.cpp).
+inline constexpr EnumName<Output> kOutputNames[] = {
+    {Output::None, "none"}, {Output::Win, "white wins"}, {Output::Draw, "draw"}, {Output::Loss, "white loses"}};
+constexpr std::span<const EnumName<Output>> enum_names(Output) { return kOutputNames; }
 
 // The value for White of a representative whose cube has output `out` (the same codes: 1 W, 2 D,
 // 3 L): a win or loss becomes a cursed win or blessed loss when the representative is one of the

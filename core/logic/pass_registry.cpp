@@ -51,39 +51,4 @@ Result<Pass> find_pass(std::string_view name) {
   return Error{"unknown pass \"" + std::string(name) + "\" (valid passes: " + valid + ")"};
 }
 
-Result<std::vector<Pass>> parse_passes(std::string_view list) {
-  std::vector<Pass> out;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view item = list.substr(start, end - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (item.empty()) return Error{"empty pass name in \"" + std::string(list) + "\""};
-    auto p = find_pass(item);
-    if (!p) return p.error();
-    out.push_back(*p);
-    start = end + 1;
-  }
-  return out;
-}
-
-std::string passes_string(const std::vector<Pass>& passes) {
-  std::string s;
-  for (const Pass& p : passes) s += (s.empty() ? "" : ",") + std::string(p.name());
-  return s;
-}
-
-std::span<const PassPreset> pass_presets() {
-  static constexpr PassPreset kPresets[] = {
-      {"paper default", kDefaultPasses},
-      {"espresso", "canon,compact,espresso"},
-      {"compact only", "canon,compact"},
-      {"full loop", "canon,compact,expand,irredundant,essential,reduce,expand,irredundant"},
-      {"tables only (no minimization)", ""},
-  };
-  return kPresets;
-}
-
 }  // namespace egtmin::logic

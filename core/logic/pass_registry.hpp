@@ -2,11 +2,11 @@
 // Every minimization pass in one list: the name --passes and the GUI spell it with, a one-line
 // description (the CLI's help, the GUI's tooltips) and the function that runs it. The CLI's pass
 // list, the GUI's pass buttons and presets, and the pipeline all read from here, so a new pass is
-// its function, one entry in builtin_passes.cpp (or one register_pass call) and its test.
+// its function, one entry in builtin_passes.cpp (or one register_pass call) and its test. A run's
+// chosen passes, in order, are a PassSequence (logic/pass_sequence.hpp).
 #pragma once
 
 #include <functional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,20 +55,6 @@ std::vector<Pass> registered_passes();
 Result<Pass> register_pass(PassInfo info);
 // The error names the bad entry and lists the valid ones.
 Result<Pass> find_pass(std::string_view name);
-// "canon,compact,expand" -> passes (spaces around names allowed).
-Result<std::vector<Pass>> parse_passes(std::string_view list);
-std::string passes_string(const std::vector<Pass>& passes);
-
-// The sequence the paper reports, and what `minimize` and the GUI run unless told otherwise.
-inline constexpr std::string_view kDefaultPasses = "canon,compact,expand,irredundant";
-
-// Named sequences the GUI offers; the first is kDefaultPasses, "" means tables only.
-struct PassPreset {
-  std::string_view name;
-  std::string_view passes;
-};
-std::span<const PassPreset> pass_presets();
-
 // The built-in passes, registered before anything else (builtin_passes.cpp).
 std::vector<PassInfo> builtin_passes();
 

@@ -9,14 +9,6 @@
 
 namespace egtmin::logic {
 
-std::string_view effort_name(Effort e) { return e == Effort::High ? "high" : "normal"; }
-
-Result<Effort> parse_effort(std::string_view name) {
-  if (name == "normal") return Effort::Normal;
-  if (name == "high") return Effort::High;
-  return Error{"unknown effort \"" + std::string(name) + "\" (valid efforts: normal, high)"};
-}
-
 CubeWord minterm_fast(uint64_t index, int n, Output o) {
   // kGroup[v]: the 6 pairs of a 6-bit value, most significant bit first, packed in 12 bits.
   static constexpr auto kGroup = [] {

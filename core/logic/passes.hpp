@@ -10,12 +10,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "logic/care_function.hpp"
 #include "logic/cover.hpp"
+#include "util/enum_names.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -28,9 +30,9 @@ namespace egtmin::logic {
 // seed orders and LAST_GASP rounds in expand whatever the cover's size, a row-weighting local
 // search in irredundant) for fewer cubes.
 enum class Effort : uint8_t { Normal, High };
-std::string_view effort_name(Effort e);
-// "normal" / "high"; the error names the bad value and lists the valid ones.
-Result<Effort> parse_effort(std::string_view name);
+// As --effort and the GUI's settings spell them (util/enum_names.hpp).
+inline constexpr EnumName<Effort> kEffortNames[] = {{Effort::Normal, "normal"}, {Effort::High, "high"}};
+constexpr std::span<const EnumName<Effort>> enum_names(Effort) { return kEffortNames; }
 
 // MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
 // cubes equal except at that input are adjacent, merge 0/1 pairs into X and drop cubes a

@@ -34,7 +34,7 @@ namespace {
 CpuScope cpu_scope(const MinimizeOptions& opt) { return opt.threads > 1 ? CpuScope::Process : CpuScope::Thread; }
 
 // Compact pass straight from the bitmaps? Only when compact is the first pass on the minterms.
-bool bitmap_first(const CareFunction& f, const std::vector<Pass>& passes, const MinimizeOptions& opt) {
+bool bitmap_first(const CareFunction& f, const PassSequence& passes, const MinimizeOptions& opt) {
   size_t i = 0;
   while (i < passes.size() && passes[i].name() == kCanonPass) ++i;
   if (i >= passes.size() || passes[i].name() != kCompactPass) return false;
@@ -47,12 +47,12 @@ bool bitmap_first(const CareFunction& f, const std::vector<Pass>& passes, const 
 }
 
 // Lists the minterms now unless the first pass builds its cover from the bitmaps.
-void start(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions& opt) {
+void start(PassState& st, const PassSequence& passes, const MinimizeOptions& opt) {
   st.minterms_pending = bitmap_first(st.f, passes, opt);
   if (!st.minterms_pending) st.split(minterm_cover(st.f));
 }
 
-Result<Minimized> run(PassState& st, const std::vector<Pass>& passes, const MinimizeOptions& opt, const Progress& outer,
+Result<Minimized> run(PassState& st, const PassSequence& passes, const MinimizeOptions& opt, const Progress& outer,
                       const PassEvents& events, double setup_seconds, double setup_cpu) {
   Minimized result;
   result.initial_cubes = st.cubes();
@@ -123,7 +123,7 @@ void add_report(PassReport& into, const PassReport& r) {
 // not split on, its cubes are lifted back, and cubes of different parts that differ in the split
 // inputs only are then merged (compact), which is exact since a merged cube is the union of two
 // cubes of the cover. Only one part's passes hold memory at a time.
-Result<Minimized> run_parts(const CareFunction& f, const Split& split, const std::vector<Pass>& passes,
+Result<Minimized> run_parts(const CareFunction& f, const Split& split, const PassSequence& passes,
                             const MinimizeOptions& opt, const Progress& progress, const PassEvents& events,
                             double setup_seconds, double setup_cpu) {
   Minimized result;
@@ -203,13 +203,13 @@ Result<Minimized> run_parts(const CareFunction& f, const Split& split, const std
 }
 }  // namespace
 
-CanonScheme cover_scheme(const std::vector<Pass>& passes, CanonScheme canon) {
+CanonScheme cover_scheme(const PassSequence& passes, CanonScheme canon) {
   return std::any_of(passes.begin(), passes.end(), [](const Pass& p) { return p.name() == kCanonPass; })
              ? canon
              : CanonScheme::None;
 }
 
-Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
+Result<Minimized> minimize_table(const Table& table, const PassSequence& passes, const MinimizeOptions& options,
                                  const Progress& progress, const PassEvents& events,
                                  const std::vector<uint64_t>* at_most_draw) {
   PassState st;
@@ -243,7 +243,7 @@ Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& pa
   return m;
 }
 
-Result<Minimized> minimize_function(CareFunction f, const std::vector<Pass>& passes, const MinimizeOptions& options,
+Result<Minimized> minimize_function(CareFunction f, const PassSequence& passes, const MinimizeOptions& options,
                                     const Progress& progress, const PassEvents& events) {
   PassState st;
   st.f = std::move(f);

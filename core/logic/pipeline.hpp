@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Runs a chosen sequence of registered passes (logic/pass_registry.hpp) over one balance's
+// Runs a chosen sequence of registered passes (logic/pass_sequence.hpp) over one balance's
 // function and reports each: the cover starts as one minterm per care position (F), and every
 // pass leaves an exact cover of the care set. `canon` switches the care set to a canonicalization
 // scheme (non-representatives become don't-cares); without it the scheme is none. When canon
@@ -14,7 +14,7 @@
 
 #include "logic/care_function.hpp"
 #include "logic/cover.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "logic/pass_state.hpp"
 #include "table/table.hpp"
 #include "util/progress.hpp"
@@ -56,15 +56,15 @@ double cpu_now(CpuScope scope);
 
 // The scheme a cover made by these passes is under: `canon` when one of them is the canon pass
 // (which applies it), none otherwise.
-CanonScheme cover_scheme(const std::vector<Pass>& passes, CanonScheme canon);
+CanonScheme cover_scheme(const PassSequence& passes, CanonScheme canon);
 
 // `at_most_draw`: the table's "at most a draw" slots of a capture-resolved function
 // (CaptureResolution::at_most_draw), null for none.
-Result<Minimized> minimize_table(const Table& table, const std::vector<Pass>& passes, const MinimizeOptions& options,
+Result<Minimized> minimize_table(const Table& table, const PassSequence& passes, const MinimizeOptions& options,
                                  const Progress& progress = no_progress(), const PassEvents& events = {},
                                  const std::vector<uint64_t>* at_most_draw = nullptr);
 // For functions not from a table (tests): canon is a no-op.
-Result<Minimized> minimize_function(CareFunction f, const std::vector<Pass>& passes, const MinimizeOptions& options,
+Result<Minimized> minimize_function(CareFunction f, const PassSequence& passes, const MinimizeOptions& options,
                                     const Progress& progress = no_progress(), const PassEvents& events = {});
 
 }  // namespace egtmin::logic

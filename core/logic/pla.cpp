@@ -12,14 +12,14 @@ namespace {
 constexpr const char* kOutputLabels = "win draw loss";
 
 // The labels of kOutputLabels by Output (index 0 unused).
-constexpr std::string_view kOutputNames[4] = {"none", "win", "draw", "loss"};
+constexpr std::string_view kPlaOutputNames[4] = {"none", "win", "draw", "loss"};
 
 std::string header_text(const Encoding& enc, CanonScheme scheme, const char* type, uint64_t rows,
                         Output implied = Output::None) {
-  std::string s = "# egtmin balance=" + enc.balance().name() + " canon=" + std::string(canon_name(scheme));
+  std::string s = "# egtmin balance=" + enc.balance().name() + " canon=" + std::string(name_of(scheme));
   // A cover's implied output has no rows: espresso would read those positions as off, egtmin's
   // import restores the output from here.
-  if (implied != Output::None) s += " implied=" + std::string(kOutputNames[size_t(implied)]);
+  if (implied != Output::None) s += " implied=" + std::string(kPlaOutputNames[size_t(implied)]);
   s += "\n";
   s += ".i " + std::to_string(enc.bits()) + "\n.o 3\n";
   s += ".ilb " + pla_input_labels(enc) + "\n.ob " + kOutputLabels + "\n";
@@ -127,9 +127,10 @@ Result<PlaContent> parse_pla(std::string_view text, const std::string& origin, i
             out.header.canon = *c;
           }
           if (kv.starts_with("implied=")) {
-            const auto* o = std::find(std::begin(kOutputNames) + 1, std::end(kOutputNames), kv.substr(8));
-            if (o == std::end(kOutputNames)) return err("unknown implied output '" + std::string(kv.substr(8)) + "'");
-            out.header.implied = Output(o - std::begin(kOutputNames));
+            const auto* o = std::find(std::begin(kPlaOutputNames) + 1, std::end(kPlaOutputNames), kv.substr(8));
+            if (o == std::end(kPlaOutputNames))
+              return err("unknown implied output '" + std::string(kv.substr(8)) + "'");
+            out.header.implied = Output(o - std::begin(kPlaOutputNames));
           }
           if (sp == std::string_view::npos) break;
           rest.remove_prefix(sp + 1);

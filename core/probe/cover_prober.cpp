@@ -41,17 +41,6 @@ struct PlacementBoard {
 
 const char* method_name(Method m) { return m == Method::Linear ? "linear" : "indexed"; }
 
-const char* region_policy_name(RegionPolicy p) {
-  return p == RegionPolicy::Never ? "never" : p == RegionPolicy::Always ? "always" : "auto";
-}
-
-Result<RegionPolicy> parse_region_policy(std::string_view name) {
-  if (name == "never") return RegionPolicy::Never;
-  if (name == "auto") return RegionPolicy::Auto;
-  if (name == "always") return RegionPolicy::Always;
-  return Error{"unknown region policy '" + std::string(name) + "' (never, auto or always)"};
-}
-
 Result<Method> parse_method(std::string_view name) {
   if (name == "linear") return Method::Linear;
   if (name == "indexed") return Method::Indexed;
@@ -250,7 +239,7 @@ void CoverProber::rebuild_material_hash() {
       e.rule_draws = lc.file.rule_draws.data();
       e.rule_draw_count = uint32_t(lc.file.rule_draws.size());
     }
-    e.capture_resolved = lc.file.kind == store::CoverKind::CaptureResolved;
+    e.kind = lc.file.kind;
     e.implied = uint8_t(lc.file.implied);
     e.direct = lc.direct.data();
     return e;

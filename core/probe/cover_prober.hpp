@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "chess/balance.hpp"
@@ -28,6 +29,7 @@
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
 #include "table/table.hpp"
+#include "util/enum_names.hpp"
 #include "util/huge_array.hpp"
 #include "util/mapped_file.hpp"
 #include "util/result.hpp"
@@ -42,8 +44,10 @@ enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 // region index measured faster and its copies pay), Always every one it applies to (tests), Never
 // none (the tree alone).
 enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
-const char* region_policy_name(RegionPolicy p);
-Result<RegionPolicy> parse_region_policy(std::string_view name);
+// As bench probe --index-regions spells them (util/enum_names.hpp).
+inline constexpr EnumName<RegionPolicy> kRegionPolicyNames[] = {
+    {RegionPolicy::Never, "never"}, {RegionPolicy::Auto, "auto"}, {RegionPolicy::Always, "always"}};
+constexpr std::span<const EnumName<RegionPolicy>> enum_names(RegionPolicy) { return kRegionPolicyNames; }
 const char* method_name(Method m);
 Result<Method> parse_method(std::string_view name);
 
@@ -230,8 +234,9 @@ class CoverProber {
     // The cover's 50-move-rule draws (ascending representative indices); null when it has none.
     const uint32_t* rule_draws = nullptr;
     uint32_t rule_draw_count = 0;  // 32 bits, so that the two bytes below share its word
-    uint8_t capture_resolved = 0;  // the cover leaves positions a capture reaches to the search
-    uint8_t implied = 0;           // the cover's implied output (store::CoverFile::implied)
+    // Capture-resolved: the cover leaves positions a capture reaches to the search.
+    store::CoverKind kind = store::CoverKind::Standalone;
+    uint8_t implied = 0;  // the cover's implied output (store::CoverFile::implied)
     // Three pieces: the cover's DirectTable, which the indexed probe reads instead of the index
     // (null: none, as for a cover without an index, or with 50-move-rule draws, whose list is
     // looked up by the representative).

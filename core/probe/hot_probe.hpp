@@ -311,7 +311,7 @@ class RegionBatch {
   // its index, and no capture search to follow (every other probe is answered at once by the
   // ordinary path, which the batch would not shorten).
   static bool takes(const CoverProber::HotEntry& e, Method m) {
-    return e.k == 5 && e.region.dir && !e.capture_resolved && m == Method::Indexed && e.index.front0;
+    return e.k == 5 && e.region.dir && e.kind == store::CoverKind::Standalone && m == Method::Indexed && e.index.front0;
   }
 
   // The value of `pos` (a position of e's balance, takes(e)) into *out: now when the front line's
@@ -407,7 +407,7 @@ inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method
   const Wdl stored = probe_standalone(pos, e, m);
   // A capture-resolved cover gives at most the value; the capture search may give more
   // (table/capture_resolve.hpp). A stored win needs no search.
-  if (!e.capture_resolved || stored == Wdl::Win) [[likely]]
+  if (e.kind == store::CoverKind::Standalone || stored == Wdl::Win) [[likely]]
     return stored;
   return better(stored, capture_value_hot(pos, m));
 }

@@ -34,7 +34,7 @@ logic::CheckReport check_probe(const Table& table, const CoverProber& prober, in
         if (i < first_index) {
           first_index = i;
           report.first_mismatch = "index " + std::to_string(i) + " (" + enc.position(p).fen() + "): table " +
-                                  wdl_name(want) + ", probe " + wdl_name(got);
+                                  std::string(name_of(want)) + ", probe " + std::string(name_of(got));
         }
       }
       positions += n;

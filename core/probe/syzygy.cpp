@@ -45,17 +45,6 @@ Boards boards_of(const Position& pos) {
 }
 }  // namespace
 
-const char* syzygy_wdl_name(SyzygyWdl v) {
-  switch (v) {
-    case SyzygyWdl::Loss: return "loss";
-    case SyzygyWdl::BlessedLoss: return "blessed loss";
-    case SyzygyWdl::Draw: return "draw";
-    case SyzygyWdl::CursedWin: return "cursed win";
-    case SyzygyWdl::Win: return "win";
-  }
-  return "?";
-}
-
 Result<Syzygy*> Syzygy::open(const std::filesystem::path& dir) {
   std::unique_lock state(g_state);
   std::lock_guard lock(g_mutex);

@@ -9,19 +9,27 @@
 #include <optional>
 #include <set>
 #include <shared_mutex>
+#include <span>
 #include <string>
 
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
 #include "table/encoding.hpp"
 #include "table/wdl.hpp"
+#include "util/enum_names.hpp"
 #include "util/result.hpp"
 
 namespace egtmin {
 
 // Syzygy's five values, from the side to move's point of view.
 enum class SyzygyWdl : uint8_t { Loss = 0, BlessedLoss = 1, Draw = 2, CursedWin = 3, Win = 4 };
-const char* syzygy_wdl_name(SyzygyWdl v);
+// As `probe --json` spells them (util/enum_names.hpp).
+inline constexpr EnumName<SyzygyWdl> kSyzygyWdlNames[] = {{SyzygyWdl::Loss, "loss"},
+                                                          {SyzygyWdl::BlessedLoss, "blessed loss"},
+                                                          {SyzygyWdl::Draw, "draw"},
+                                                          {SyzygyWdl::CursedWin, "cursed win"},
+                                                          {SyzygyWdl::Win, "win"}};
+constexpr std::span<const EnumName<SyzygyWdl>> enum_names(SyzygyWdl) { return kSyzygyWdlNames; }
 // The same value in egtmin's terms (both for the side to move).
 constexpr Wdl to_wdl(SyzygyWdl v) {
   switch (v) {

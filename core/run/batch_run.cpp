@@ -300,7 +300,7 @@ MadeCover make_cover(const BatchRequest& req, const Balance& b, store::CoverKind
 }
 
 void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
-  r.minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads));
+  r.minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads), store::CoverKind::Standalone);
   MadeCover made = make_cover(req, r.balance, store::CoverKind::Standalone, progress);
   r.minimize = made.figures;
   if (!made.error.empty()) r.error = "minimize: " + made.error;
@@ -326,7 +326,7 @@ bool successor_covers_there(const BatchRequest& req, BatchRecord& r, BatchStage 
     listed += (listed.empty() ? "" : ", ") + m.name();
     command += " " + m.name();
   }
-  r.error = std::string(stage_name(stage)) + ": " + r.balance.name() +
+  r.error = std::string(name_of(stage)) + ": " + r.balance.name() +
             "'s capture-resolved cover needs the covers of the balances its captures and promotions reach; "
             "missing: " +
             listed + " (list them in the batch, or make them first: egtmin-cli minimize" + command + ")";
@@ -335,7 +335,8 @@ bool successor_covers_there(const BatchRequest& req, BatchRecord& r, BatchStage 
 
 void minimize_cr_stage(const BatchRequest& req, BatchRecord& r, const Progress& progress) {
   if (!successor_covers_there(req, r, BatchStage::MinimizeCr)) return;
-  r.cr_minimize_expected_peak = minimize_peak_bytes(r.balance, resolve_threads(req.threads), true);
+  r.cr_minimize_expected_peak =
+      minimize_peak_bytes(r.balance, resolve_threads(req.threads), store::CoverKind::CaptureResolved);
   MadeCover made = make_cover(req, r.balance, store::CoverKind::CaptureResolved, progress);
   r.minimize_cr = made.figures;
   if (!made.error.empty()) r.error = "minimize-cr: " + made.error;
@@ -552,7 +553,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
   TableStore store(request.data_dir);
   auto wanted = [&](BatchStage s) {
     if (request.only) return *request.only == s;
-    if (is_capture_resolved(s)) return request.capture_resolved;
+    if (is_capture_resolved(s)) return request.covers == store::CoverKind::CaptureResolved;
     return s != BatchStage::Verify || !request.syzygy_dir.empty();
   };
   std::vector<BatchRecord> records;
@@ -599,9 +600,9 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
       if (!wanted(s)) {
         // One stage alone needs the stages before it, all but the optional Syzygy comparison.
         if (request.only && s < *request.only && s != BatchStage::Verify && !r.stage(s).done) {
-          r.error = std::string(stage_name(*request.only)) + ": needs the " + std::string(stage_name(s)) +
-                    " stage done first";
-          if (events.stage_done) events.stage_done(r, stage_name(*request.only), false);
+          r.error =
+              std::string(name_of(*request.only)) + ": needs the " + std::string(name_of(s)) + " stage done first";
+          if (events.stage_done) events.stage_done(r, *request.only, false);
           break;
         }
         continue;
@@ -612,7 +613,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
         if (progress.cancelled()) break;
         if (auto saved = save_record(request.data_dir, r); !saved) r.error = "record: " + saved.error().message;
       }
-      if (events.stage_done) events.stage_done(r, stage_name(s), skipped);
+      if (events.stage_done) events.stage_done(r, s, skipped);
       if (!r.error.empty()) break;
     }
     store.unload_all();  // 5-piece tables are hundreds of MB each
@@ -629,7 +630,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
   // cover a capture search probes (KBBvKP's promotions probe KBBvKQ's) is made where it could be,
   // and the standalone covers, which every larger balance's search needs, are not held up behind
   // the capture-resolved minimizations.
-  if (request.capture_resolved || (request.only && is_capture_resolved(*request.only)))
+  if (request.covers == store::CoverKind::CaptureResolved || (request.only && is_capture_resolved(*request.only)))
     for (size_t i = 0; i < order.size(); ++i) {
       if (!records[i].error.empty()) continue;  // its standalone stages did not finish
       run_stages(i, kCaptureResolvedStages);

@@ -23,6 +23,7 @@
 #include "logic/pipeline.hpp"
 #include "run/batch_stage.hpp"
 #include "run/run_plan.hpp"
+#include "store/cover_kind.hpp"
 #include "table/table.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
@@ -94,7 +95,7 @@ struct BatchRecord {
 struct BatchRequest {
   std::vector<Balance> balances;
   std::filesystem::path data_dir;
-  std::vector<logic::Pass> passes;
+  logic::PassSequence passes;
   CanonScheme canon = CanonScheme::Full;
   logic::Effort effort = logic::Effort::Normal;
   int threads = 0;  // 0: default_threads()
@@ -108,16 +109,17 @@ struct BatchRequest {
   // Only this stage of each balance (a cluster job's step). The stages it needs must be done: a
   // balance whose are not gets an error naming them, and nothing of it is run.
   std::optional<BatchStage> only;
-  // Also the capture-resolved stages (minimize-cr, check-cr) of each balance, run after the
+  // The covers to make and prove. Standalone: the standalone cover's stages alone. CaptureResolved:
+  // also the capture-resolved stages (minimize-cr, check-cr) of each balance, run after the
   // standalone stages of every balance listed: the capture search of one balance probes the covers
   // of the balances its captures and promotions reach. A balance one of those covers is missing
   // for gets an error naming them.
-  bool capture_resolved = false;
+  store::CoverKind covers = store::CoverKind::Standalone;
 };
 
 struct BatchEvents {
   // After each stage of a balance, finished or found done: the record as it stands.
-  std::function<void(const BatchRecord&, std::string_view stage, bool skipped)> stage_done;
+  std::function<void(const BatchRecord&, BatchStage stage, bool skipped)> stage_done;
 };
 
 // A "bytes<TAB>file" table such as ../shared/syzygy-wdl-sizes.tsv ("KRPvKR.rtbw" -> KRPvKR).

@@ -8,9 +8,9 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <span>
-#include <string_view>
+
+#include "util/enum_names.hpp"
 
 namespace egtmin::run {
 
@@ -27,26 +27,12 @@ inline constexpr std::array<BatchStage, 6> kAllBatchStages = {BatchStage::Table,
                                                               BatchStage::Minimize,   BatchStage::Check,
                                                               BatchStage::MinimizeCr, BatchStage::CheckCr};
 
-constexpr std::string_view stage_name(BatchStage s) {
-  switch (s) {
-    case BatchStage::Table: return "table";
-    case BatchStage::Verify: return "verify";
-    case BatchStage::Minimize: return "minimize";
-    case BatchStage::Check: return "check";
-    case BatchStage::MinimizeCr: return "minimize-cr";
-    case BatchStage::CheckCr: return "check-cr";
-  }
-  return "?";
-}
+// The stages' names, as --stage, cluster job files and messages spell them (util/enum_names.hpp).
+inline constexpr EnumName<BatchStage> kBatchStageNames[] = {
+    {BatchStage::Table, "table"}, {BatchStage::Verify, "verify"},          {BatchStage::Minimize, "minimize"},
+    {BatchStage::Check, "check"}, {BatchStage::MinimizeCr, "minimize-cr"}, {BatchStage::CheckCr, "check-cr"}};
+constexpr std::span<const EnumName<BatchStage>> enum_names(BatchStage) { return kBatchStageNames; }
 
 constexpr bool is_capture_resolved(BatchStage s) { return s == BatchStage::MinimizeCr || s == BatchStage::CheckCr; }
-
-// The stage of that name among `stages` (by default the standalone ones, which a cluster job can be).
-constexpr std::optional<BatchStage> parse_stage(std::string_view name,
-                                                std::span<const BatchStage> stages = kBatchStages) {
-  for (BatchStage s : stages)
-    if (stage_name(s) == name) return s;
-  return std::nullopt;
-}
 
 }  // namespace egtmin::run

@@ -19,12 +19,6 @@
 
 namespace egtmin::run {
 
-Result<ImpliedOutput> parse_implied(std::string_view name) {
-  if (name == "none") return ImpliedOutput::None;
-  if (name == "most-cubes") return ImpliedOutput::MostCubes;
-  return Error{"unknown implied output '" + std::string(name) + "' (none or most-cubes)"};
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -130,8 +124,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   MinimizeRunResult result;
   result.balance_workers = minimizing ? balance_workers(balances, threads) : 1;
   result.pass_threads = result.balance_workers > 1 ? 1 : threads;
-  result.plan = plan_run(request.data_dir, balances, minimizing, result.pass_threads,
-                         request.kind == store::CoverKind::CaptureResolved);
+  result.plan = plan_run(request.data_dir, balances, minimizing, result.pass_threads, request.kind);
   const uint64_t limit = request.memory_limit ? *request.memory_limit : available_memory_bytes();
   if (auto s = check_memory(result.plan, limit); !s) return s.error();
   if (events.planned) events.planned(result.plan);

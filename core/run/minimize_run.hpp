@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "run/run_plan.hpp"
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
+#include "util/enum_names.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -29,11 +31,14 @@ enum class CoverOutput : uint8_t { Save, Discard };
 // most cubes (about half of every measured cover's cubes).
 enum class ImpliedOutput : uint8_t { None, MostCubes };
 constexpr ImpliedOutput kDefaultImplied = ImpliedOutput::MostCubes;
-Result<ImpliedOutput> parse_implied(std::string_view name);  // "none" or "most-cubes"
+// As --implied spells them (util/enum_names.hpp).
+inline constexpr EnumName<ImpliedOutput> kImpliedOutputNames[] = {{ImpliedOutput::None, "none"},
+                                                                  {ImpliedOutput::MostCubes, "most-cubes"}};
+constexpr std::span<const EnumName<ImpliedOutput>> enum_names(ImpliedOutput) { return kImpliedOutputNames; }
 
 struct MinimizeRequest {
-  std::vector<Balance> balances;    // any colouring; each is minimized once, in canonical form
-  std::vector<logic::Pass> passes;  // empty: only make the tables
+  std::vector<Balance> balances;  // any colouring; each is minimized once, in canonical form
+  logic::PassSequence passes;     // empty: only make the tables
   CanonScheme canon = CanonScheme::Full;
   logic::Effort effort = logic::Effort::Normal;
   std::optional<std::vector<int>> split;  // logic::MinimizeOptions::split

@@ -111,7 +111,8 @@ uint64_t table_peak_bytes(const Balance& b) {
   return kBaseBytes + uint64_t(bytes);
 }
 
-uint64_t minimize_peak_bytes(const Balance& b, int threads, bool capture_resolved) {
+uint64_t minimize_peak_bytes(const Balance& b, int threads, store::CoverKind kind) {
+  const bool capture_resolved = kind == store::CoverKind::CaptureResolved;
   const uint64_t slots = table_slots(b);
   const double care = kCareShareOfSlots * double(slots);
   const double part = double(capture_resolved ? logic::kResolvedPartCareMinterms : logic::kPartCareMinterms);
@@ -128,7 +129,7 @@ uint64_t minimize_peak_bytes(const Balance& b, int threads, bool capture_resolve
 }
 
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
-                 int threads, bool capture_resolved) {
+                 int threads, store::CoverKind kind) {
   RunPlan plan;
   for (const Balance& b : missing_tables(data_dir, balances)) {
     const uint64_t slots = table_slots(b);
@@ -141,7 +142,7 @@ RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balanc
       if (!seen.insert(b).second) continue;
       const uint64_t slots = table_slots(b);
       plan.steps.push_back({PlanStep::Kind::Minimize, b, slots, kMinimizeWorkPerSlot * double(slots),
-                            minimize_peak_bytes(b, threads, capture_resolved)});
+                            minimize_peak_bytes(b, threads, kind)});
     }
   }
   return plan;

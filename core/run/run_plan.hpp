@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "chess/balance.hpp"
+#include "store/cover_kind.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::run {
@@ -55,11 +56,11 @@ uint64_t table_slots(const Balance& b);
 uint64_t table_peak_bytes(const Balance& b);
 // A capture-resolved minimization also holds the resolved copy of the table and the tables
 // captures and promotions reach.
-uint64_t minimize_peak_bytes(const Balance& b, int threads, bool capture_resolved = false);
+uint64_t minimize_peak_bytes(const Balance& b, int threads, store::CoverKind kind = store::CoverKind::Standalone);
 
 // The plan of making the missing tables of `balances` and, when `minimizing`, minimizing each.
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
-                 int threads, bool capture_resolved = false);
+                 int threads, store::CoverKind kind = store::CoverKind::Standalone);
 
 // OK when the plan's peak fits in `limit_bytes`; otherwise an error naming the step, its
 // expected peak and the limit. A limit of 0 means unknown: everything fits.

@@ -19,16 +19,12 @@
 #include "chess/balance.hpp"
 #include "logic/cover.hpp"
 #include "logic/cube.hpp"
+#include "store/cover_kind.hpp"
 #include "table/cover_canon.hpp"
 #include "table/wdl.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::store {
-
-// Standalone: every care position's value is in the cubes (one match per probe). Capture-resolved:
-// what a capture or promotion reaches is left to the probe's capture search, whose value the probe
-// combines with the cubes' (table/capture_resolve.hpp).
-enum class CoverKind : uint8_t { Standalone = 0, CaptureResolved = 1 };
 
 struct CoverFile {
   Balance balance;  // canonical balance
@@ -51,11 +47,6 @@ struct CoverFile {
   bool is_rule_draw(uint64_t index) const { return logic::in_rule_draws(rule_draws, index); }
 };
 
-// ".egtc", or ".egtcr" for a capture-resolved cover: a balance may have both, and what looks for
-// one kind by its extension never picks up the other.
-constexpr std::string_view cover_extension(CoverKind kind) {
-  return kind == CoverKind::CaptureResolved ? ".egtcr" : ".egtc";
-}
 // DATA/covers/NAME.egtc (or .egtcr).
 std::filesystem::path cover_path(const std::filesystem::path& data_dir, const Balance& b,
                                  CoverKind kind = CoverKind::Standalone);

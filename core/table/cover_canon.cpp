@@ -3,20 +3,9 @@
 
 namespace egtmin {
 
-std::string_view canon_name(CanonScheme s) {
-  switch (s) {
-    case CanonScheme::None: return "none";
-    case CanonScheme::Board: return "board";
-    case CanonScheme::Full: return "full";
-  }
-  return "?";
-}
-
 Result<CanonScheme> parse_canon(std::string_view name) {
-  if (name == "none") return CanonScheme::None;
-  if (name == "board") return CanonScheme::Board;
-  if (name == "full") return CanonScheme::Full;
-  return Error{"unknown canonicalization \"" + std::string(name) + "\" (use none, board or full)"};
+  if (const auto s = parse_enum<CanonScheme>(name)) return *s;
+  return Error{"unknown canonicalization \"" + std::string(name) + "\" (use " + enum_names_text<CanonScheme>() + ")"};
 }
 
 CoverCanon::CoverCanon(const Encoding& enc, CanonScheme scheme)

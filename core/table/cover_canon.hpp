@@ -11,16 +11,22 @@
 // The colour swap negates White's value; canonical() says when the caller must negate.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "table/symmetry.hpp"
+#include "util/enum_names.hpp"
 #include "util/result.hpp"
 
 namespace egtmin {
 
 enum class CanonScheme : uint8_t { None = 0, Board = 1, Full = 2 };
-std::string_view canon_name(CanonScheme s);
+// As --canon, PLA headers and reports spell them (util/enum_names.hpp).
+inline constexpr EnumName<CanonScheme> kCanonSchemeNames[] = {
+    {CanonScheme::None, "none"}, {CanonScheme::Board, "board"}, {CanonScheme::Full, "full"}};
+constexpr std::span<const EnumName<CanonScheme>> enum_names(CanonScheme) { return kCanonSchemeNames; }
+// The scheme of that name; the error, shared by --canon and PLA headers, lists the valid ones.
 Result<CanonScheme> parse_canon(std::string_view name);
 
 class CoverCanon {

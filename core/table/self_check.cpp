@@ -128,18 +128,18 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
   } else {
     // One ply without distances: exact without the rule, necessary conditions with it.
     if (fold(stored) != fold(best))
-      return std::string("stored ") + wdl_name(stored) + ", but the best move gives " + wdl_name(fold(best));
+      return "stored " + std::string(name_of(stored)) + ", but the best move gives " + std::string(name_of(fold(best)));
     if (zeroing_win && stored != Wdl::Win)
-      return std::string("stored ") + wdl_name(stored) + ", but a capture or pawn move wins within the rule";
+      return "stored " + std::string(name_of(stored)) + ", but a capture or pawn move wins within the rule";
     if (stored == Wdl::Win && best != Wdl::Win) return "stored win, but no move reaches a loss within the rule";
     if (stored == Wdl::Loss && escape) return "stored loss, but a move escapes a loss within the rule";
     return {};
   }
   if (!exact_rule) expected_distance = stored_distance;
   if (stored == expected && stored_distance == expected_distance) return {};
-  std::string why = std::string("stored ") + wdl_name(stored);
+  std::string why = "stored " + std::string(name_of(stored));
   if (exact_rule) why += " in " + std::to_string(stored_distance) + " plies";
-  why += std::string(", its moves give ") + wdl_name(expected);
+  why += ", its moves give " + std::string(name_of(expected));
   if (exact_rule && expected_distance != kNoRuleDistance) why += " in " + std::to_string(expected_distance) + " plies";
   return why;
 }

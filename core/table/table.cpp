@@ -11,17 +11,6 @@
 
 namespace egtmin {
 
-const char* wdl_name(Wdl v) {
-  switch (v) {
-    case Wdl::Win: return "win";
-    case Wdl::CursedWin: return "cursed win";
-    case Wdl::Draw: return "draw";
-    case Wdl::BlessedLoss: return "blessed loss";
-    case Wdl::Loss: return "loss";
-    default: return "illegal";
-  }
-}
-
 const char* wdl_meaning(Wdl v) {
   switch (v) {
     case Wdl::Win: return "won within the 50-move rule";
@@ -139,7 +128,7 @@ std::string value_counts_text(const Table::Counts& c) {
   std::string out;
   for (Wdl v : {Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss}) {
     if (!out.empty()) out += ", ";
-    out += std::to_string(c.of(v)) + " " + wdl_name(v);
+    out += std::to_string(c.of(v)) + " " + std::string(name_of(v));
   }
   return out;
 }

@@ -46,7 +46,8 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
         if (ours != want) {
           ++r.mismatches;
           if (r.examples.size() < 5)
-            r.examples.push_back(enc.position(p).fen() + " ours=" + wdl_name(ours) + " syzygy=" + wdl_name(want));
+            r.examples.push_back(enc.position(p).fen() + " ours=" + std::string(name_of(ours)) +
+                                 " syzygy=" + std::string(name_of(want)));
         }
       }
       uint64_t d = done.fetch_add(e - b) + (e - b);

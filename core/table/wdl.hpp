@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+
+#include "util/enum_names.hpp"
 
 namespace egtmin {
 
@@ -50,7 +53,11 @@ constexpr Wdl better(Wdl a, Wdl b) { return wdl_rank(a) >= wdl_rank(b) ? a : b; 
 // Syzygy's numbering: -2 loss, -1 blessed loss, 0 draw, 1 cursed win, 2 win (side to move).
 constexpr int wdl_score(Wdl v) { return wdl_rank(v) - 3; }
 
-const char* wdl_name(Wdl v);  // "win", "cursed win", "draw", "blessed loss", "loss", "illegal"
+// As reports, JSON and the GUI spell them (util/enum_names.hpp).
+inline constexpr EnumName<Wdl> kWdlNames[] = {{Wdl::Win, "win"},   {Wdl::CursedWin, "cursed win"},
+                                              {Wdl::Draw, "draw"}, {Wdl::BlessedLoss, "blessed loss"},
+                                              {Wdl::Loss, "loss"}, {Wdl::Illegal, "illegal"}};
+constexpr std::span<const EnumName<Wdl>> enum_names(Wdl) { return kWdlNames; }
 // One sentence on what the value means, for tooltips and help.
 const char* wdl_meaning(Wdl v);
 

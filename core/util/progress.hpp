@@ -9,8 +9,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "util/enum_names.hpp"
 
 namespace egtmin {
 
@@ -29,7 +32,21 @@ enum class Stage : uint8_t {
   Summarize,      // turning results into statistics or charts
   Sizes,          // file sizes for the size benchmark
 };
-std::string_view stage_name(Stage s);
+// As progress bars and run logs show them (util/enum_names.hpp).
+inline constexpr EnumName<Stage> kStageNames[] = {{Stage::Generate, "generate"},
+                                                  {Stage::Verify, "verify"},
+                                                  {Stage::SelfCheck, "self-check"},
+                                                  {Stage::CareSet, "care set"},
+                                                  {Stage::Pass, "pass"},
+                                                  {Stage::Save, "save"},
+                                                  {Stage::Check, "check"},
+                                                  {Stage::LoadCovers, "loading covers"},
+                                                  {Stage::Sample, "sampling"},
+                                                  {Stage::CompareAnchor, "checking against Fathom"},
+                                                  {Stage::Time, "timing"},
+                                                  {Stage::Summarize, "summarizing"},
+                                                  {Stage::Sizes, "sizes"}};
+constexpr std::span<const EnumName<Stage>> enum_names(Stage) { return kStageNames; }
 
 struct ProgressEvent {
   Stage stage;

@@ -166,7 +166,7 @@ int Tablebase::load(BalanceRec& r, const Loaded*& out) {
     const probe::CoverProber::HotEntry* e = l->prober->hot_entry(k->key);
     if (!e) return failed(r.path.string() + ": the cover holds another balance than its name says");
     // A capture-resolved cover needs other balances' covers for its search: not a standalone one.
-    if (e->capture_resolved)
+    if (e->kind == store::CoverKind::CaptureResolved)
       return failed(r.path.string() + ": a capture-resolved cover; the library reads standalone covers");
     l->entry[k->colouring] = *e;
     // probe_fast's view holds the engine's square numbers (a1 = 0, egtmin's a8 = 0): the hot

@@ -14,7 +14,7 @@
 #include "cluster/slurm.hpp"
 #include "cluster/status.hpp"
 #include "cluster/submit.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "run/batch_run.hpp"
 #include "support/temp_dir.hpp"
 
@@ -79,7 +79,7 @@ const PlannedJob& job(const cluster::SubmitReport& report, const char* balance, 
   for (const PlannedJob& j : report.jobs)
     if (j.balance == bal(balance) && j.stage == s) return j;
   static PlannedJob none;
-  ADD_FAILURE() << "no job for " << balance << " " << run::stage_name(s);
+  ADD_FAILURE() << "no job for " << balance << " " << name_of(s);
   return none;
 }
 
@@ -126,10 +126,10 @@ TEST(ClusterResources, FollowTheBalanceSize) {
   for (BatchStage s : run::kBatchStages) {
     const auto four = cluster::stage_resources(bal("KQvKR"), s, 2);
     const auto five = cluster::stage_resources(bal("KRPvKR"), s, 2);
-    EXPECT_GE(four.time, 600s) << run::stage_name(s);  // never under the floor
+    EXPECT_GE(four.time, 600s) << name_of(s);  // never under the floor
     EXPECT_EQ(four.time.count() % 60, 0);              // whole minutes
-    EXPECT_GT(five.memory_bytes, four.memory_bytes) << run::stage_name(s);
-    EXPECT_GE(five.time, four.time) << run::stage_name(s);
+    EXPECT_GT(five.memory_bytes, four.memory_bytes) << name_of(s);
+    EXPECT_GE(five.time, four.time) << name_of(s);
     // Above the plan's expected peak: a job over its request is killed.
     EXPECT_GT(five.memory_bytes, cluster::expected_memory_bytes(bal("KRPvKR"), s, 2));
     EXPECT_GT(five.time, cluster::expected_seconds(bal("KRPvKR"), s, 2));
@@ -258,7 +258,7 @@ TEST(ClusterSubmit, SubmittingAgainSkipsKeepsAndReplaces) {
   run::BatchRequest batch;
   batch.balances = {bal("KRvK")};
   batch.data_dir = dir.path;
-  batch.passes = *logic::parse_passes(logic::kDefaultPasses);
+  batch.passes = logic::default_passes();
   batch.threads = 1;
   ASSERT_TRUE(run::run_batch(batch));
 

@@ -12,6 +12,7 @@
 
 #include "app.hpp"
 #include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "logic/pipeline.hpp"
 #include "support/env.hpp"
 
@@ -52,11 +53,16 @@ TEST(PassRegistry, BuiltinsComeFirstInTheirOrder) {
   EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 7),
             (std::vector<std::string>{"canon", "compact", "expand", "irredundant", "reduce", "essential", "espresso"}));
   for (const Pass& p : registered_passes()) EXPECT_FALSE(p.info().description.empty()) << p.name();
-  // The default sequence and every preset parse.
-  EXPECT_TRUE(parse_passes(kDefaultPasses));
+  // The default sequence is the paper's, the first preset, and every preset prints as text that
+  // parses back to it.
+  EXPECT_EQ(passes_string(default_passes()), "canon,compact,expand,irredundant");
+  ASSERT_FALSE(pass_presets().empty());
+  EXPECT_EQ(pass_presets()[0].passes, default_passes());
   for (const PassPreset& preset : pass_presets()) {
     if (!preset.passes.empty()) {
-      EXPECT_TRUE(parse_passes(preset.passes)) << preset.name;
+      auto again = parse_passes(passes_string(preset.passes));
+      ASSERT_TRUE(again) << preset.name;
+      EXPECT_EQ(*again, preset.passes) << preset.name;
     }
   }
 }

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
 #include "support/process.hpp"
@@ -21,7 +21,7 @@ TEST(CliProbeCaptureResolved, AnswersThroughTheCaptureSearch) {
   const test::TempDir dir("cli-probe-cr");
   run::MinimizeRequest r;
   for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.kind = store::CoverKind::CaptureResolved;
   r.data_dir = dir.path;
   auto made = run::run_minimize(r);

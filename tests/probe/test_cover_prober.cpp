@@ -45,15 +45,15 @@ int check_position(const CoverProber& prober, const Table& t, const Placement& p
     auto r = prober.probe(pos, m);
     if (!r.ok() || r->wdl != expect) {
       if (++bad < 3)
-        ADD_FAILURE() << pos.fen() << " " << method_name(m) << ": " << (r.ok() ? wdl_name(r->wdl) : r.error().message)
-                      << ", table " << wdl_name(expect);
+        ADD_FAILURE() << pos.fen() << " " << method_name(m) << ": " << (r.ok() ? name_of(r->wdl) : r.error().message)
+                      << ", table " << name_of(expect);
     }
     // The hot path (material hash, transform table, PCN patterns) must give the same value.
     const Wdl fast = prober.probe_wdl(pos, m);
     if (fast != expect) {
       if (++bad < 3)
-        ADD_FAILURE() << pos.fen() << " " << method_name(m) << " probe_wdl: " << wdl_name(fast) << ", table "
-                      << wdl_name(expect);
+        ADD_FAILURE() << pos.fen() << " " << method_name(m) << " probe_wdl: " << name_of(fast) << ", table "
+                      << name_of(expect);
     }
   }
   return bad;
@@ -77,7 +77,7 @@ TEST(CoverProber, ThreePieceExhaustiveBothMethodsAndSchemes) {
           bad += check_position(prober, t, p, scheme == CanonScheme::Full || i % 8 == 0);
           ++probed;
         }
-        EXPECT_EQ(bad, 0) << name << " " << canon_name(scheme) << " regions " << region_policy_name(regions);
+        EXPECT_EQ(bad, 0) << name << " " << name_of(scheme) << " regions " << name_of(regions);
         EXPECT_GT(probed, 100000u);
       }
   }
@@ -111,7 +111,7 @@ TEST(CoverProber, ThreePieceDirectTableAnswersEveryPositionAndColouring) {
       const Wdl want = p.stm == White ? white : negate(white);
       for (const Position& q : {pos, pos.color_flipped()}) {
         const Wdl got = prober.probe_wdl(q, Method::Indexed);
-        if (got != want && ++bad < 5) ADD_FAILURE() << q.fen() << ": " << wdl_name(got) << ", table " << wdl_name(want);
+        if (got != want && ++bad < 5) ADD_FAILURE() << q.fen() << ": " << name_of(got) << ", table " << name_of(want);
       }
       ++probed;
     }
@@ -246,8 +246,8 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
       if (!got.ok() || got->wdl != want || fast != want)
         if (++bad < 4)
           ADD_FAILURE() << pos.fen() << (prober == &regions ? " (regions)" : " (tree)") << ": "
-                        << (got.ok() ? wdl_name(got->wdl) : got.error().message) << " / " << wdl_name(fast)
-                        << ", Syzygy " << wdl_name(want);
+                        << (got.ok() ? name_of(got->wdl) : got.error().message) << " / " << name_of(fast) << ", Syzygy "
+                        << name_of(want);
     }
     asked.push_back(pos);
     const uint64_t rep = enc.encode(canon.canonical(p).placement);
@@ -268,8 +268,8 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
     int differ = 0;
     for (size_t i = 0; i < asked.size(); ++i)
       if (many[i] != prober->probe_wdl(asked[i], Method::Indexed) && ++differ < 4)
-        ADD_FAILURE() << asked[i].fen() << ": batch " << wdl_name(many[i]) << ", alone "
-                      << wdl_name(prober->probe_wdl(asked[i], Method::Indexed));
+        ADD_FAILURE() << asked[i].fen() << ": batch " << name_of(many[i]) << ", alone "
+                      << name_of(prober->probe_wdl(asked[i], Method::Indexed));
     EXPECT_EQ(differ, 0);
     EXPECT_EQ(many[0], Wdl::Illegal);
     Wdl one = Wdl::Win;
@@ -433,7 +433,7 @@ TEST(CoverProber, ImpliedOutputCoversAreExact) {
           const Placement p = enc.decode(i);
           if (enc.is_legal(p)) bad += check_position(**prober, t, p, t.balance().pieces() < 4);
         }
-        EXPECT_EQ(bad, 0) << name << " regions " << region_policy_name(regions) << " open " << open;
+        EXPECT_EQ(bad, 0) << name << " regions " << name_of(regions) << " open " << open;
       }
       if (regions == RegionPolicy::Always) break;
     }
@@ -623,7 +623,7 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   test::TempDir dir("prober-capture");
   run::MinimizeRequest r;
   for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.kind = store::CoverKind::CaptureResolved;
   r.data_dir = dir.path;
   auto made = run::run_minimize(r);
@@ -676,7 +676,7 @@ TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
     test::TempDir dir("prober-capture-paths");
     run::MinimizeRequest r;
     for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-    r.passes = *logic::parse_passes(logic::kDefaultPasses);
+    r.passes = logic::default_passes();
     r.kind = store::CoverKind::CaptureResolved;
     r.implied = implied;
     r.data_dir = dir.path;
@@ -712,7 +712,7 @@ TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
   test::TempDir dir("prober-bench-kinds");
   run::MinimizeRequest r;
   for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.data_dir = dir.path;
   for (store::CoverKind kind : {store::CoverKind::Standalone, store::CoverKind::CaptureResolved}) {
     r.kind = kind;
@@ -756,7 +756,7 @@ TEST(CoverProber, ProbeBenchChecksAgainstTablesWhereNoSyzygyFile) {
   test::TempDir dir("prober-bench-tables");
   run::MinimizeRequest r;
   for (const char* b : {"KvK", "KQvK", "KRvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.data_dir = dir.path;
   auto made = run::run_minimize(r);
   ASSERT_TRUE(made && made->ok());

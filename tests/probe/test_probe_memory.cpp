@@ -77,8 +77,8 @@ TEST(ProbeMemory, EveryLevelAnswersAsTheTableWithLessMemoryEachStep) {
         const Wdl indexed = prober.probe_wdl(pos, Method::Indexed);
         if (!full.ok() || full->wdl != expect || fast != expect || indexed != expect)
           if (++bad < 3)
-            ADD_FAILURE() << level.name << " " << pos.fen() << ": " << (full.ok() ? wdl_name(full->wdl) : "error")
-                          << " / " << wdl_name(fast) << " / " << wdl_name(indexed) << ", table " << wdl_name(expect);
+            ADD_FAILURE() << level.name << " " << pos.fen() << ": " << (full.ok() ? name_of(full->wdl) : "error")
+                          << " / " << name_of(fast) << " / " << name_of(indexed) << ", table " << name_of(expect);
       }
       EXPECT_EQ(bad, 0) << level.name << " " << name;
     }

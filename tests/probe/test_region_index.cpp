@@ -45,13 +45,13 @@ TEST(RegionIndex, CareEqualsLegalRepresentativesByBruteForce) {
           }
         }
         if (!any) {
-          EXPECT_TRUE(got.empty()) << name << " " << canon_name(scheme) << " region " << stm << "/" << wk << "/" << bk;
+          EXPECT_TRUE(got.empty()) << name << " " << name_of(scheme) << " region " << stm << "/" << wk << "/" << bk;
           continue;
         }
         ++live;
-        EXPECT_EQ(got, want) << name << " " << canon_name(scheme) << " region " << stm << "/" << wk << "/" << bk;
+        EXPECT_EQ(got, want) << name << " " << name_of(scheme) << " region " << stm << "/" << wk << "/" << bk;
       }
-      EXPECT_GT(live, 20) << name << " " << canon_name(scheme);
+      EXPECT_GT(live, 20) << name << " " << name_of(scheme);
     }
   }
 }
@@ -91,9 +91,9 @@ TEST(RegionIndex, FivePieceCareEqualsLegalRepresentativesByBruteForce) {
           continue;
         }
         ++live;
-        EXPECT_EQ(got, want) << name << " " << canon_name(scheme) << " region " << stm << "/" << wk << "/" << bk;
+        EXPECT_EQ(got, want) << name << " " << name_of(scheme) << " region " << stm << "/" << wk << "/" << bk;
       }
-      EXPECT_GT(live, 2) << name << " " << canon_name(scheme);
+      EXPECT_GT(live, 2) << name << " " << name_of(scheme);
     }
   }
 }
@@ -154,7 +154,7 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
           if (in_front) continue;
           fallbacks += c == 0;
           if (fast != logic::Output(uint8_t(t.value(p))))
-            ++bad, ADD_FAILURE() << name << " " << canon_name(scheme) << " fixed "
+            ++bad, ADD_FAILURE() << name << " " << name_of(scheme) << " fixed "
                                  << ::testing::PrintToString(idx.fixed_slots()) << " index " << i;
         }
         EXPECT_GT(fallbacks, 0) << "no region answered by its fallback";

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "run/batch_run.hpp"
 #include "store/cover_file.hpp"
 #include "support/process.hpp"
@@ -23,7 +23,7 @@ using test::TempDir;
 run::BatchRequest request(const fs::path& dir, std::vector<std::string> names) {
   run::BatchRequest r;
   for (const auto& n : names) r.balances.push_back(*Balance::parse(n));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.threads = 2;
   r.data_dir = dir;
   r.syzygy_sizes = {{"KPvK", 7824}};
@@ -35,8 +35,8 @@ std::vector<std::string> run_logged(const run::BatchRequest& req, const Progress
                                     Result<std::vector<run::BatchRecord>>* out = nullptr) {
   std::vector<std::string> log;
   run::BatchEvents ev;
-  ev.stage_done = [&](const run::BatchRecord& r, std::string_view stage, bool skipped) {
-    log.push_back(r.balance.name() + " " + std::string(stage) + (skipped ? " (skipped)" : ""));
+  ev.stage_done = [&](const run::BatchRecord& r, run::BatchStage stage, bool skipped) {
+    log.push_back(r.balance.name() + " " + std::string(name_of(stage)) + (skipped ? " (skipped)" : ""));
   };
   auto result = run::run_batch(req, ev, progress);
   if (out) *out = std::move(result);
@@ -160,7 +160,7 @@ TEST(BatchRun, CaptureResolvedStagesMakeAndProveTheSecondCover) {
   // KPvK's promotions reach the other four, and every capture KvK.
   const std::vector<std::string> names = {"KPvK", "KQvK", "KRvK", "KBvK", "KNvK", "KvK"};
   run::BatchRequest req = request(dir.path, names);
-  req.capture_resolved = true;
+  req.covers = store::CoverKind::CaptureResolved;
   Result<std::vector<run::BatchRecord>> first = Error{""};
   auto log = run_logged(req, no_progress(), &first);
   ASSERT_TRUE(first) << first.error().message;
@@ -224,7 +224,7 @@ TEST(BatchRun, CaptureResolvedStagesMakeAndProveTheSecondCover) {
 TEST(BatchRun, CaptureResolvedStageNamesTheMissingCovers) {
   TempDir dir("batch-cr-missing");
   run::BatchRequest req = request(dir.path, {"KBvK", "KNvK"});
-  req.capture_resolved = true;
+  req.covers = store::CoverKind::CaptureResolved;
   Result<std::vector<run::BatchRecord>> result = Error{""};
   auto log = run_logged(req, no_progress(), &result);
   ASSERT_TRUE(result) << result.error().message;  // a balance that fails does not stop the run

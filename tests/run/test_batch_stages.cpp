@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "run/batch_run.hpp"
 #include "store/cover_file.hpp"
 #include "support/env.hpp"
@@ -30,7 +30,7 @@ TEST(BatchStages, OneStageAtATime) {
   run::BatchRequest req;
   req.balances = {bal("KRvK")};
   req.data_dir = dir.path;
-  req.passes = *logic::parse_passes(logic::kDefaultPasses);
+  req.passes = logic::default_passes();
   req.threads = 1;
   req.only = BatchStage::Minimize;
   auto early = run::run_batch(req);
@@ -78,7 +78,7 @@ TEST(BatchStages, VerifyIsRecorded) {
   run::BatchRequest req;
   req.balances = {bal("KQvK"), bal("KRvK")};
   req.data_dir = dir.path / "data";
-  req.passes = *logic::parse_passes(logic::kDefaultPasses);
+  req.passes = logic::default_passes();
   req.threads = 1;
   req.only = BatchStage::Table;
   ASSERT_TRUE(run::run_batch(req));
@@ -98,7 +98,7 @@ TEST(BatchStages, VerifyIsRecorded) {
   EXPECT_FALSE(run::load_record(req.data_dir, bal("KQvK"))->syzygy_compared);
   std::vector<std::string> log;
   run::BatchEvents ev;
-  ev.stage_done = [&](const run::BatchRecord&, std::string_view, bool skipped) {
+  ev.stage_done = [&](const run::BatchRecord&, run::BatchStage, bool skipped) {
     log.push_back(skipped ? "skipped" : "ran");
   };
   ASSERT_TRUE(run::run_batch(req, ev));

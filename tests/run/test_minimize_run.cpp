@@ -25,7 +25,7 @@ using test::TempDir;
 run::MinimizeRequest request(const fs::path& dir, std::vector<std::string> names, int threads) {
   run::MinimizeRequest r;
   for (const auto& n : names) r.balances.push_back(*Balance::parse(n));
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.threads = threads;
   r.data_dir = dir;
   return r;
@@ -120,7 +120,7 @@ TEST(MinimizeRun, CancelStopsTheRunAndSavesNothingHalfWritten) {
 TEST(MinimizeRun, TablesOnlyWhenNoPasses) {
   TempDir dir("run-tables");
   auto req = request(dir.path, {"KNvK"}, 1);
-  req.passes.clear();
+  req.passes = {};
   auto r = run::run_minimize(req);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_TRUE(r->balances.empty());

@@ -57,8 +57,9 @@ TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
   EXPECT_LT(run::table_peak_bytes(bal("KQvKR")), run::table_peak_bytes(bal("KQRvKR")));
   // Capture-resolved: the resolved copy and the successors' tables too, and denser matrices in
   // smaller parts (KQRvKR measured 2.41 GB with two of its eight parts side by side).
-  EXPECT_GE(run::minimize_peak_bytes(bal("KQRvKR"), 2, true), 2'410'000'000u);
-  for (const char* b : {"KRPvKR", "KQRvKR"}) EXPECT_LT(run::minimize_peak_bytes(bal(b), 2, true), twelve_gib) << b;
+  EXPECT_GE(run::minimize_peak_bytes(bal("KQRvKR"), 2, store::CoverKind::CaptureResolved), 2'410'000'000u);
+  for (const char* b : {"KRPvKR", "KQRvKR"})
+    EXPECT_LT(run::minimize_peak_bytes(bal(b), 2, store::CoverKind::CaptureResolved), twelve_gib) << b;
   EXPECT_EQ(run::table_slots(bal("KRPvKR")), 1'073'741'824u);
   EXPECT_EQ(run::table_slots(bal("KQRvKR")), 335'544'320u);
 }
@@ -67,7 +68,7 @@ TEST(RunPlan, RefusesARunTheMemoryCannotHoldBeforeWritingAnything) {
   test::TempDir dir("plan-refuse");
   run::MinimizeRequest r;
   r.balances = {bal("KRvK")};
-  r.passes = *logic::parse_passes(logic::kDefaultPasses);
+  r.passes = logic::default_passes();
   r.data_dir = dir.path;
   r.memory_limit = 100'000'000;  // 100 MB: under any table's estimate
   auto result = run::run_minimize(r);
@@ -79,7 +80,7 @@ TEST(RunPlan, RefusesARunTheMemoryCannotHoldBeforeWritingAnything) {
 
   // 0 turns the check off; the plan comes before the work and names every step.
   r.memory_limit = 0;
-  r.passes.clear();
+  r.passes = {};
   std::vector<std::string> details;
   size_t planned_steps = 0;
   run::MinimizeEvents events;

@@ -85,11 +85,11 @@ TEST_P(SelfCheckChanged, FailsOnOneChangedValue) {
     EXPECT_TRUE(self_check(t, test::shared_lookup(), g.distances, every(kStride)).ok());
     t.set_slot(slot, c.to);
     SelfCheckReport exact = self_check(t, test::shared_lookup(), g.distances, every(kStride));
-    EXPECT_FALSE(exact.ok()) << wdl_name(c.from) << " -> " << wdl_name(c.to);
+    EXPECT_FALSE(exact.ok()) << name_of(c.from) << " -> " << name_of(c.to);
     EXPECT_GE(exact.failures, 1u);
     if (!c.needs_distances) {
       SelfCheckReport one_ply = self_check(t, test::shared_lookup(), {}, every(kStride));
-      EXPECT_FALSE(one_ply.ok()) << wdl_name(c.from) << " -> " << wdl_name(c.to);
+      EXPECT_FALSE(one_ply.ok()) << name_of(c.from) << " -> " << name_of(c.to);
     }
   }
   // A wrong distance alone is caught too.

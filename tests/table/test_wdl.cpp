@@ -19,7 +19,7 @@ TEST(Wdl, FiveValuesNegateFoldAndOrder) {
   EXPECT_EQ(better(Wdl::Illegal, Wdl::Loss), Wdl::Loss);
   EXPECT_EQ(wdl_score(Wdl::Loss), -2);
   EXPECT_EQ(wdl_score(Wdl::Win), 2);
-  EXPECT_STREQ(wdl_name(Wdl::CursedWin), "cursed win");
+  EXPECT_EQ(name_of(Wdl::CursedWin), "cursed win");
 }
 
 }  // namespace

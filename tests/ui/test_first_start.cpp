@@ -80,7 +80,7 @@ class TestFirstStart : public QObject {
     QCOMPARE(w.runsPanel()->jobs().size(), 1);
     RunJob* job = w.runsPanel()->jobs().first();
     QVERIFY(job->active());
-    QCOMPARE(job->spec().passes, QString("canon,compact,expand,irredundant"));
+    QCOMPARE(logic::passes_string(job->spec().passes), std::string("canon,compact,expand,irredundant"));
     QVERIFY(job->wait(ms(60000)));
     QVERIFY2(job->state() == RunJob::State::Done, qPrintable(job->error()));
 

@@ -63,7 +63,7 @@ class TestMainWindow : public QObject {
     MainWindow w(&ctx);
     RunSpec spec;
     spec.balances = {"KQvK"};
-    spec.passes = "canon,compact,expand,irredundant";
+    spec.passes = logic::default_passes();
     spec.dataDir = dir_.path();
     RunJob* job = w.runsPanel()->startRun(spec);
     QVERIFY(job->wait(ms(60000)));

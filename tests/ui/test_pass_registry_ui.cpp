@@ -6,7 +6,7 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "runs/pass_picker.hpp"
 
 using namespace egtmin;
@@ -43,7 +43,7 @@ class TestPassRegistryUi : public QObject {
     QCOMPARE(p.presetBox()->count(), int(presets.size()) + 1);  // + "custom"
     for (int i = 0; i < int(presets.size()); ++i)
       QCOMPARE(p.presetBox()->itemData(i).toString(),
-               QString::fromUtf8(presets[size_t(i)].passes.data(), qsizetype(presets[size_t(i)].passes.size())));
+               QString::fromStdString(logic::passes_string(presets[size_t(i)].passes)));
     p.applyPreset(0);
     QCOMPARE(p.passes(), QString("canon,compact,expand,irredundant"));
   }

@@ -37,7 +37,7 @@ namespace {
 bool makeThreePieceCovers(const QString& dataDir) {
   RunSpec spec;
   for (const Balance& b : Balance::all_up_to(3)) spec.balances << QString::fromStdString(b.name());
-  spec.passes = QStringLiteral("canon,compact,expand,irredundant");
+  spec.passes = logic::default_passes();
   spec.dataDir = dataDir;
   RunJob job(spec);
   job.start();

@@ -19,6 +19,7 @@
 #include "app_context.hpp"
 #include "covers/cover_model.hpp"
 #include "covers/cube_overlay.hpp"
+#include "enum_text.hpp"
 
 namespace egtmin::ui {
 
@@ -158,19 +159,18 @@ void CoverViewer::setCover(const store::CoverFile& cover) {
     lits += logic::literals(c);
     ++counts[int(logic::output_of(c))];
   }
-  info_->setText(
-      tr("%1: %2 cubes (%3 win, %4 draw, %5 loss for White), %6 literals; passes %7; canonicalization %8")
-          .arg(cover.kind == store::CoverKind::CaptureResolved
-                   ? tr("%1, capture-resolved (values a capture reaches are left to the probe)")
-                         .arg(QString::fromStdString(cover.balance.name()))
-                   : QString::fromStdString(cover.balance.name()))
-          .arg(cover.cubes.size())
-          .arg(counts[1])
-          .arg(counts[2])
-          .arg(counts[3])
-          .arg(lits)
-          .arg(cover.passes.empty() ? tr("none") : QString::fromStdString(cover.passes))
-          .arg(QString::fromLatin1(canon_name(cover.canon).data(), qsizetype(canon_name(cover.canon).size()))));
+  info_->setText(tr("%1: %2 cubes (%3 win, %4 draw, %5 loss for White), %6 literals; passes %7; canonicalization %8")
+                     .arg(cover.kind == store::CoverKind::CaptureResolved
+                              ? tr("%1, capture-resolved (values a capture reaches are left to the probe)")
+                                    .arg(QString::fromStdString(cover.balance.name()))
+                              : QString::fromStdString(cover.balance.name()))
+                     .arg(cover.cubes.size())
+                     .arg(counts[1])
+                     .arg(counts[2])
+                     .arg(counts[3])
+                     .arg(lits)
+                     .arg(cover.passes.empty() ? tr("none") : QString::fromStdString(cover.passes))
+                     .arg(enumText(cover.canon)));
   legend_->clear();
   Q_EMIT overlayChanged({});
 }

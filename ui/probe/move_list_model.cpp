@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/move_list_model.hpp"
+#include "enum_text.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -73,8 +74,8 @@ QVariant MoveListModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case ColMove: return m.text;
     case ColGroup: return moveGroupName(m.group);
-    case ColOurs: return m.ours ? QString::fromLatin1(wdl_name(*m.ours)) : QStringLiteral("—");
-    case ColSyzygy: return m.syzygy ? QString::fromLatin1(syzygy_wdl_name(*m.syzygy)) : QStringLiteral("—");
+    case ColOurs: return m.ours ? enumText(*m.ours) : QStringLiteral("—");
+    case ColSyzygy: return m.syzygy ? enumText(*m.syzygy) : QStringLiteral("—");
     case ColDtz: return m.dtz ? QVariant(*m.dtz) : QVariant(QStringLiteral("—"));
     case ColAgree:
       return m.agree == Agreement::Agree      ? QStringLiteral("✓")

@@ -20,13 +20,14 @@
 
 #include "app_context.hpp"
 #include "board/board_editor.hpp"
+#include "enum_text.hpp"
 #include "probe/move_list_model.hpp"
 #include "probe/probe_engine.hpp"
 
 namespace egtmin::ui {
 
 namespace {
-QString wdlText(Wdl v) { return QString::fromLatin1(wdl_name(v)); }
+QString wdlText(Wdl v) { return enumText(v); }
 QString colored(const QString& text, const char* color) {
   return QStringLiteral("<span style='color:%1'>%2</span>").arg(QLatin1String(color), text.toHtmlEscaped());
 }
@@ -254,7 +255,7 @@ void ProbePanel::display(const ProbeResult& r) {
   if (r.syzygy) {
     QString dtz = r.dtz ? tr(", DTZ %1 plies").arg(*r.dtz) : tr(", no DTZ file");
     const Wdl theirs = to_wdl(*r.syzygy);
-    syzygy_->setText(colored(QString::fromLatin1(syzygy_wdl_name(*r.syzygy)), wdlColor(theirs)) + dtz.toHtmlEscaped());
+    syzygy_->setText(colored(enumText(*r.syzygy), wdlColor(theirs)) + dtz.toHtmlEscaped());
     syzygy_->setToolTip(QString::fromLatin1(wdl_meaning(theirs)));
   } else {
     syzygy_->setText(QStringLiteral("—"));

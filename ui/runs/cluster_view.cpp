@@ -16,6 +16,7 @@
 
 #include "app_context.hpp"
 #include "cluster/job_files.hpp"
+#include "enum_text.hpp"
 
 namespace egtmin::ui {
 
@@ -33,7 +34,7 @@ ClusterView::ClusterView(AppContext* ctx, QWidget* parent) : QGroupBox(tr("Clust
   tree_->setRootIsDecorated(false);
   tree_->setColumnCount(1 + int(run::kBatchStages.size()));
   QStringList headers = {tr("Balance")};
-  for (run::BatchStage s : run::kBatchStages) headers << QString::fromUtf8(run::stage_name(s).data());
+  for (run::BatchStage s : run::kBatchStages) headers << enumText(s);
   tree_->setHeaderLabels(headers);
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
   tree_->setMinimumHeight(120);
@@ -109,7 +110,7 @@ void ClusterView::showStatus(const Result<cluster::ClusterStatus>& status) {
         item->setText(column, QStringLiteral("-"));
         continue;
       }
-      QString text = QString::fromUtf8(cluster::state_name(st.state));
+      QString text = enumText(st.state);
       if (st.state != cluster::StageState::Done && !st.job_id.empty())
         text += tr(" (job %1)").arg(QString::fromStdString(st.job_id));
       item->setText(column, text);

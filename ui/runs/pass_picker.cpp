@@ -13,7 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 
 namespace egtmin::ui {
 
@@ -30,7 +30,8 @@ QStringList split(const QString& text) {
 
 PassPicker::PassPicker(QWidget* parent) : QWidget(parent) {
   presets_ = new QComboBox(this);
-  for (const logic::PassPreset& p : logic::pass_presets()) presets_->addItem(qstr(p.name), qstr(p.passes));
+  for (const logic::PassPreset& p : logic::pass_presets())
+    presets_->addItem(qstr(p.name), QString::fromStdString(logic::passes_string(p.passes)));
   presets_->addItem(tr("custom"));
   edit_ = new QLineEdit(this);
   edit_->setObjectName("passes");
@@ -216,12 +217,14 @@ void PassPicker::updateButtons() {
 
 void PassPicker::validate() {
   const QString s = passes();
+  sequence_ = {};
   if (s.isEmpty()) {
     valid_ = true;
     message_->clear();
   } else {
     auto r = logic::parse_passes(s.toStdString());
     valid_ = r.ok();
+    if (valid_) sequence_ = *r;
     message_->setText(valid_ ? QString() : QString::fromStdString(r.error().message));
   }
   Q_EMIT changed();

@@ -2,11 +2,13 @@
 // Chooses the pass sequence: presets, one button per pass to append it (passes may repeat), the
 // editable sequence as text, validated by core's parser as you type, and the same sequence as a
 // row of items the user reorders by dragging (or with the buttons beside it, Ctrl+Left/Right,
-// Delete). Text and row stay in step; the text is what a run uses.
+// Delete). Text and row stay in step; the text, parsed here once, is what a run uses.
 #pragma once
 
 #include <QStringList>
 #include <QWidget>
+
+#include "logic/pass_sequence.hpp"
 
 class QComboBox;
 class QLabel;
@@ -21,9 +23,11 @@ class PassPicker : public QWidget {
  public:
   explicit PassPicker(QWidget* parent = nullptr);
 
-  // The sequence ("" = generate tables only); valid() says whether core accepts it.
+  // The text ("" = generate tables only); valid() says whether core accepts it, and sequence()
+  // is the passes it names (empty while it names none, or is not valid).
   QString passes() const;
   bool valid() const { return valid_; }
+  const logic::PassSequence& sequence() const { return sequence_; }
   void setPasses(const QString& list);
   void applyPreset(int index);
 
@@ -58,6 +62,7 @@ class PassPicker : public QWidget {
   QToolButton *earlier_, *later_, *remove_;
   QLabel* message_;
   bool valid_ = true;
+  logic::PassSequence sequence_;
   bool syncing_ = false;
 };
 

@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include "chess/balance.hpp"
+#include "enum_text.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::ui {
@@ -35,10 +36,7 @@ RunJob::~RunJob() {
   task_.waitForFinished();
 }
 
-QString RunJob::effortText(logic::Effort e) {
-  const std::string_view n = logic::effort_name(e);
-  return QString::fromUtf8(n.data(), qsizetype(n.size()));
-}
+QString RunJob::effortText(logic::Effort e) { return enumText(e); }
 
 QString RunJob::title() const {
   QString t = spec_.balances.join(QStringLiteral(", "));
@@ -49,11 +47,11 @@ QString RunJob::title() const {
   if (spec_.kind == RunSpec::Kind::Check)
     return resolved ? tr("%1: check capture-resolved covers (every position, indexed probe)").arg(t)
                     : tr("%1: check covers (every position, indexed probe)").arg(t);
-  if (resolved && !spec_.passes.isEmpty()) t += tr(" (capture-resolved)");
-  if (spec_.passes.isEmpty()) return tr("%1: tables").arg(t);
-  if (spec_.effort != logic::Effort::Normal)
-    return tr("%1: %2 (%3 effort)").arg(t, spec_.passes, effortText(spec_.effort));
-  return tr("%1: %2").arg(t, spec_.passes);
+  if (resolved && !spec_.passes.empty()) t += tr(" (capture-resolved)");
+  if (spec_.passes.empty()) return tr("%1: tables").arg(t);
+  const QString passes = QString::fromStdString(logic::passes_string(spec_.passes));
+  if (spec_.effort != logic::Effort::Normal) return tr("%1: %2 (%3 effort)").arg(t, passes, effortText(spec_.effort));
+  return tr("%1: %2").arg(t, passes);
 }
 
 qint64 RunJob::elapsedMs() const {
@@ -168,11 +166,7 @@ Result<run::MinimizeRequest> RunJob::request(const RunSpec& spec) {
     if (!b) return b.error();
     r.balances.push_back(*b);
   }
-  if (!spec.passes.trimmed().isEmpty()) {
-    auto p = logic::parse_passes(spec.passes.trimmed().toStdString());
-    if (!p) return p.error();
-    r.passes = *p;
-  }
+  r.passes = spec.passes;
   r.effort = spec.effort;
   r.threads = spec.threads;
   r.covers = spec.saveCovers ? run::CoverOutput::Save : run::CoverOutput::Discard;

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "background_task.hpp"
+#include "logic/pass_sequence.hpp"
 #include "logic/passes.hpp"
 #include "run/minimize_run.hpp"
 #include "run/proof_run.hpp"
@@ -25,9 +26,9 @@ struct RunSpec {
   // tables over every legal position, and through the indexed probe.
   enum class Kind { Minimize, Verify, Check };
   Kind kind = Kind::Minimize;
-  QStringList balances;  // names as Balance::parse accepts them
-  QString passes;        // as logic::parse_passes reads it; empty: tables only
-  int threads = 0;       // 0: all hardware threads
+  QStringList balances;        // names as Balance::parse accepts them
+  logic::PassSequence passes;  // empty: tables only
+  int threads = 0;             // 0: all hardware threads
   QString dataDir;
   bool saveCovers = true;
   logic::Effort effort = logic::Effort::Normal;  // MinimizeOptions::effort (expand, irredundant)

@@ -16,7 +16,7 @@
 
 #include "app_context.hpp"
 #include "chess/balance.hpp"
-#include "logic/pass_registry.hpp"
+#include "logic/pass_sequence.hpp"
 #include "run/run_plan.hpp"
 #include "runs/balance_picker.hpp"
 #include "runs/cluster_view.hpp"
@@ -44,7 +44,8 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
          "10,779, at about 10x the CPU time."));
   {
     // Remembered like the other run settings; anything unknown reads as Normal.
-    auto e = logic::parse_effort(QSettings().value("runEffort", QStringLiteral("normal")).toString().toStdString());
+    const auto e =
+        parse_enum<logic::Effort>(QSettings().value("runEffort", QStringLiteral("normal")).toString().toStdString());
     effort_->setCurrentIndex(e && *e == logic::Effort::High ? 1 : 0);
   }
   start_ = new QPushButton(tr("Start run"), this);
@@ -157,11 +158,12 @@ void RunsPanel::updateStart() {
     return;
   }
   // The plan is what run_minimize will do (run/run_plan.hpp): cheap, it only looks for files.
-  const bool minimizing = !passes_->passes().trimmed().isEmpty();
+  // A list not valid yet (start stays disabled) is planned as a minimization, as it is meant to be.
+  const bool minimizing = !passes_->valid() || !passes_->sequence().empty();
   const int threads = resolve_threads(threads_->value());
-  const run::RunPlan plan = run::plan_run(ctx_->dataDir().toStdString(), balances, minimizing,
-                                          minimizing && run::balance_workers(balances, threads) > 1 ? 1 : threads,
-                                          captureResolved_->isChecked());
+  const run::RunPlan plan =
+      run::plan_run(ctx_->dataDir().toStdString(), balances, minimizing,
+                    minimizing && run::balance_workers(balances, threads) > 1 ? 1 : threads, coverKind());
   const quint64 limit = memoryLimit_ ? memoryLimit_ : available_memory_bytes();
   const Status fits = run::check_memory(plan, limit);
   QString text;
@@ -191,6 +193,10 @@ logic::Effort RunsPanel::effort() const {
   return effort_->currentData().toInt() == int(logic::Effort::High) ? logic::Effort::High : logic::Effort::Normal;
 }
 
+store::CoverKind RunsPanel::coverKind() const {
+  return captureResolved_->isChecked() ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
+}
+
 QList<RunWidget*> RunsPanel::runWidgets() const { return findChildren<RunWidget*>(); }
 
 int RunsPanel::activeCount() const {
@@ -217,13 +223,13 @@ RunSpec RunsPanel::selectionSpec(RunSpec::Kind kind) const {
   RunSpec spec;
   spec.kind = kind;
   spec.balances = balances_->checked();
-  spec.passes = passes_->passes();
+  spec.passes = passes_->sequence();
   spec.threads = threads_->value();
   spec.effort = effort();
   spec.dataDir = ctx_->dataDir();
   spec.syzygy = ctx_->syzygy();
   spec.memoryLimit = memoryLimit_;
-  spec.coverKind = captureResolved_->isChecked() ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
+  spec.coverKind = coverKind();
   return spec;
 }
 
@@ -247,7 +253,7 @@ void RunsPanel::checkSelection() {
 void RunsPanel::generate(const QString& balanceName, bool minimize) {
   RunSpec spec;
   spec.balances = {balanceName};
-  if (minimize) spec.passes = QString::fromUtf8(logic::kDefaultPasses.data(), qsizetype(logic::kDefaultPasses.size()));
+  if (minimize) spec.passes = logic::default_passes();
   spec.threads = threads_->value();
   spec.effort = effort();
   spec.dataDir = ctx_->dataDir();

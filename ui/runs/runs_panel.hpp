@@ -41,6 +41,7 @@ class RunsPanel : public QWidget {
   QPushButton* checkButton() const { return check_; }
   // Runs make (and Check checks) capture-resolved covers when ticked.
   QCheckBox* captureResolvedBox() const { return captureResolved_; }
+  store::CoverKind coverKind() const;
   // What the selected run will do before it starts: the tables to make first, the expected peak
   // memory against what the machine has; the reason when it is refused.
   QLabel* planLabel() const { return plan_; }
