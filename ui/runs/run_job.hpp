@@ -27,7 +27,7 @@ struct RunSpec {
   Kind kind = Kind::Minimize;
   QStringList balances;  // names as Balance::parse accepts them
   QString passes;        // as logic::parse_passes reads it; empty: tables only
-  int threads = 0;       // 0: all hardware threads
+  int threads = 0;       // 0: default_threads()
   QString dataDir;
   bool saveCovers = true;
   logic::Effort effort = logic::Effort::Normal;  // MinimizeOptions::effort (expand, irredundant)
