@@ -36,7 +36,7 @@ constexpr int kMaxSplitInputs = 8;  // at most 256 parts
 
 struct MinimizeOptions {
   CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
-  int threads = 1;                        // workers inside passes (outputs run in parallel)
+  int threads = 1;                        // workers inside passes (0: default_threads())
   CompactSource compact_source = CompactSource::Auto;
   Effort effort = Effort::Normal;  // how hard expand and irredundant try
   // The inputs to split the function on (logic/split.hpp): each value of them is minimized on its

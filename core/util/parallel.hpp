@@ -39,7 +39,8 @@ bool parallel_chunks(uint64_t count, int threads, uint64_t chunk, const Progress
                      Fn& fn) {
   chunk = std::max<uint64_t>(chunk, 1);
   const uint64_t chunks = count / chunk + (count % chunk != 0);
-  if (chunks == 0) return !progress.cancelled();
+  if (chunks == 0) return true;
+  const uint64_t every = reports ? std::max<uint64_t>(reports->every, 1) : 1;
   const int workers = int(std::min<uint64_t>(uint64_t(resolve_threads(threads)), chunks));
   std::atomic<uint64_t> next{0}, chunks_done{0}, items_done{0};
   std::atomic<bool> stop{false};  // cancelled, or a worker threw: take no more chunks
@@ -59,7 +60,7 @@ bool parallel_chunks(uint64_t count, int threads, uint64_t chunk, const Progress
         if (!reports) continue;
         if (done == chunks)
           progress.report(reports->stage, 1.0, reports->detail);
-        else if (done % reports->every == 0)
+        else if (done % every == 0)
           progress.report(reports->stage, double(items) / double(count), reports->detail);
       }
     } catch (...) {
