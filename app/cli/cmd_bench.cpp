@@ -336,6 +336,9 @@ Command add_bench(CLI::App& app) {
       "Examples:\n  egtmin-cli bench probe --syzygy ../shared/syzygy --positions 1000000 --json\n"
       "  egtmin-cli bench probe --syzygy ../shared/syzygy --pieces 5 --balance KBBvKP --positions 100000");
   add_common(p, a->probe_common);
+  p->get_option("--threads")
+      ->description(
+          "Threads that load and index the covers (default 0: one per hardware thread); the probes are timed on one");
   auto* s = sub->add_subcommand("size", "Cover file sizes against Syzygy WDL files, as shipped and through xz -9e");
   s->add_option("--syzygy", a->syzygy_size, "Syzygy directory (WDL files)")->required();
   s->add_option("--pieces", a->size_pieces, "Balances of up to this many pieces (default 4)")->check(CLI::Range(3, 5));
@@ -345,6 +348,8 @@ Command add_bench(CLI::App& app) {
       "Example:\n  egtmin-cli bench size --syzygy ../shared/syzygy --json\n"
       "  egtmin-cli bench size --syzygy ../shared/syzygy --capture-resolved");
   add_common(s, a->size_common);
+  s->get_option("--threads")
+      ->description("Not used: the sizes are measured on one thread (accepted like every command's)");
   auto ab = std::make_shared<AblationArgs>();
   auto* ablation = sub->add_subcommand(
       "ablation", "Each idea that might shrink the covers against the default covers: bytes, cubes, time, probe");

@@ -9,7 +9,6 @@
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
 #include "util/atomic_file.hpp"
-#include "util/defaults.hpp"
 
 namespace egtmin::cli {
 
@@ -43,6 +42,8 @@ Command add_pla(CLI::App& app) {
   im->add_option("--balance", a->import_balance, "Balance the PLA describes")->required();
   im->add_option("--canon", a->canon, "Scheme the cover assumes (default: from the file's egtmin comment, else none)");
   add_common(im, a->common);
+  im->get_option("--threads")
+      ->description("Not used: an import reads and writes one file (accepted like every command's)");
   return {sub, [a, ex, im] {
             if (ex->parsed()) {
               auto b = Balance::parse(a->balance);
@@ -75,8 +76,7 @@ Command add_pla(CLI::App& app) {
                 auto t = store.ensure(bal, GenerateOptions{}, *progress);
                 end_progress(a->common);
                 if (!t) return fail(t.error().message);
-                int threads = resolve_threads(a->common.threads);
-                auto f = logic::CareFunction::from_table(**t, *scheme, threads);
+                auto f = logic::CareFunction::from_table(**t, *scheme, a->common.threads);
                 std::string tmp = a->out + ".tmp";
                 std::ofstream os(tmp, std::ios::binary);
                 if (!os) return fail("cannot write " + tmp);

@@ -62,6 +62,8 @@ Command add_probe(CLI::App& app) {
                 "Answer from the capture-resolved cover (NAME.egtcr): the better of its value and a one-ply search "
                 "of captures and promotions, which probes the covers of the balances they reach (either kind)");
   add_common(sub, a->common);
+  sub->get_option("--threads")
+      ->description("Not used: one position is probed on one thread (accepted like every command's)");
   return {
       sub, [a] {
         auto pos = Position::from_fen(a->fen);

@@ -24,7 +24,8 @@ void add_common(CLI::App* sub, Common& c) {
                   "Data directory for tables and cover files (default: " + default_data_dir().string() + ")");
   sub->add_flag("--json", c.json, "Print the result as JSON on stdout");
   sub->add_flag("-q,--quiet", c.quiet, "No progress output on stderr");
-  sub->add_option("-j,--threads", c.threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 1024));
+  sub->add_option("-j,--threads", c.threads, "Worker threads (default 0: one per hardware thread)")
+      ->check(CLI::Range(0, 1024));
 }
 
 void add_memory_limit(CLI::App* sub, std::string& text) {

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <functional>
 
+#include "util/defaults.hpp"
+
 namespace egtmin {
 
 int Balance::pieces(Color c) const {
@@ -105,6 +107,14 @@ std::vector<Balance> Balance::all_up_to(int n) {
     return a.name() < b.name();
   });
   return out;
+}
+
+bool is_supported(const Balance& b) { return b.pieces() >= kMinSupportedPieces && b.pieces() <= kMaxSupportedPieces; }
+
+Status check_supported(const Balance& b) {
+  if (is_supported(b)) return ok_status();
+  return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; egtmin handles " +
+               std::to_string(kMinSupportedPieces) + " to " + std::to_string(kMaxSupportedPieces)};
 }
 
 }  // namespace egtmin

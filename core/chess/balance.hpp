@@ -50,4 +50,10 @@ class Balance {
   std::array<uint8_t, kPieces> count_{};
 };
 
+// Whether egtmin generates, minimizes and probes b: kMinSupportedPieces to kMaxSupportedPieces
+// pieces (util/defaults.hpp).
+bool is_supported(const Balance& b);
+// ok, or the error "KQRBNvK has 6 pieces; egtmin handles 2 to 5" for a balance it does not.
+Status check_supported(const Balance& b);
+
 }  // namespace egtmin

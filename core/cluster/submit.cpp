@@ -11,7 +11,6 @@
 #include "run/run_plan.hpp"
 #include "table/generator.hpp"
 #include "util/atomic_file.hpp"
-#include "util/defaults.hpp"
 
 namespace egtmin::cluster {
 
@@ -65,9 +64,7 @@ Result<SubmitReport> submit(const SubmitRequest& req, Slurm& slurm) {
   if (!req.syzygy_dir.empty() && !fs::is_directory(req.syzygy_dir))
     return Error{"the Syzygy directory does not exist: " + req.syzygy_dir.string()};
   for (const Balance& b : req.balances)
-    if (b.pieces() < kMinSupportedPieces || b.pieces() > kMaxSupportedPieces)
-      return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; egtmin handles " +
-                   std::to_string(kMinSupportedPieces) + " to " + std::to_string(kMaxSupportedPieces)};
+    if (auto s = check_supported(b); !s) return s.error();
 
   // The requested balances get every stage; the tables they need that are missing, a table job.
   std::set<Balance> requested;

@@ -69,7 +69,7 @@ void run_expand(PassState& st, const PassContext& cx) {
   }
   // Biggest first, so that the workers finish together.
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.size > b.size; });
-  parallel_for(tasks.size(), cx.options.threads, [&](size_t t) {
+  parallel_for(tasks.size(), cx.options.threads, 1, no_progress(), [&](uint64_t t, uint64_t, int) {
     const Task& task = tasks[t];
     Cover& all = st.work[task.slot];
     Output o = slot_output(task.slot);

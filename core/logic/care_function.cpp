@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
+
+#include "util/parallel.hpp"
 
 namespace egtmin::logic {
 
@@ -19,37 +20,26 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
   auto capped_slot = [&](uint64_t slot) { return capped && ((*at_most_draw)[slot >> 6] >> (slot & 63) & 1); };
   CoverCanon canon(enc, scheme);
   const uint64_t words = f.on_[0].words().size();
-  threads = std::max(1, threads);
-  std::vector<std::thread> pool;
   if (scheme != CanonScheme::None) {
     // Representatives are canonical under the table's Symmetry, so walking the table's slots
     // (1/8 of the space without pawns, 1/2 with) finds them all without canonicalizing anything.
     const Symmetry& sym = t.symmetry();
-    const uint64_t slots = t.slots();
     constexpr uint64_t kChunk = uint64_t{1} << 14;
     constexpr uint64_t kSlotReportEvery = 16;  // chunks between progress reports
-    std::atomic<uint64_t> next{0};
-    auto work = [&] {
-      for (;;) {
-        uint64_t s0 = next.fetch_add(kChunk);
-        if (s0 >= slots || progress.cancelled()) return;
-        for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
-          const Wdl v = fold(t.at_slot(slot));  // the cover's outputs are win, draw and loss
-          if (v == Wdl::Illegal && !capped_slot(slot)) continue;
-          Placement p = sym.from_slot(slot);
-          if (!canon.is_representative(p)) continue;
-          uint64_t idx = enc.encode(p);
-          BitTree& into = v == Wdl::Illegal ? f.at_most_draw_ : f.on_[int(v) - 1];
-          // Slots of one word can belong to different workers: set bits atomically.
-          std::atomic_ref<uint64_t> word(into.words()[idx >> 6]);
-          word.fetch_or(uint64_t{1} << (idx & 63), std::memory_order_relaxed);
-        }
-        if ((s0 / kChunk) % kSlotReportEvery == 0) progress.report(Stage::CareSet, double(s0) / double(slots));
+    auto mark_slots = [&](uint64_t begin, uint64_t end, int) {
+      for (uint64_t slot = begin; slot < end; ++slot) {
+        const Wdl v = fold(t.at_slot(slot));  // the cover's outputs are win, draw and loss
+        if (v == Wdl::Illegal && !capped_slot(slot)) continue;
+        Placement p = sym.from_slot(slot);
+        if (!canon.is_representative(p)) continue;
+        uint64_t idx = enc.encode(p);
+        BitTree& into = v == Wdl::Illegal ? f.at_most_draw_ : f.on_[int(v) - 1];
+        // Slots of one word can belong to different workers: set bits atomically.
+        std::atomic_ref<uint64_t> word(into.words()[idx >> 6]);
+        word.fetch_or(uint64_t{1} << (idx & 63), std::memory_order_relaxed);
       }
     };
-    for (int i = 1; i < threads; ++i) pool.emplace_back(work);
-    work();
-    for (auto& th : pool) th.join();
+    parallel_for(t.slots(), threads, kChunk, progress, {Stage::CareSet, {}, kSlotReportEvery}, mark_slots);
     f.finish();
     return f;
   }
@@ -57,34 +47,25 @@ CareFunction CareFunction::from_table(const Table& t, CanonScheme scheme, int th
   // 64-bit word.
   constexpr uint64_t kChunk = 1024;
   constexpr uint64_t kWordReportEvery = 64;  // chunks between progress reports
-  std::atomic<uint64_t> next{0};
-  auto work = [&] {
-    for (;;) {
-      uint64_t w0 = next.fetch_add(kChunk);
-      if (w0 >= words || progress.cancelled()) return;
-      uint64_t w1 = std::min(words, w0 + kChunk);
-      for (uint64_t w = w0; w < w1; ++w) {
-        uint64_t acc[kOutputs] = {0, 0, 0}, acc_capped = 0;
-        for (int b = 0; b < 64; ++b) {
-          uint64_t idx = (w << 6) | uint64_t(b);
-          if (idx >= enc.size()) break;
-          const Placement p = enc.decode(idx);
-          const uint64_t slot = t.symmetry().canonical_slot(p);
-          const Wdl v = fold(t.at_slot(slot));
-          if (v != Wdl::Illegal)
-            acc[int(v) - 1] |= uint64_t{1} << b;
-          else if (capped_slot(slot) && enc.is_legal(p))
-            acc_capped |= uint64_t{1} << b;
-        }
-        for (int s = 0; s < kOutputs; ++s) f.on_[s].words()[w] = acc[s];
-        if (capped) f.at_most_draw_.words()[w] = acc_capped;
+  auto fill_words = [&](uint64_t w0, uint64_t w1, int) {
+    for (uint64_t w = w0; w < w1; ++w) {
+      uint64_t acc[kOutputs] = {0, 0, 0}, acc_capped = 0;
+      for (int b = 0; b < 64; ++b) {
+        uint64_t idx = (w << 6) | uint64_t(b);
+        if (idx >= enc.size()) break;
+        const Placement p = enc.decode(idx);
+        const uint64_t slot = t.symmetry().canonical_slot(p);
+        const Wdl v = fold(t.at_slot(slot));
+        if (v != Wdl::Illegal)
+          acc[int(v) - 1] |= uint64_t{1} << b;
+        else if (capped_slot(slot) && enc.is_legal(p))
+          acc_capped |= uint64_t{1} << b;
       }
-      if ((w0 / kChunk) % kWordReportEvery == 0) progress.report(Stage::CareSet, double(w1) / double(words));
+      for (int s = 0; s < kOutputs; ++s) f.on_[s].words()[w] = acc[s];
+      if (capped) f.at_most_draw_.words()[w] = acc_capped;
     }
   };
-  for (int i = 1; i < threads; ++i) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+  parallel_for(words, threads, kChunk, progress, {Stage::CareSet, {}, kWordReportEvery}, fill_words);
   f.finish();
   return f;
 }

@@ -35,8 +35,8 @@ class CareFunction {
   CareFunction() = default;
 
   // From a table: care minterms are the legal positions that are representatives under scheme.
-  // Splits the index space over `threads` workers; honours progress.cancelled() (the result is
-  // then incomplete and the caller must discard it).
+  // Splits the index space over `threads` workers (0: default_threads()); honours
+  // progress.cancelled() (the result is then incomplete and the caller must discard it).
   // `at_most_draw`: one bit per slot of t (CaptureResolution::at_most_draw), slots that are
   // Illegal in t and "at most a draw" positions of the function; null or empty for none.
   static CareFunction from_table(const Table& t, CanonScheme scheme, int threads = 1,

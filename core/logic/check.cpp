@@ -6,10 +6,10 @@
 #include <atomic>
 #include <mutex>
 #include <random>
-#include <thread>
 
 #include "logic/care_function.hpp"
 #include "logic/passes.hpp"
+#include "util/parallel.hpp"
 
 namespace egtmin::logic {
 
@@ -83,72 +83,60 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
       value[idx >> 2] = uint8_t((value[idx >> 2] & ~(3 << shift)) | o << shift);
     });
   }
-  const uint64_t size = enc.size();
   constexpr uint64_t kChunk = uint64_t{1} << 16;
-  std::atomic<uint64_t> next{0}, positions{0}, mismatches{0};
+  std::atomic<uint64_t> positions{0}, mismatches{0};
+  const ChunkReports reports{Stage::Check, {}, kReportEveryChunks};
   // The cover answers through canonical representatives, and the table stores one value per
   // representative (its slot): every legal position's pair (table value, cover value) is its
   // representative's, so visiting the table's slots checks them all, each slot counting the
   // positions it stands for. Sequential in the painted values too, where walking every index
   // jumped to its representative's (a cache miss a position on 5-piece tables).
   const Symmetry& sym = table.symmetry();
-  auto work_slots = [&] {
-    const uint64_t slots = sym.domain_size();
+  auto check_slots = [&](uint64_t s0, uint64_t s1, int) {
     uint64_t pos = 0, bad = 0;
-    for (;;) {
-      const uint64_t s0 = next.fetch_add(kChunk);
-      if (s0 >= slots || progress.cancelled()) break;
-      for (uint64_t s = s0; s < std::min(slots, s0 + kChunk); ++s) {
-        // As the walk over every index, the table says which positions are legal.
-        const Wdl want = table.at_slot(s);
-        if (want == Wdl::Illegal) continue;
-        const Placement p = sym.from_slot(s);
-        if (!sym.is_canonical(p)) continue;
-        pos += sym.class_size(p);
-        const bool swapped = canon.swaps_colors(p);
-        const uint64_t ri = enc.encode(swapped ? canon.canonical(p).placement : p);
-        Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), in_rule_draws(rule_draws, ri));
-        if (got != Wdl::Illegal && swapped) got = negate(got);
-        if (got != want) {
-          ++bad;
-          note(enc.encode(p), want, got);
-        }
+    for (uint64_t s = s0; s < s1; ++s) {
+      // As the walk over every index, the table says which positions are legal.
+      const Wdl want = table.at_slot(s);
+      if (want == Wdl::Illegal) continue;
+      const Placement p = sym.from_slot(s);
+      if (!sym.is_canonical(p)) continue;
+      pos += sym.class_size(p);
+      const bool swapped = canon.swaps_colors(p);
+      const uint64_t ri = enc.encode(swapped ? canon.canonical(p).placement : p);
+      Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), in_rule_draws(rule_draws, ri));
+      if (got != Wdl::Illegal && swapped) got = negate(got);
+      if (got != want) {
+        ++bad;
+        note(enc.encode(p), want, got);
       }
-      if ((s0 / kChunk) % kReportEveryChunks == 0) progress.report(Stage::Check, double(s0) / double(slots));
     }
     positions += pos;
     mismatches += bad;
   };
-  auto work_indices = [&] {
+  auto check_indices = [&](uint64_t i0, uint64_t i1, int) {
     uint64_t pos = 0, bad = 0;
-    for (;;) {
-      uint64_t i0 = next.fetch_add(kChunk);
-      if (i0 >= size || progress.cancelled()) break;
-      for (uint64_t idx = i0; idx < std::min(size, i0 + kChunk); ++idx) {
-        Placement p = enc.decode(idx);
-        Wdl want = table.value(p);
-        if (want == Wdl::Illegal) continue;
-        ++pos;
-        auto r = canon.canonical(p);
-        uint64_t ri = enc.encode(r.placement);
-        Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), in_rule_draws(rule_draws, ri));
-        if (got != Wdl::Illegal && r.negate) got = negate(got);
-        if (got != want) {
-          ++bad;
-          note(idx, want, got);
-        }
+    for (uint64_t idx = i0; idx < i1; ++idx) {
+      Placement p = enc.decode(idx);
+      Wdl want = table.value(p);
+      if (want == Wdl::Illegal) continue;
+      ++pos;
+      auto r = canon.canonical(p);
+      uint64_t ri = enc.encode(r.placement);
+      Wdl got = value_of(Output((value[ri >> 2] >> ((ri & 3) * 2)) & 3), in_rule_draws(rule_draws, ri));
+      if (got != Wdl::Illegal && r.negate) got = negate(got);
+      if (got != want) {
+        ++bad;
+        note(idx, want, got);
       }
-      if ((i0 / kChunk) % kReportEveryChunks == 0) progress.report(Stage::Check, double(i0) / double(size));
     }
     positions += pos;
     mismatches += bad;
   };
   // Without board symmetry (CanonScheme::None) every index is its own representative.
-  auto work = [&] { scheme == CanonScheme::None ? work_indices() : work_slots(); };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < std::max(1, threads); ++i) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  if (scheme == CanonScheme::None)
+    parallel_for(enc.size(), threads, kChunk, progress, reports, check_indices);
+  else
+    parallel_for(sym.domain_size(), threads, kChunk, progress, reports, check_slots);
   rep.positions = positions;
   rep.mismatches = mismatches;
   return rep;

@@ -29,6 +29,7 @@ struct CheckReport {
 // per position). sample > 0: that many uniformly drawn legal positions, each by linear scan.
 // `rule_draws`: the cover's list of the rule's draws (ascending representative indices);
 // `implied`: the value of a representative that no cube holds (Output::None: none, a mismatch).
+// The exhaustive check runs on `threads` workers (0: default_threads()).
 CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme scheme,
                         std::span<const uint32_t> rule_draws, Output implied, uint64_t sample = 0, uint64_t seed = 1,
                         int threads = 1, const Progress& progress = no_progress());

@@ -8,16 +8,15 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "logic/care_function.hpp"
 #include "logic/cover.hpp"
 #include "logic/passes.hpp"
 #include "table/table.hpp"
+#include "util/parallel.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::logic {
@@ -37,7 +36,7 @@ constexpr int kMaxSplitInputs = 8;  // at most 256 parts
 
 struct MinimizeOptions {
   CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
-  int threads = 1;                        // workers inside passes (outputs run in parallel)
+  int threads = 1;                        // workers inside passes (0: default_threads())
   CompactSource compact_source = CompactSource::Auto;
   Effort effort = Effort::Normal;  // how hard expand and irredundant try
   // The inputs to split the function on (logic/split.hpp): each value of them is minimized on its
@@ -77,25 +76,12 @@ struct PassState {
   uint64_t literals() const;
 };
 
-// Runs fn(i) for i in [0, count) on up to `threads` workers (the calling thread among them).
-template <class Fn>
-void parallel_for(size_t count, int threads, Fn&& fn) {
-  threads = std::max(1, std::min(threads, int(std::min<size_t>(count, 1024))));
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < count;) fn(i);
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-}
-
-// Runs fn(slot) for the three outputs on up to `threads` workers: the outputs are independent
-// problems (a cube of output o only has to avoid the care minterms of the other two).
+// Runs fn(slot) for the three outputs on up to `threads` workers (0: default_threads()): the
+// outputs are independent problems (a cube of output o only has to avoid the care minterms of the
+// other two).
 template <class Fn>
 void per_output(int threads, Fn&& fn) {
-  parallel_for(size_t(kOutputs), threads, [&](size_t s) { fn(int(s)); });
+  parallel_for(uint64_t(kOutputs), threads, 1, no_progress(), [&](uint64_t s, uint64_t, int) { fn(int(s)); });
 }
 
 }  // namespace egtmin::logic

@@ -6,13 +6,11 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include <sys/resource.h>
 
@@ -31,7 +29,9 @@ double cpu_now(CpuScope scope) {
 
 namespace {
 
-CpuScope cpu_scope(const MinimizeOptions& opt) { return opt.threads > 1 ? CpuScope::Process : CpuScope::Thread; }
+CpuScope cpu_scope(const MinimizeOptions& opt) {
+  return resolve_threads(opt.threads) > 1 ? CpuScope::Process : CpuScope::Thread;
+}
 
 // Compact pass straight from the bitmaps? Only when compact is the first pass on the minterms.
 bool bitmap_first(const CareFunction& f, const PassSequence& passes, const MinimizeOptions& opt) {
@@ -136,41 +136,34 @@ Result<Minimized> run_parts(const CareFunction& f, const Split& split, const Pas
   // of the threads), since a part's irredundant spends most of its time in one thread's set cover.
   // Each part's memory is bounded (kPartCareMinterms), so two at once stay far below the unsplit
   // peak. Results are lifted in part order, so the cover does not depend on the scheduling.
-  const int workers = int(std::min<uint64_t>(uint64_t(std::max(opt.threads, 1)), parts));
+  const int threads = resolve_threads(opt.threads);
+  const int workers = int(std::min<uint64_t>(uint64_t(threads), parts));
   MinimizeOptions part_opt = opt;
-  part_opt.threads = std::max(1, opt.threads / workers);
+  part_opt.threads = std::max(1, threads / workers);
   std::vector<std::optional<Result<Minimized>>> done(parts);
   std::vector<double> fraction(parts, 0.0);  // each part's progress, for the whole run's
   std::mutex report_mutex;
-  std::atomic<uint64_t> next{0};
-  auto work = [&] {
-    for (uint64_t p; (p = next++) < parts;) {
-      if (progress.cancelled()) return;
-      PassState st;
-      st.f = split_part(f, split, p);
-      if (st.f.care_count() == 0) {
-        std::lock_guard lock(report_mutex);
-        fraction[p] = 1.0;
-        continue;
-      }
-      st.canon_done = true;
-      start(st, passes, part_opt);
-      const std::string label = "part " + std::to_string(p + 1) + "/" + std::to_string(parts) + ": ";
-      const Progress part_progress(progress, [&, p](const ProgressEvent& e) {
-        if (e.stage != Stage::Pass) return progress.report(e.stage, e.fraction, e.detail);
-        std::lock_guard lock(report_mutex);
-        fraction[p] = std::max(fraction[p], e.fraction);
-        double sum = 0;
-        for (double x : fraction) sum += x;
-        progress.report(Stage::Pass, sum / double(parts), label + std::string(e.detail));
-      });
-      done[p] = run(st, passes, part_opt, part_progress, {}, 0, 0);
+  parallel_for(parts, workers, 1, progress, [&](uint64_t p, uint64_t, int) {
+    PassState st;
+    st.f = split_part(f, split, p);
+    if (st.f.care_count() == 0) {
+      std::lock_guard lock(report_mutex);
+      fraction[p] = 1.0;
+      return;
     }
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+    st.canon_done = true;
+    start(st, passes, part_opt);
+    const std::string label = "part " + std::to_string(p + 1) + "/" + std::to_string(parts) + ": ";
+    const Progress part_progress(progress, [&, p](const ProgressEvent& e) {
+      if (e.stage != Stage::Pass) return progress.report(e.stage, e.fraction, e.detail);
+      std::lock_guard lock(report_mutex);
+      fraction[p] = std::max(fraction[p], e.fraction);
+      double sum = 0;
+      for (double x : fraction) sum += x;
+      progress.report(Stage::Pass, sum / double(parts), label + std::string(e.detail));
+    });
+    done[p] = run(st, passes, part_opt, part_progress, {}, 0, 0);
+  });
   if (progress.cancelled()) return Error{"cancelled"};
   for (uint64_t p = 0; p < parts; ++p) {
     if (!done[p]) continue;  // no care positions

@@ -4,14 +4,12 @@
 #include "probe/probe_layout.hpp"
 #include "table/capture_resolve.hpp"
 #include "table/generator.hpp"
-#include "util/defaults.hpp"
+#include "util/parallel.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <random>
 #include <stdexcept>
-#include <thread>
 
 namespace egtmin::probe {
 
@@ -342,21 +340,13 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   // takes the next file until none is left.
   std::vector<std::unique_ptr<LoadedCover>> built(files.size());
   std::vector<std::string> errors(files.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < files.size();) {
-      auto lc = load(files[i], max_copies, regions, layouts);
-      if (lc)
-        built[i] = std::move(*lc);
-      else
-        errors[i] = lc.error().message;
-    }
-  };
-  const size_t n = std::min<size_t>(files.size(), size_t(resolve_threads(threads)));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < n; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  parallel_for(files.size(), threads, 1, no_progress(), [&](uint64_t i, uint64_t, int) {
+    auto lc = load(files[i], max_copies, regions, layouts);
+    if (lc)
+      built[i] = std::move(*lc);
+    else
+      errors[i] = lc.error().message;
+  });
   for (size_t i = 0; i < files.size(); ++i) {
     if (!built[i]) return Error{files[i].string() + ": " + errors[i]};
     prober->insert(std::move(built[i]));

@@ -13,7 +13,7 @@
 
 namespace egtmin::probe {
 
-// The prober must hold the table's balance. Threads split the index space.
+// The prober must hold the table's balance. Threads (0: default_threads()) split the index space.
 logic::CheckReport check_probe(const Table& table, const CoverProber& prober, int threads = 1,
                                const Progress& progress = no_progress());
 

@@ -544,9 +544,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
                                            const Progress& progress) {
   const std::vector<Balance> order = dependency_order(request.balances);
   for (const Balance& b : order)
-    if (b.pieces() < kMinSupportedPieces || b.pieces() > kMaxSupportedPieces)
-      return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; egtmin handles " +
-                   std::to_string(kMinSupportedPieces) + " to " + std::to_string(kMaxSupportedPieces)};
+    if (auto s = check_supported(b); !s) return s.error();
   if (request.only == BatchStage::Verify && request.syzygy_dir.empty())
     return Error{"the verify stage compares with Syzygy: give its directory"};
   const int threads = resolve_threads(request.threads);

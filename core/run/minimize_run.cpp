@@ -4,11 +4,9 @@
 #include "probe/probe_layout.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "logic/check.hpp"
 #include "store/cover_file.hpp"
@@ -16,6 +14,7 @@
 #include "table/table_store.hpp"
 #include "util/defaults.hpp"
 #include "util/memory.hpp"
+#include "util/parallel.hpp"
 
 namespace egtmin::run {
 
@@ -99,10 +98,12 @@ bool MinimizeRunResult::ok() const {
   return std::all_of(balances.begin(), balances.end(), [](const BalanceResult& r) { return r.ok(); });
 }
 
-int balance_workers(const std::vector<Balance>& balances, int threads) {
+ThreadSplit split_threads(const std::vector<Balance>& balances, int threads) {
+  threads = resolve_threads(threads);
   const bool has_five = std::any_of(balances.begin(), balances.end(), [](const Balance& b) { return b.pieces() >= 5; });
-  if (balances.size() < 2 || has_five) return 1;
-  return std::min(threads, int(balances.size()));
+  if (balances.size() < 2 || has_five) return {1, threads};
+  const int workers = std::min(threads, int(balances.size()));
+  return {workers, workers > 1 ? 1 : threads};
 }
 
 Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const MinimizeEvents& events,
@@ -111,9 +112,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   std::vector<Balance> balances;
   for (const Balance& given : request.balances) {
     const Balance b = given.canonical();
-    if (b.pieces() < kMinSupportedPieces || b.pieces() > kMaxSupportedPieces)
-      return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; egtmin handles " +
-                   std::to_string(kMinSupportedPieces) + " to " + std::to_string(kMaxSupportedPieces)};
+    if (auto s = check_supported(b); !s) return s.error();
     if (std::find(balances.begin(), balances.end(), b) == balances.end()) balances.push_back(b);
   }
   if (balances.empty()) return Error{"no balance to minimize"};
@@ -122,8 +121,9 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   const int threads = resolve_threads(request.threads);
   const bool minimizing = !request.passes.empty();
   MinimizeRunResult result;
-  result.balance_workers = minimizing ? balance_workers(balances, threads) : 1;
-  result.pass_threads = result.balance_workers > 1 ? 1 : threads;
+  const ThreadSplit split = minimizing ? split_threads(balances, threads) : ThreadSplit{1, threads};
+  result.balance_workers = split.balance_workers;
+  result.pass_threads = split.pass_threads;
   result.plan = plan_run(request.data_dir, balances, minimizing, result.pass_threads, request.kind);
   const uint64_t limit = request.memory_limit ? *request.memory_limit : available_memory_bytes();
   if (auto s = check_memory(result.plan, limit); !s) return s.error();
@@ -174,7 +174,6 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
   if (request.kind == store::CoverKind::CaptureResolved) options.part_care_minterms = logic::kResolvedPartCareMinterms;
   options.threads = result.pass_threads;
   result.balances.resize(balances.size());
-  std::atomic<size_t> next{0};
   auto minimize_one = [&](int slot, size_t i) {
     const Balance& b = balances[i];
     const double work = result.plan.steps[tables + i].work;
@@ -278,21 +277,14 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
     m->cover = logic::Cover();  // keep memory flat over many balances
     r.summary = std::move(*m);
   };
-  auto worker = [&](int slot) {
-    for (size_t i; (i = next.fetch_add(1)) < balances.size();) {
-      if (progress.cancelled()) return;
-      minimize_one(slot, i);
-      if (progress.cancelled()) return;
-      tracker.step_done(slot, result.plan.steps[tables + i].work);
-      if (events.balance_done) tracker.event([&] { events.balance_done(result.balances[i]); });
-      // A lone worker drops each balance's tables when done with it (5-piece memory).
-      if (result.balance_workers == 1) store.unload_all();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int s = 1; s < result.balance_workers; ++s) pool.emplace_back(worker, s);
-  worker(0);
-  for (auto& t : pool) t.join();
+  parallel_for(balances.size(), result.balance_workers, 1, progress, [&](uint64_t i, uint64_t, int slot) {
+    minimize_one(slot, i);
+    if (progress.cancelled()) return;
+    tracker.step_done(slot, result.plan.steps[tables + i].work);
+    if (events.balance_done) tracker.event([&] { events.balance_done(result.balances[i]); });
+    // A lone worker drops each balance's tables when done with it (5-piece memory).
+    if (result.balance_workers == 1) store.unload_all();
+  });
   if (progress.cancelled()) return Error{"cancelled"};
   result.seconds = since(t_run);
   return result;

@@ -96,9 +96,15 @@ struct MinimizeEvents {
   std::function<void(const BalanceResult&)> balance_done;
 };
 
-// How many balances a run minimizes at once for `threads` threads: several small balances share
-// the threads (one each); a 5-piece balance runs alone with all of them, for memory.
-int balance_workers(const std::vector<Balance>& balances, int threads);
+// How a minimizing run shares its threads between balances.
+struct ThreadSplit {
+  int balance_workers = 1;  // balances minimized at once
+  int pass_threads = 1;     // threads inside each balance's passes
+};
+// For `threads` threads (0: default_threads()): several small balances share the threads (one
+// each); a single balance, or a run with a 5-piece balance, has them all in its passes (5 pieces:
+// one balance at a time, for memory).
+ThreadSplit split_threads(const std::vector<Balance>& balances, int threads);
 
 // Validates the request first (piece counts), then runs it. `progress` sees every stage with the
 // fraction of the whole run and a detail naming the balance; cancelling it stops the run at the

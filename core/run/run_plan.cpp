@@ -11,6 +11,7 @@
 #include "table/generator.hpp"
 #include "table/symmetry.hpp"
 #include "table/table_store.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::run {
 
@@ -117,7 +118,7 @@ uint64_t minimize_peak_bytes(const Balance& b, int threads, store::CoverKind kin
   const double care = kCareShareOfSlots * double(slots);
   const double part = double(capture_resolved ? logic::kResolvedPartCareMinterms : logic::kPartCareMinterms);
   // A function over the part limit is split; up to one part per thread is minimized at once.
-  const double in_flight = care > part ? std::min(care, part * double(std::max(threads, 1))) : care;
+  const double in_flight = care > part ? std::min(care, part * double(resolve_threads(threads))) : care;
   const double per_care = capture_resolved ? kResolvedMinimizeBytesPerCare : kMinimizeBytesPerCare;
   double tables = kLoadedTableBytesPerSlot * double(slots);
   if (capture_resolved) {

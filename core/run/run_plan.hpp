@@ -52,7 +52,7 @@ std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const
 uint64_t table_slots(const Balance& b);
 
 // The expected peak of making b's table (generating and self-checking it) and of minimizing it
-// with `threads` threads (parts side by side).
+// with `threads` threads (0: default_threads(); parts side by side).
 uint64_t table_peak_bytes(const Balance& b);
 // A capture-resolved minimization also holds the resolved copy of the table and the tables
 // captures and promotions reach.

@@ -3,11 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
-#include <thread>
 #include <vector>
 
-#include "util/defaults.hpp"
+#include "util/parallel.hpp"
 
 namespace egtmin {
 
@@ -49,45 +47,37 @@ Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup
   // Chunks are whole words of the table's cells and of the bitmap, so workers never write the
   // same word.
   constexpr uint64_t kChunk = uint64_t{1} << 14;
-  std::atomic<uint64_t> next{0}, positions{0}, resolved{0}, capped{0}, unflagged{0};
-  auto work = [&] {
-    for (;;) {
-      const uint64_t s0 = next.fetch_add(kChunk);
-      if (s0 >= slots || progress.cancelled()) return;
-      uint64_t n = 0, r = 0, d = 0, u = 0;
-      for (uint64_t slot = s0; slot < std::min(slots, s0 + kChunk); ++slot) {
-        const Wdl white = table.at_slot(slot);
-        if (white == Wdl::Illegal) continue;
-        ++n;
-        const Placement p = sym.from_slot(slot);
-        const Position pos = enc.position(p);
-        const Wdl mine = pos.side_to_move() == White ? white : negate(white);
-        // Losses gain nothing (stored as they are); under WinsOnly only wins are looked at.
-        if (mine == Wdl::Loss || (rule == CaptureRule::WinsOnly && mine != Wdl::Win)) continue;
-        if (capture_value(pos, successor) != mine) continue;
-        if (mine == Wdl::Win) {
-          out.table.set_slot(slot, Wdl::Illegal);
-          ++r;
-        } else if (mine == Wdl::BlessedLoss) {
-          out.table.set_slot(slot, fold(white));
-          ++u;
-        } else {  // a draw or cursed win
-          out.table.set_slot(slot, Wdl::Illegal);
-          out.at_most_draw[slot >> 6] |= uint64_t{1} << (slot & 63);
-          ++d;
-        }
+  std::atomic<uint64_t> positions{0}, resolved{0}, capped{0}, unflagged{0};
+  auto resolve_slots = [&](uint64_t begin, uint64_t end, int) {
+    uint64_t n = 0, r = 0, d = 0, u = 0;
+    for (uint64_t slot = begin; slot < end; ++slot) {
+      const Wdl white = table.at_slot(slot);
+      if (white == Wdl::Illegal) continue;
+      ++n;
+      const Placement p = sym.from_slot(slot);
+      const Position pos = enc.position(p);
+      const Wdl mine = pos.side_to_move() == White ? white : negate(white);
+      // Losses gain nothing (stored as they are); under WinsOnly only wins are looked at.
+      if (mine == Wdl::Loss || (rule == CaptureRule::WinsOnly && mine != Wdl::Win)) continue;
+      if (capture_value(pos, successor) != mine) continue;
+      if (mine == Wdl::Win) {
+        out.table.set_slot(slot, Wdl::Illegal);
+        ++r;
+      } else if (mine == Wdl::BlessedLoss) {
+        out.table.set_slot(slot, fold(white));
+        ++u;
+      } else {  // a draw or cursed win
+        out.table.set_slot(slot, Wdl::Illegal);
+        out.at_most_draw[slot >> 6] |= uint64_t{1} << (slot & 63);
+        ++d;
       }
-      positions += n;
-      resolved += r;
-      capped += d;
-      unflagged += u;
-      progress.report(Stage::CareSet, double(std::min(slots, s0 + kChunk)) / double(slots), "capture resolution");
     }
+    positions += n;
+    resolved += r;
+    capped += d;
+    unflagged += u;
   };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < resolve_threads(threads); ++i) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  parallel_for(slots, threads, kChunk, progress, {Stage::CareSet, "capture resolution"}, resolve_slots);
   if (progress.cancelled()) return Error{"cancelled"};
   out.positions = positions;
   out.resolved = resolved;

@@ -59,7 +59,8 @@ struct CaptureResolution {
 };
 
 // Applies the rule to every canonical legal position. The tables of the balances captures and
-// promotions reach come from `lookup`; an error names a missing one.
+// promotions reach come from `lookup`; an error names a missing one. Runs on `threads` workers
+// (0: default_threads()).
 Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup& lookup, int threads = 0,
                                            const Progress& progress = no_progress(),
                                            CaptureRule rule = CaptureRule::ValueReached);

@@ -36,10 +36,9 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <thread>
 
 #include "chess/attacks.hpp"
-#include "util/defaults.hpp"
+#include "util/parallel.hpp"
 
 namespace egtmin {
 
@@ -100,7 +99,7 @@ class Generator {
         enc_(table_.encoding()),
         sym_(table_.symmetry()),
         k_(enc_.pieces()),
-        threads_(std::max(1, resolve_threads(opts.threads))),
+        threads_(resolve_threads(opts.threads)),
         distances_(opts.distances),
         two_analyses_(opts.two_analyses),
         progress_(progress) {
@@ -317,20 +316,10 @@ Wdl Generator::ep_value(const Placement& p, Square pushed) const {
 
 template <class F>
 void Generator::parallel(uint64_t n, F&& body) {
-  std::vector<std::thread> pool;
-  std::atomic<uint64_t> next{0};
   // Slots a worker takes at a time: a multiple of 16, so threads never share a packed table word;
   // large enough that the shared counter is rarely touched, small enough that threads finish together.
   constexpr uint64_t kChunk = uint64_t{1} << 16;
-  for (int i = 0; i < threads_; ++i)
-    pool.emplace_back([&, i] {
-      for (;;) {
-        uint64_t b = next.fetch_add(kChunk);
-        if (b >= n || progress_.cancelled()) return;
-        body(i, b, std::min(n, b + kChunk));
-      }
-    });
-  for (auto& th : pool) th.join();
+  parallel_for(n, threads_, kChunk, progress_, [&](uint64_t b, uint64_t e, int worker) { body(worker, b, e); });
 }
 
 template <class F>
@@ -604,9 +593,7 @@ Result<Table> Generator::run() {
 Result<Table> generate(const Balance& b, const TableLookup& lookup, const GenerateOptions& opts,
                        const Progress& progress) {
   if (!b.is_canonical()) return Error{b.name() + " is not in canonical form; generate " + b.canonical().name()};
-  if (b.pieces() > kMaxSupportedPieces)
-    return Error{b.name() + " has " + std::to_string(b.pieces()) + " pieces; the generator handles up to " +
-                 std::to_string(kMaxSupportedPieces)};
+  if (auto s = check_supported(b); !s) return s.error();
   Generator g(b, lookup, opts, progress);
   return g.run();
 }

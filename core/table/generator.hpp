@@ -24,7 +24,7 @@ constexpr int kRuleLimitPlies = 100;
 constexpr uint8_t kNoRuleDistance = 0xFF;
 
 struct GenerateOptions {
-  int threads = 0;  // 0: all hardware threads
+  int threads = 0;  // 0: default_threads()
   // When set, receives per slot the plies to the zeroing move (or mate) that decides a win or loss
   // within the 50-move rule, kNoRuleDistance for every other slot: the certificate
   // table/self_check.hpp proves.

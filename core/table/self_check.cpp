@@ -2,12 +2,9 @@
 #include "table/self_check.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
-#include <mutex>
-#include <thread>
 
-#include "util/defaults.hpp"
+#include "util/parallel.hpp"
 
 namespace egtmin {
 
@@ -162,40 +159,33 @@ SelfCheckReport self_check(const Table& table, const TableLookup& lookup, std::s
   total.exact_rule = !distances.empty();
   const uint64_t stride = std::max<uint64_t>(1, opts.stride);
   const Checker checker(table, lookup, distances);
-  std::mutex mutex;
-  std::atomic<uint64_t> next{0}, done{0};
+  // Each worker's findings, added up in worker order at the end.
+  const int threads = resolve_threads(opts.threads);
+  std::vector<SelfCheckReport> found(static_cast<size_t>(threads));
   // Slots a worker takes at a time: large enough that the shared counter is rarely touched, small
   // enough that the threads finish together.
   constexpr uint64_t kChunk = uint64_t{1} << 14;
-  auto work = [&] {
-    SelfCheckReport r;
-    for (;;) {
-      const uint64_t b = next.fetch_add(kChunk);
-      if (b >= n || progress.cancelled()) break;
-      const uint64_t e = std::min(n, b + kChunk);
-      for (uint64_t s = (b + stride - 1) / stride * stride; s < e; s += stride) {
-        const Placement p = sym.from_slot(s);
-        if (!enc.is_legal(p) || !sym.is_canonical(p)) continue;
-        ++r.positions;
-        ++r.counts.by_code[size_t(table.at_slot(s))];
-        std::string why = checker.check(p, s);
-        if (why.empty()) continue;
-        ++r.failures;
-        if (int(r.examples.size()) < kMaxExamples) r.examples.push_back(enc.position(p).fen() + ": " + why);
-      }
-      const uint64_t d = done.fetch_add(e - b) + (e - b);
-      progress.report(Stage::SelfCheck, double(d) / double(n), total.balance);
-    }
-    std::lock_guard lock(mutex);
+  parallel_for(n, threads, kChunk, progress, {Stage::SelfCheck, total.balance},
+               [&](uint64_t b, uint64_t e, int worker) {
+                 SelfCheckReport& r = found[size_t(worker)];
+                 for (uint64_t s = (b + stride - 1) / stride * stride; s < e; s += stride) {
+                   const Placement p = sym.from_slot(s);
+                   if (!enc.is_legal(p) || !sym.is_canonical(p)) continue;
+                   ++r.positions;
+                   ++r.counts.by_code[size_t(table.at_slot(s))];
+                   std::string why = checker.check(p, s);
+                   if (why.empty()) continue;
+                   ++r.failures;
+                   if (int(r.examples.size()) < kMaxExamples) r.examples.push_back(enc.position(p).fen() + ": " + why);
+                 }
+               });
+  for (SelfCheckReport& r : found) {
     total.positions += r.positions;
     total.failures += r.failures;
     total.counts += r.counts;
     for (auto& ex : r.examples)
       if (int(total.examples.size()) < kMaxExamples) total.examples.push_back(ex);
-  };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < std::max(1, resolve_threads(opts.threads)); ++i) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
+  }
   return total;
 }
 

@@ -36,7 +36,7 @@ struct SelfCheckReport {
 };
 
 struct SelfCheckOptions {
-  int threads = 0;      // 0: all hardware threads
+  int threads = 0;      // 0: default_threads()
   uint64_t stride = 1;  // check the slots that are multiples of stride (1: all; more: a quick sample)
 };
 

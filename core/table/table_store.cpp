@@ -148,7 +148,7 @@ bool TableStore::is_loaded(const Balance& b) {
 Result<Wdl> TableStore::probe_stm(const Position& pos) {
   if (auto why = pos.illegal_reason()) return Error{"illegal position: " + *why};
   Balance b = Balance::of(pos);
-  if (b.pieces() > 5) return Error{b.name() + " has more than 5 pieces; egtmin tables go up to 5"};
+  if (auto s = check_supported(b); !s) return s.error();
   const bool flip = !b.is_canonical();
   Position p = flip ? pos.color_flipped() : pos;
   auto t = get(b);

@@ -22,7 +22,7 @@ struct VerifyReport {
 };
 
 struct VerifyOptions {
-  int threads = 0;
+  int threads = 0;  // 0: default_threads()
   // 0: every legal position; otherwise every `stride`-th index (a deterministic sample).
   uint64_t stride = 0;
 };

@@ -5,6 +5,7 @@
 
 #include "chess/balance.hpp"
 #include "support/test_names.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin {
 namespace {
@@ -67,6 +68,19 @@ INSTANTIATE_TEST_SUITE_P(All, BalanceErrors,
                                            BadBalance{"vK", "White's side is empty"},
                                            BadBalance{"KQQQQvKRRR", "more pieces than supported"}),
                          [](const ::testing::TestParamInfo<BadBalance>& p) { return test::test_name(p.param.name); });
+
+// One check, read by the CLI, the GUI, the run services and the cluster: 2 to 5 pieces.
+TEST(Balance, SupportedPieceCounts) {
+  for (const Balance& b : Balance::all_up_to(kMaxSupportedPieces)) {
+    EXPECT_TRUE(is_supported(b)) << b.name();
+    EXPECT_TRUE(check_supported(b)) << b.name();
+  }
+  const Balance six = *Balance::parse("KQRBNvK");
+  EXPECT_FALSE(is_supported(six));
+  const Status s = check_supported(six);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message, "KQRBNvK has 6 pieces; egtmin handles 2 to 5");
+}
 
 }  // namespace
 }  // namespace egtmin

@@ -94,9 +94,14 @@ TEST(MinimizeRun, GeneratesThenMinimizesInParallelWithEveryPassReported) {
 
 TEST(MinimizeRun, FivePiecesRunOneBalanceAtATimeWithAllThreads) {
   std::vector<Balance> mixed{*Balance::parse("KRvK"), *Balance::parse("KRPvKR")};
-  EXPECT_EQ(run::balance_workers(mixed, 2), 1);
-  EXPECT_EQ(run::balance_workers({*Balance::parse("KRvK")}, 2), 1);
-  EXPECT_EQ(run::balance_workers({*Balance::parse("KRvK"), *Balance::parse("KQvK")}, 8), 2);
+  EXPECT_EQ(run::split_threads(mixed, 2).balance_workers, 1);
+  EXPECT_EQ(run::split_threads(mixed, 2).pass_threads, 2);
+  EXPECT_EQ(run::split_threads({*Balance::parse("KRvK")}, 2).balance_workers, 1);
+  EXPECT_EQ(run::split_threads({*Balance::parse("KRvK")}, 2).pass_threads, 2);
+  EXPECT_EQ(run::split_threads({*Balance::parse("KRvK"), *Balance::parse("KQvK")}, 8).balance_workers, 2);
+  EXPECT_EQ(run::split_threads({*Balance::parse("KRvK"), *Balance::parse("KQvK")}, 8).pass_threads, 1);
+  // 0: the default thread count, shared the same way.
+  EXPECT_EQ(run::split_threads(mixed, 0).pass_threads, default_threads());
 }
 
 TEST(MinimizeRun, RefusesUnsupportedPieceCountsBeforeAnyWork) {

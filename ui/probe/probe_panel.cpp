@@ -242,7 +242,7 @@ void ProbePanel::display(const ProbeResult& r) {
     ours_->setToolTip(QString::fromLatin1(wdl_meaning(*r.ours)));
   } else {
     ours_->setText(QStringLiteral("—"));
-    if (!r.ourAvailable && r.balance.pieces() <= 5) {
+    if (!r.ourAvailable && is_supported(r.balance)) {
       notes << tr("No %1 for %2 yet.").arg(r.sourceName, QString::fromStdString(canon.name()));
       generate_->setText(ctx_->source() == AppContext::Source::Covers
                              ? tr("Make the %1 cover (paper default passes)").arg(QString::fromStdString(canon.name()))

@@ -28,7 +28,7 @@ struct RunSpec {
   Kind kind = Kind::Minimize;
   QStringList balances;        // names as Balance::parse accepts them
   logic::PassSequence passes;  // empty: tables only
-  int threads = 0;             // 0: all hardware threads
+  int threads = 0;             // 0: default_threads()
   QString dataDir;
   bool saveCovers = true;
   logic::Effort effort = logic::Effort::Normal;  // MinimizeOptions::effort (expand, irredundant)

@@ -160,10 +160,9 @@ void RunsPanel::updateStart() {
   // The plan is what run_minimize will do (run/run_plan.hpp): cheap, it only looks for files.
   // A list not valid yet (start stays disabled) is planned as a minimization, as it is meant to be.
   const bool minimizing = !passes_->valid() || !passes_->sequence().empty();
-  const int threads = resolve_threads(threads_->value());
-  const run::RunPlan plan =
-      run::plan_run(ctx_->dataDir().toStdString(), balances, minimizing,
-                    minimizing && run::balance_workers(balances, threads) > 1 ? 1 : threads, coverKind());
+  // Without passes nothing is minimized: the split's pass threads are then not used.
+  const run::RunPlan plan = run::plan_run(ctx_->dataDir().toStdString(), balances, minimizing,
+                                          run::split_threads(balances, threads_->value()).pass_threads, coverKind());
   const quint64 limit = memoryLimit_ ? memoryLimit_ : available_memory_bytes();
   const Status fits = run::check_memory(plan, limit);
   QString text;
