@@ -24,7 +24,7 @@
 
 #include "bench/sampler.hpp"
 #include "egtmin/probe.h"
-#include "probe/cover_prober.hpp"
+#include "probe/probe.hpp"
 #include "src/tablebase.hpp"
 #include "testing/core_to_c.hpp"
 

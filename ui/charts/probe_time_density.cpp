@@ -14,7 +14,7 @@
 #include <map>
 #include <utility>
 
-#include "probe/probe_methods.hpp"
+#include "probe/probe.hpp"
 
 namespace egtmin::ui {
 
@@ -60,9 +60,9 @@ ProbeTimeDensity binJointProbeTimes(const std::vector<uint32_t>& x, const std::v
 
 namespace {
 
-QString methodLabel(const QString& name) {
-  const probe::ProbeMethodInfo* m = probe::find_probe_method(name.toStdString());
-  return m ? QString::fromUtf8(m->label.data(), qsizetype(m->label.size())) : name;
+QString methodLabel(probe::ProbeMethodId id) {
+  const std::string_view label = probe::probe_method(id).label;
+  return QString::fromUtf8(label.data(), qsizetype(label.size()));
 }
 
 // The last bin index holding `share` of a marginal's positions, and the first non-empty one.

@@ -11,12 +11,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "probe/probe.hpp"
+
 class QChart;
 
 namespace egtmin::ui {
 
 struct ProbeTimeDensity {
-  QString xMethod, yMethod;  // "indexed" (ours) across, "fathom" up
+  probe::ProbeMethodId xMethod = probe::ProbeMethodId::Indexed;  // ours across
+  probe::ProbeMethodId yMethod = probe::ProbeMethodId::Fathom;   // the anchor up
   int perDecade = 10;
   QList<double> edges;  // ns, shared by both axes; cell (i, j) spans [edges[i], edges[i+1]) x [edges[j], edges[j+1])
   struct Cell {
