@@ -128,7 +128,7 @@ CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double 
         budget_ -= std::min(budget_, total > p->cubes.size() ? total - p->cubes.size() : 0);
         const size_t off = build_nodes_.size();
         build_nodes_.resize(off + size_t(n));
-        set_ref(p->slot, (uint64_t(w) << 40) | (uint64_t(inputs_ - sp.first - w) << 32) | off);
+        set_ref(p->slot, inner_ref(uint64_t(w), uint64_t(inputs_ - sp.first - w), off));
         const unsigned shift = unsigned(inputs_ - sp.first - w);
         std::vector<std::vector<uint64_t>> qs(static_cast<size_t>(n));
         for (uint64_t q : p->queries) qs[(q >> shift) & uint64_t(n - 1)].push_back(q);
@@ -447,10 +447,10 @@ uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<ui
 
   const uint64_t offset = build_slices_.size();
   if (offset > kOffsetMask) throw std::length_error("cube index: more than 2^29 words of leaves");
-  build_slices_.push_back(leaf_id | uint64_t(order.size()) << kHeaderCountShift);
+  build_slices_.push_back(leaf_header(leaf_id, uint64_t(order.size())));
   append_slab(std::span<const uint32_t>(ids_.data() + leaf_id, order.size()), active, build_slices_);
   const size_t blocks = (order.size() + 63) / 64;
-  return kLeaf | uint64_t(blocks) << kBlocksShift | uint64_t(active) << kActiveShift | offset;
+  return leaf_ref(uint64_t(blocks), uint64_t(active), offset);
 }
 
 bool CubeIndex::admits(logic::CubeWord c, const Split& sp, int v) const {

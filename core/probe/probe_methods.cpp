@@ -102,18 +102,20 @@ size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
 }
 
 constexpr ProbeMethodInfo kMethods[] = {
-    {ProbeMethodId::Indexed, "indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover, false,
-     false, false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
+    {ProbeMethodId::Indexed, "indexed", "cover, indexed", "the cover's index: front line, then tree or region index",
+     MethodRole::Cover, false, false, false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>,
+     cover_memory<Method::Indexed>},
     {ProbeMethodId::Batched, "batched", "cover, indexed, batched",
      "the index given many positions at once: consecutive probes' waits on memory overlap", MethodRole::Cover, false,
      false, true, many_batch, many_checked, cover_memory<Method::Indexed>},
-    {ProbeMethodId::Linear, "linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover, true,
-     false, false, cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
+    {ProbeMethodId::Linear, "linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order",
+     MethodRole::Cover, true, false, false, cover_batch<Method::Linear>, cover_checked<Method::Linear>,
+     cover_memory<Method::Linear>},
     {ProbeMethodId::CaptureResolved, "capture-resolved", "capture-resolved cover, indexed",
      "the capture-resolved cover's index, the better of its value and a one-ply capture search", MethodRole::Cover,
      false, true, false, resolved_batch, resolved_checked, resolved_memory},
-    {ProbeMethodId::Fathom, "fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, false, false,
-     false, fathom_batch, fathom_checked, fathom_memory},
+    {ProbeMethodId::Fathom, "fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files",
+     MethodRole::Anchor, false, false, false, fathom_batch, fathom_checked, fathom_memory},
 };
 
 // The list is in id order, so that an id is its entry's place.
@@ -151,9 +153,7 @@ const ProbeMethodInfo& anchor_method() {
   return kMethods[std::size(kMethods) - 1];
 }
 
-ProbeMethodId probe_method_of(Method m) {
-  return m == Method::Linear ? ProbeMethodId::Linear : ProbeMethodId::Indexed;
-}
+ProbeMethodId probe_method_of(Method m) { return m == Method::Linear ? ProbeMethodId::Linear : ProbeMethodId::Indexed; }
 
 std::string_view method_name(Method m) { return probe_method_name(probe_method_of(m)); }
 

@@ -44,11 +44,9 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
   for (size_t b = 0; b < blocks; ++b) {
     const uint8_t* block = bytes + b * kBlockBytes;
-    uint32_t base;
-    std::memcpy(&base, block, sizeof base);
     uint64_t units = 0;
-    for (uint32_t i = 0; i < kBlockRegions; ++i) units += block[kBlockCounts + i];
-    if (uint64_t(base) + (units << unit_shift_) > cubes) return false;
+    for (uint32_t i = 0; i < kBlockRegions; ++i) units += block_units(block, i);
+    if (uint64_t(block_first_cube(block)) + (units << unit_shift_) > cubes) return false;
   }
   words_.clear();
   hot_size_ = hot_words.size();

@@ -464,12 +464,10 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     const uint32_t i = d % kBlockRegions;
     if (i == 0) {
       if (region_cubes.size() > UINT32_MAX) return;  // more cubes than a block's 32 bits can place
-      const uint32_t base = uint32_t(region_cubes.size());
-      std::memcpy(block, &base, sizeof base);
+      set_block_first_cube(block, uint32_t(region_cubes.size()));
     }
     const uint32_t n = best.first[r + 1] - best.first[r], units = (n + unit - 1) / unit;
-    block[kBlockCounts + i] = uint8_t(units);
-    block[kBlockFallbacks + i / 4] |= uint8_t(best.fallback[r] << (2 * (i % 4)));
+    set_block_region(block, i, units, best.fallback[r]);
     for (uint32_t j = best.first[r]; j < best.first[r + 1]; ++j) region_cubes.push_back(best.words[j]);
     region_cubes.resize(region_cubes.size() + (units * unit - n), 0);  // 0 matches no query
   }
