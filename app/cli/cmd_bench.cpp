@@ -91,16 +91,18 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"rounds", opts.rounds},
                    {"turns", opts.turns == bench::ProbeBenchOptions::Turns::Chunk ? "chunk" : "pass"},
                    {"covers", (*prober)->balances().size()}};
-  for (const auto& m : r.methods)
-    j["methods"][std::string(probe::probe_method_name(m.method))] = {{"positions", m.positions},
-                            {"mean_ns", m.per_probe.mean_ns},
-                            {"sd_ns", m.per_probe.sd_ns},
-                            {"median_ns", m.per_probe.median_ns},
-                            {"p99_ns", m.per_probe.p99_ns},
-                            {"total_s", m.per_probe.total_s},
-                            {"batch_mean_ns", m.batch_mean_ns},
-                            {"memory_bytes", m.memory_bytes},
-                            {"round_batch_mean_ns", m.round_batch_mean_ns}};
+  for (const auto& m : r.methods) {
+    nlohmann::json& jm = j["methods"][std::string(probe::probe_method_name(m.method))];
+    jm = {{"positions", m.positions},
+          {"mean_ns", m.per_probe.mean_ns},
+          {"sd_ns", m.per_probe.sd_ns},
+          {"median_ns", m.per_probe.median_ns},
+          {"p99_ns", m.per_probe.p99_ns},
+          {"total_s", m.per_probe.total_s},
+          {"batch_mean_ns", m.batch_mean_ns},
+          {"memory_bytes", m.memory_bytes},
+          {"round_batch_mean_ns", m.round_batch_mean_ns}};
+  }
   // Each round's ratio of the default method to the anchor (batch means), so the spread between
   // rounds shows how far the machine drifted.
   auto timing = [&r](probe::ProbeMethodId id) -> const bench::MethodTiming* {
@@ -131,16 +133,15 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                 (unsigned long long)r.candidates, (unsigned long long)r.discarded_illegal,
                 (unsigned long long)r.discarded_unavailable, on_tables ? "table" : "Syzygy");
     std::printf("host: %s\n", describe_host().c_str());
-    std::printf("mismatches against %s: %llu\n", on_tables ? "the tables" : "Fathom",
-                (unsigned long long)r.mismatches);
+    std::printf("mismatches against %s: %llu\n", on_tables ? "the tables" : "Fathom", (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());
     std::printf("%-16s %10s %10s %10s %10s %10s %10s %12s %14s\n", "method", "positions", "mean ns", "sd ns",
                 "median ns", "p99 ns", "total s", "batch mean", "memory bytes");
     for (const auto& m : r.methods)
       std::printf("%-16s %10llu %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n",
-                  std::string(probe::probe_method_name(m.method)).c_str(),
-                  (unsigned long long)m.positions, m.per_probe.mean_ns, m.per_probe.sd_ns, m.per_probe.median_ns,
-                  m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
+                  std::string(probe::probe_method_name(m.method)).c_str(), (unsigned long long)m.positions,
+                  m.per_probe.mean_ns, m.per_probe.sd_ns, m.per_probe.median_ns, m.per_probe.p99_ns,
+                  m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
     std::printf(
         "per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
         "loading: %.2f s (%zu of %zu covers from their layout files, index build %.2f s of CPU time); %d "

@@ -82,8 +82,8 @@ struct ProbeBenchResult {
 // progress.cancelled() is checked in every phase (sampling, the Fathom check, between timed chunks
 // of 4096 probes, outside the timed regions); a cancelled run returns the error "cancelled".
 // `resolved`: capture-resolved covers to time beside the standalone ones (the method
-// ProbeMethodId::CaptureResolved), on the same positions in the same rounds; positions are then drawn from balances both
-// kinds cover. `tables` gives the exact tables for a run of named balances without Syzygy files.
+// ProbeMethodId::CaptureResolved), on the same positions in the same rounds; positions are then drawn from balances
+// both kinds cover. `tables` gives the exact tables for a run of named balances without Syzygy files.
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
                                          const ProbeBenchOptions& opts, const Progress& progress = no_progress(),
                                          const probe::CoverProber* resolved = nullptr,
