@@ -158,8 +158,9 @@ ProbeMethodId probe_method_of(Method m) { return m == Method::Linear ? ProbeMeth
 std::string_view method_name(Method m) { return probe_method_name(probe_method_of(m)); }
 
 Result<Method> parse_method(std::string_view name) {
-  for (Method m : {Method::Linear, Method::Indexed})
-    if (name == method_name(m)) return m;
+  if (const ProbeMethodInfo* named = find_probe_method(name))
+    for (Method m : {Method::Linear, Method::Indexed})
+      if (probe_method_of(m) == named->id) return m;
   return Error{"unknown probe method '" + std::string(name) + "' (" + std::string(method_name(Method::Linear)) +
                " or " + std::string(method_name(Method::Indexed)) + ")"};
 }

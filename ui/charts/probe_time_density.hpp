@@ -17,6 +17,11 @@ class QChart;
 
 namespace egtmin::ui {
 
+// A probe method's name ("indexed": CSV columns, summaries) and label ("cover, indexed": legends
+// and axes), from the probe registry.
+QString probeMethodName(probe::ProbeMethodId id);
+QString probeMethodLabel(probe::ProbeMethodId id);
+
 struct ProbeTimeDensity {
   probe::ProbeMethodId xMethod = probe::ProbeMethodId::Indexed;  // ours across
   probe::ProbeMethodId yMethod = probe::ProbeMethodId::Fathom;   // the anchor up

@@ -87,18 +87,6 @@ int coversWithPieces(const QString& dataDir, int pieces) {
   return n;
 }
 
-// A method's name ("indexed": the CSV's columns and the summary) and label ("cover, indexed": the
-// legend), from the probe registry.
-QString methodName(probe::ProbeMethodId id) {
-  const std::string_view name = probe::probe_method_name(id);
-  return QString::fromUtf8(name.data(), qsizetype(name.size()));
-}
-
-QString methodLabel(probe::ProbeMethodId id) {
-  const std::string_view label = probe::probe_method(id).label;
-  return QString::fromUtf8(label.data(), qsizetype(label.size()));
-}
-
 QString ns(double v) {
   if (v >= 1e6) return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'g', 3);
   if (v >= 1e4) return QStringLiteral("%1 µs").arg(v / 1e3, 0, 'g', 3);
@@ -394,7 +382,7 @@ void ProbeTimesChart::drawHistograms() {
   chart->addAxis(y, Qt::AlignLeft);
   for (const ProbeTimeHistogram& h : r.methods) {
     auto* s = new QLineSeries;
-    const QString who = methodLabel(h.method);
+    const QString who = probeMethodLabel(h.method);
     s->setName(tr("%1: median %2, mean %3").arg(who, ns(h.medianNs), ns(h.meanNs)));
     // A point at each bin's geometric centre.
     for (int i = 0; i < h.counts.size(); ++i) s->append(std::sqrt(h.edges[i] * h.edges[i + 1]), double(h.counts[i]));
@@ -420,7 +408,7 @@ QString ProbeTimesChart::summaryText() const {
   QStringList rows;
   for (const ProbeTimeHistogram& h : r.methods)
     rows << tr("%1: median %2, mean %3, p99 %4, batch mean %5, %6 KiB")
-                .arg(methodName(h.method), ns(h.medianNs), ns(h.meanNs), ns(h.p99Ns), ns(h.batchMeanNs))
+                .arg(probeMethodName(h.method), ns(h.medianNs), ns(h.meanNs), ns(h.p99Ns), ns(h.batchMeanNs))
                 .arg(QLocale().toString(double(h.memoryBytes) / 1024.0, 'f', 0));
   text += rows.join(QStringLiteral(" · "));
   if (const ProbeTimeDensity& d = r.density; !d.empty())
@@ -444,7 +432,7 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
   return exportCsvFile(path, error, [&](QTextStream& out) {
     if (currentView() == JointDensity) {
       const ProbeTimeDensity& d = result_.density;
-      const QString x = methodName(d.xMethod), y = methodName(d.yMethod);
+      const QString x = probeMethodName(d.xMethod), y = probeMethodName(d.yMethod);
       out << x << "_from_ns," << x << "_to_ns," << y << "_from_ns," << y << "_to_ns,positions\n";
       for (const ProbeTimeDensity::Cell& c : d.cells)
         out << d.edges[c.x] << ',' << d.edges[c.x + 1] << ',' << d.edges[c.y] << ',' << d.edges[c.y + 1] << ','
@@ -453,7 +441,7 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
       out << "method,bin_from_ns,bin_to_ns,probes\n";
       for (const ProbeTimeHistogram& h : result_.methods)
         for (int i = 0; i < h.counts.size(); ++i)
-          out << methodName(h.method) << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
+          out << probeMethodName(h.method) << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
     }
   });
 }
