@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
   }
 
   egtmin_tb* tb;
-  if (egtmin_open(argv[1], NULL, &tb) != EGTMIN_OK) {
+  egtmin_options options = EGTMIN_OPTIONS_INIT; /* every option at its default: no memory cap */
+  if (egtmin_open(argv[1], &options, &tb) != EGTMIN_OK) {
     fprintf(stderr, "egtmin_open %s: %s\n", argv[1], egtmin_last_error());
     return 1;
   }

@@ -28,7 +28,7 @@
 
 #include "bench/sampler.hpp"
 #include "chess/balance.hpp"
-#include "probe/cover_prober.hpp"
+#include "probe/probe.hpp"
 
 using namespace egtmin;
 

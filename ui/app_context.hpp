@@ -8,8 +8,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "probe/probe_memory.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "probe/value_source.hpp"
 
 namespace egtmin::ui {

@@ -6,9 +6,7 @@
 #include "bench/probe_bench.hpp"
 #include "bench/size_report.hpp"
 #include "common.hpp"
-#include "probe/cover_prober.hpp"
-#include "probe/probe_methods.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "table/table_store.hpp"
 #include "util/host.hpp"
 
@@ -60,7 +58,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     std::ofstream out(csv);
     if (!out) return fail("cannot write " + csv);
     out << "position,fen";
-    for (const auto& m : r.methods) out << "," << m.name << "_ns";
+    for (const auto& m : r.methods) out << "," << probe::probe_method_name(m.method) << "_ns";
     out << "\n";
     for (size_t i = 0; i < r.samples.size(); ++i) {
       out << i << "," << bench::to_position(r.samples[i]).fen();
@@ -73,7 +71,8 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     if (!out) return fail("cannot write " + csv);
   }
 
-  nlohmann::json j{{"anchor", r.anchor},
+  const bool on_tables = r.checked_against == bench::CheckedAgainst::Tables;
+  nlohmann::json j{{"anchor", on_tables ? std::string("table") : std::string(probe::anchor_method().name)},
                    {"host", describe_host()},
                    {"positions", r.positions},
                    {"pieces", opts.pieces},
@@ -93,37 +92,39 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"rounds", opts.rounds},
                    {"turns", opts.turns == bench::ProbeBenchOptions::Turns::Chunk ? "chunk" : "pass"},
                    {"covers", (*prober)->balances().size()}};
-  for (const auto& m : r.methods)
-    j["methods"][m.name] = {{"positions", m.positions},
-                            {"mean_ns", m.per_probe.mean_ns},
-                            {"sd_ns", m.per_probe.sd_ns},
-                            {"median_ns", m.per_probe.median_ns},
-                            {"p99_ns", m.per_probe.p99_ns},
-                            {"total_s", m.per_probe.total_s},
-                            {"batch_mean_ns", m.batch_mean_ns},
-                            {"memory_bytes", m.memory_bytes},
-                            {"round_batch_mean_ns", m.round_batch_mean_ns}};
+  for (const auto& m : r.methods) {
+    nlohmann::json& jm = j["methods"][std::string(probe::probe_method_name(m.method))];
+    jm = {{"positions", m.positions},
+          {"mean_ns", m.per_probe.mean_ns},
+          {"sd_ns", m.per_probe.sd_ns},
+          {"median_ns", m.per_probe.median_ns},
+          {"p99_ns", m.per_probe.p99_ns},
+          {"total_s", m.per_probe.total_s},
+          {"batch_mean_ns", m.batch_mean_ns},
+          {"memory_bytes", m.memory_bytes},
+          {"round_batch_mean_ns", m.round_batch_mean_ns}};
+  }
   // Each round's ratio of the default method to the anchor (batch means), so the spread between
   // rounds shows how far the machine drifted.
-  auto timing = [&r](std::string_view name) -> const bench::MethodTiming* {
+  auto timing = [&r](probe::ProbeMethodId id) -> const bench::MethodTiming* {
     for (const auto& m : r.methods)
-      if (m.name == name) return &m;
+      if (m.method == id) return &m;
     return nullptr;
   };
   // Each method's batch mean over the anchor's, round by round (the same positions, in turn).
-  const bench::MethodTiming* anchor = timing(probe::anchor_method().name);
+  const bench::MethodTiming* anchor = timing(probe::anchor_method().id);
   auto round_ratios_of = [&](const bench::MethodTiming& ours) {
     std::vector<double> ratios;
     for (size_t i = 0; anchor && i < ours.round_batch_mean_ns.size() && i < anchor->round_batch_mean_ns.size(); ++i)
       ratios.push_back(ours.round_batch_mean_ns[i] / anchor->round_batch_mean_ns[i]);
     return ratios;
   };
-  const bench::MethodTiming* ours = timing(probe::probe_methods().front().name);
+  const bench::MethodTiming* ours = timing(probe::probe_methods().front().id);
   const std::vector<double> round_ratios = ours ? round_ratios_of(*ours) : std::vector<double>{};
   j["round_indexed_to_fathom"] = round_ratios;
   nlohmann::json by_method = nlohmann::json::object();
   for (const auto& m : r.methods)
-    if (&m != anchor) by_method[m.name] = round_ratios_of(m);
+    if (&m != anchor) by_method[std::string(probe::probe_method_name(m.method))] = round_ratios_of(m);
   j["round_ratios_to_fathom"] = by_method;
   if (common.json) {
     print_json(j);
@@ -131,32 +132,32 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     std::printf("%llu positions (%d pieces, seed %llu), %llu candidates drawn: %llu illegal, %llu without cover/%s\n",
                 (unsigned long long)r.positions, opts.pieces, (unsigned long long)opts.seed,
                 (unsigned long long)r.candidates, (unsigned long long)r.discarded_illegal,
-                (unsigned long long)r.discarded_unavailable, r.anchor == "table" ? "table" : "Syzygy");
+                (unsigned long long)r.discarded_unavailable, on_tables ? "table" : "Syzygy");
     std::printf("host: %s\n", describe_host().c_str());
-    std::printf("mismatches against %s: %llu\n", r.anchor == "table" ? "the tables" : "Fathom",
-                (unsigned long long)r.mismatches);
+    std::printf("mismatches against %s: %llu\n", on_tables ? "the tables" : "Fathom", (unsigned long long)r.mismatches);
     for (const auto& e : r.mismatch_examples) std::printf("  %s\n", e.c_str());
     std::printf("%-16s %10s %10s %10s %10s %10s %10s %12s %14s\n", "method", "positions", "mean ns", "sd ns",
                 "median ns", "p99 ns", "total s", "batch mean", "memory bytes");
     for (const auto& m : r.methods)
-      std::printf("%-16s %10llu %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n", m.name.c_str(),
-                  (unsigned long long)m.positions, m.per_probe.mean_ns, m.per_probe.sd_ns, m.per_probe.median_ns,
-                  m.per_probe.p99_ns, m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
+      std::printf("%-16s %10llu %10.1f %10.1f %10.0f %10.0f %10.3f %12.1f %14zu\n",
+                  std::string(probe::probe_method_name(m.method)).c_str(), (unsigned long long)m.positions,
+                  m.per_probe.mean_ns, m.per_probe.sd_ns, m.per_probe.median_ns, m.per_probe.p99_ns,
+                  m.per_probe.total_s, m.batch_mean_ns, m.memory_bytes);
     std::printf(
         "per-probe times include the clock's own cost (%.0f ns); batch mean times whole passes.\n"
         "loading: %.2f s (%zu of %zu covers from their layout files, index build %.2f s of CPU time); %d "
         "round(s)\n",
         r.timer_overhead_ns, load_s, from_layouts, (*prober)->balances().size(), build_s, opts.rounds);
-    if (anchor) {
-      std::printf("indexed / fathom (batch means) per round:");
-      for (double ratio : round_ratios) std::printf(" %.4f", ratio);
+    // The default method's ratios, then the capture-resolved covers' when they were timed.
+    auto print_ratios = [&](probe::ProbeMethodId id, const std::vector<double>& ratios) {
+      std::printf("%s / %s (batch means) per round:", std::string(probe::probe_method_name(id)).c_str(),
+                  std::string(probe::anchor_method().name).c_str());
+      for (double ratio : ratios) std::printf(" %.4f", ratio);
       std::printf("\n");
-    }
-    if (const bench::MethodTiming* cr = timing("capture-resolved"); cr && anchor) {
-      std::printf("capture-resolved / fathom (batch means) per round:");
-      for (double ratio : round_ratios_of(*cr)) std::printf(" %.4f", ratio);
-      std::printf("\n");
-    }
+    };
+    if (anchor) print_ratios(probe::probe_methods().front().id, round_ratios);
+    if (const bench::MethodTiming* cr = timing(probe::ProbeMethodId::CaptureResolved); cr && anchor)
+      print_ratios(cr->method, round_ratios_of(*cr));
   }
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
 }

@@ -4,10 +4,7 @@
 
 #include "common.hpp"
 #include "logic/cube.hpp"
-#include "probe/cover_prober.hpp"
-#include "probe/probe_memory.hpp"
-#include "probe/probe_methods.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
 #include "table/table_store.hpp"
@@ -77,8 +74,8 @@ Command add_probe(CLI::App& app) {
         const auto& level = probe::probe_memory_level(*probe::parse_probe_memory(a->memory));
         const auto method = a->method.empty() ? level.method : *probe::parse_method(a->method);
         if (method == probe::Method::Indexed && level.max_copies == probe::CoverProber::kNoIndex) {
-          std::fprintf(stderr, "egtmin-cli: error: --method indexed needs an index, which --memory %s lacks\n",
-                       a->memory.c_str());
+          std::fprintf(stderr, "egtmin-cli: error: --method %s needs an index, which --memory %s lacks\n",
+                       std::string(probe::method_name(method)).c_str(), a->memory.c_str());
           return int(kUsage);
         }
 

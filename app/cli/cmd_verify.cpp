@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "common.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "run/proof_run.hpp"
 #include "table/table_store.hpp"
 

@@ -6,8 +6,7 @@
 
 #include "bench/probe_bench.hpp"
 #include "logic/pass_sequence.hpp"
-#include "probe/cover_prober.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 
 namespace egtmin::bench {
 
@@ -122,8 +121,8 @@ Result<std::vector<AblationRow>> run_ablation(const AblationRequest& request, co
       row.probe_positions = bench->positions;
       row.probe_mismatches = bench->mismatches;
       for (const MethodTiming& m : bench->methods) {
-        if (m.name == "indexed") row.probe_ns = m.batch_mean_ns;
-        if (m.name == "fathom") row.fathom_ns = m.batch_mean_ns;
+        if (m.method == probe::ProbeMethodId::Indexed) row.probe_ns = m.batch_mean_ns;
+        if (m.method == probe::ProbeMethodId::Fathom) row.fathom_ns = m.batch_mean_ns;
       }
     }
     rows.push_back(std::move(row));

@@ -8,8 +8,7 @@
 #include <set>
 #include <span>
 
-#include "probe/cover_prober.hpp"
-#include "probe/probe_methods.hpp"
+#include "probe/probe.hpp"
 
 namespace egtmin::bench {
 
@@ -43,7 +42,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   const bool on_tables = opts.against_tables || std::any_of(opts.balances.begin(), opts.balances.end(),
                                                             [&](const Balance& b) { return !syzygy.has_wdl(b); });
   if (on_tables && !tables) return Error{"no tables to check the covers against"};
-  r.anchor = on_tables ? "table" : "fathom";
+  r.checked_against = on_tables ? CheckedAgainst::Tables : CheckedAgainst::AnchorMethod;
 
   for (const Balance& b : opts.balances) {
     if (b.pieces() != opts.pieces)
@@ -150,7 +149,7 @@ Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const
   };
   std::vector<Timed> timed(methods.size());
   for (size_t i = 0; i < methods.size(); ++i) {
-    timed[i].mt.name = std::string(methods[i]->name);
+    timed[i].mt.method = methods[i]->id;
     timed[i].mt.memory_bytes = methods[i]->memory_bytes(targets, sampled);
     timed[i].mt.positions = positions_for(*methods[i]);
     timed[i].times.resize(timed[i].mt.positions * rounds);

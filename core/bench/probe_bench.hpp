@@ -13,7 +13,6 @@
 #include "bench/stats.hpp"
 #include "chess/balance.hpp"
 #include "probe/probe.hpp"
-#include "probe/syzygy.hpp"
 #include "table/generator.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
@@ -54,7 +53,7 @@ struct ProbeBenchOptions {
 };
 
 struct MethodTiming {
-  std::string name;                         // "linear", "indexed", "fathom"
+  probe::ProbeMethodId method = probe::ProbeMethodId::Indexed;
   uint64_t positions = 0;                   // timed (fewer than all for a method on a subsample)
   TimeStats per_probe;                      // steady_clock around each probe (includes timer_overhead_ns)
   double batch_mean_ns = 0;                 // clock pairs around chunks of 4096 probes, over all rounds, per probe
@@ -63,8 +62,12 @@ struct MethodTiming {
   std::vector<uint32_t> times_ns;  // when keep_times: each position's time in the last round
 };
 
+// What every position of a run is checked against: the anchor method (probe::anchor_method(),
+// Fathom), or the exact tables.
+enum class CheckedAgainst : uint8_t { AnchorMethod, Tables };
+
 struct ProbeBenchResult {
-  std::string anchor;  // what every position was checked against: "fathom" or "table"
+  CheckedAgainst checked_against = CheckedAgainst::AnchorMethod;
   uint64_t positions = 0;
   uint64_t candidates = 0;  // drawn, including discarded ones
   uint64_t discarded_illegal = 0;
@@ -78,9 +81,9 @@ struct ProbeBenchResult {
 
 // progress.cancelled() is checked in every phase (sampling, the Fathom check, between timed chunks
 // of 4096 probes, outside the timed regions); a cancelled run returns the error "cancelled".
-// `resolved`: capture-resolved covers to time beside the standalone ones (the "capture-resolved"
-// method), on the same positions in the same rounds; positions are then drawn from balances both
-// kinds cover. `tables` gives the exact tables for a run of named balances without Syzygy files.
+// `resolved`: capture-resolved covers to time beside the standalone ones (the method
+// ProbeMethodId::CaptureResolved), on the same positions in the same rounds; positions are then drawn from balances
+// both kinds cover. `tables` gives the exact tables for a run of named balances without Syzygy files.
 Result<ProbeBenchResult> run_probe_bench(const probe::CoverProber& prober, const Syzygy& syzygy,
                                          const ProbeBenchOptions& opts, const Progress& progress = no_progress(),
                                          const probe::CoverProber* resolved = nullptr,

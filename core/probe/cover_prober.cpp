@@ -37,14 +37,6 @@ struct PlacementBoard {
 };
 }  // namespace
 
-const char* method_name(Method m) { return m == Method::Linear ? "linear" : "indexed"; }
-
-Result<Method> parse_method(std::string_view name) {
-  if (name == "linear") return Method::Linear;
-  if (name == "indexed") return Method::Indexed;
-  return Error{"unknown probe method '" + std::string(name) + "' (linear or indexed)"};
-}
-
 const std::vector<logic::CubeWord>& LoadedCover::cubes() const {
   if (!from_layout()) return file.cubes;
   std::call_once(lazy_once_, [&] {
@@ -416,7 +408,7 @@ size_t CoverProber::resident_bytes() const {
   return total;
 }
 
-Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_cube) const {
+Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_cube) const {
   std::array<uint8_t, kPieces> counts{};
   for (int pc = 0; pc < kPieces; ++pc) counts[size_t(pc)] = uint8_t(popcount(pos.pieces(Piece(pc))));
   // Covers exist for canonical balances only, so the colouring whose key is found is the one to
@@ -459,7 +451,7 @@ Result<CoverProbe> CoverProber::probe(const Position& pos, Method m, bool name_c
   // search below gives it.
   if (found.out == logic::Output::None && !resolved)
     return Error{"no cube of the " + lc.file.balance.name() + " cover contains this position (is it legal?)"};
-  CoverProbe out;
+  CoverAnswer out;
   if (found.out != logic::Output::None) {
     Wdl white = logic::value_of(found.out, lc.file.is_rule_draw(rep_index));
     if (negate_white) white = negate(white);
@@ -507,7 +499,7 @@ Wdl CoverProber::capture_value_hot(const Position& pos, Method m) const {
   return capture_value(pos, [&](const Position& after) { return probe_wdl(after, m); });
 }
 
-Result<CoverProbe> CoverProber::probe_checked(const Position& pos, Method m) const {
+Result<CoverAnswer> CoverProber::probe_checked(const Position& pos, Method m) const {
   if (auto why = pos.illegal_reason()) return Error{"illegal position: " + *why};
   if (pos.piece_count() > 5) return Error{"more than 5 pieces; covers go up to 5"};
   return probe(pos, m);

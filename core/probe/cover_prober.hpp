@@ -48,8 +48,7 @@ enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
 inline constexpr EnumName<RegionPolicy> kRegionPolicyNames[] = {
     {RegionPolicy::Never, "never"}, {RegionPolicy::Auto, "auto"}, {RegionPolicy::Always, "always"}};
 constexpr std::span<const EnumName<RegionPolicy>> enum_names(RegionPolicy) { return kRegionPolicyNames; }
-const char* method_name(Method m);
-Result<Method> parse_method(std::string_view name);
+// Method's names (method_name, parse_method) are the probe registry's: probe/probe_methods.hpp.
 
 // One balance's cover, ready to probe.
 struct LoadedCover {
@@ -101,12 +100,13 @@ struct LoadedCover {
   mutable std::atomic<size_t> lazy_bytes_{0};  // of lazy_cubes_, once loaded
 };
 
-struct CoverProbe {
+// One position's answer from the covers.
+struct CoverAnswer {
   Wdl wdl = Wdl::Illegal;    // for the side to move
   logic::CubeWord cube = 0;  // the cube that answered (for the position itself, not an ep capture); 0:
-                             // not named (LoadedCover::find)
+                             // not named (LoadedCover::find) or the cover's implied output
+  int inputs = 0;            // of that cover, for printing the cube
   Balance balance;           // canonical balance of the cover that answered
-  int inputs = 0;
 };
 
 class CoverProber {
@@ -166,8 +166,8 @@ class CoverProber {
   // The value of a legal position for the side to move. The position is trusted to be legal (the
   // hot path checks nothing but the cover's existence); probe_checked() validates first.
   // `name_cube`: see LoadedCover::find (a benchmark's check needs the value only).
-  Result<CoverProbe> probe(const Position& pos, Method m, bool name_cube = true) const;
-  Result<CoverProbe> probe_checked(const Position& pos, Method m) const;
+  Result<CoverAnswer> probe(const Position& pos, Method m, bool name_cube = true) const;
+  Result<CoverAnswer> probe_checked(const Position& pos, Method m) const;
   // The hot path: the same value as probe(pos, m)->wdl for a legal position, Wdl::Illegal where
   // probe() gives an error. No strings, no Balance: a material hash picks the cover, a per-square
   // table picks the board transform (CoverCanon only when the white king is on a symmetry axis),

@@ -52,12 +52,14 @@ class CubeIndex {
   // Node references. Leaf: kLeaf | blocks << 40 | active groups << 29 | offset in slices_ of the
   // leaf (a header word: its first position in ids_, then the blocks). Inner: width << 40 |
   // shift << 32 | offset in nodes_ of its 2^width child references, indexed by
-  // (index >> shift) & (2^width - 1).
+  // (index >> shift) & (2^width - 1). Packed and unpacked by the functions below.
   static constexpr uint64_t kLeaf = uint64_t{1} << 63;
   static constexpr int kBlocksShift = 40, kActiveShift = 29;
   static constexpr uint64_t kBlocksMask = (uint64_t{1} << 23) - 1;
   static constexpr uint64_t kActiveMask = (uint64_t{1} << 11) - 1;
   static constexpr uint64_t kOffsetMask = (uint64_t{1} << 29) - 1;
+  static constexpr int kWidthShift = 40, kSplitShift = 32;
+  static constexpr uint64_t kChildrenMask = 0xffffffffu;
   static constexpr int kMaxGroups = 11;
   // The rows of a slab of B blocks (row r of block b is word r * B + b): the outputs' two slices,
   // an all-ones row (what an inactive group reads), then each active group's rows, one per value.
@@ -65,6 +67,34 @@ class CubeIndex {
   // A leaf's header word: its first position in ids_ (low 40 bits) and its cube count.
   static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
   static constexpr int kHeaderCountShift = 40;
+
+  [[gnu::always_inline]] static constexpr bool is_leaf(uint64_t ref) { return ref & kLeaf; }
+  // An inner node's reference: 2^width children from nodes_[children], split on the index bits
+  // from `shift` up.
+  [[gnu::always_inline]] static constexpr uint64_t inner_ref(uint64_t width, uint64_t shift, uint64_t children) {
+    return (width << kWidthShift) | (shift << kSplitShift) | children;
+  }
+  // Where in nodes_ the reference of the inner node's child that `index` reaches lies.
+  [[gnu::always_inline]] static constexpr uint64_t child_slot(uint64_t ref, uint64_t index) {
+    const unsigned shift = unsigned(ref >> kSplitShift) & 63, width = unsigned(ref >> kWidthShift) & 7;
+    return (ref & kChildrenMask) + ((index >> shift) & ((1u << width) - 1));
+  }
+  // A leaf's reference: its 64-cube blocks, its active groups (bit g: group g has rows), and the
+  // offset of its header word in slices_.
+  [[gnu::always_inline]] static constexpr uint64_t leaf_ref(uint64_t blocks, uint64_t active, uint64_t offset) {
+    return kLeaf | blocks << kBlocksShift | active << kActiveShift | offset;
+  }
+  [[gnu::always_inline]] static constexpr uint32_t leaf_blocks(uint64_t ref) {
+    return uint32_t((ref >> kBlocksShift) & kBlocksMask);
+  }
+  [[gnu::always_inline]] static constexpr unsigned leaf_active(uint64_t ref) {
+    return unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
+  }
+  [[gnu::always_inline]] static constexpr uint64_t leaf_offset(uint64_t ref) { return ref & kOffsetMask; }
+  [[gnu::always_inline]] static constexpr uint64_t leaf_header(uint64_t first_id, uint64_t count) {
+    return first_id | count << kHeaderCountShift;
+  }
+  [[gnu::always_inline]] static constexpr uint64_t header_first_id(uint64_t header) { return header & kHeaderIdMask; }
   CubeIndex() = default;
   // Move-only: hot() hands out pointers into the index's own words (or the arena given to
   // use_hot_words), which a move keeps valid and a copy would not.
@@ -205,19 +235,16 @@ class CubeIndex {
     uint64_t index = stm;
     for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
     uint64_t ref = h.root;
-    while (!(ref & kLeaf)) {
-      const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
-      ref = h.nodes[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
-    }
+    while (!is_leaf(ref)) ref = h.nodes[child_slot(ref, index)];
     // The leaf's groups (only probes that miss the front get here): the side to move, then each
     // piece's rank and file.
     std::array<uint32_t, kGroups> value;
     value[0] = stm;
     for (int g = 1; g < kGroups; ++g) value[size_t(g)] = uint32_t(index >> (kInputs - 1 - 3 * g)) & 7;
-    const uint32_t blocks = uint32_t((ref >> kBlocksShift) & kBlocksMask);
+    const uint32_t blocks = leaf_blocks(ref);
     // Leaves hold only the active groups' rows, in group order; an inactive group reads the
     // all-ones row instead, so the scan has a fixed number of groups and no branches.
-    const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
+    const unsigned active = leaf_active(ref);
     std::array<uint32_t, kGroups> at;
     uint32_t row = kFirstGroupRow;
     for (int g = 0; g < kGroups; ++g) {
@@ -225,7 +252,7 @@ class CubeIndex {
       at[size_t(g)] = (on ? row + value[size_t(g)] : kOnesRow) * blocks;
       row += on ? (g == 0 ? 2u : 8u) : 0u;
     }
-    const uint64_t* slab = h.slices + (ref & kOffsetMask) + 1;
+    const uint64_t* slab = h.slices + leaf_offset(ref) + 1;
     const Hit hit = scan(slab, blocks, at);
     if (hit.hits) return output_at(slab, blocks, hit);
     return logic::Output::None;
@@ -288,16 +315,13 @@ class CubeIndex {
     if (slice_words_ == 0) [[unlikely]]
       return {};  // default-constructed
     uint64_t ref = root_;
-    while (!(ref & kLeaf)) {
-      const unsigned shift = unsigned(ref >> 32) & 63, width = unsigned(ref >> 40) & 7;
-      ref = nodes_data()[(ref & 0xffffffffu) + ((index >> shift) & ((1u << width) - 1))];
-    }
-    const uint64_t* p = slices_data() + (ref & kOffsetMask);
+    while (!is_leaf(ref)) ref = nodes_data()[child_slot(ref, index)];
+    const uint64_t* p = slices_data() + leaf_offset(ref);
     Match m;
-    m.leaf_id = p[0] & kHeaderIdMask;
+    m.leaf_id = header_first_id(p[0]);
     m.slab = p + 1;
-    m.blocks = (ref >> kBlocksShift) & kBlocksMask;
-    const unsigned active = unsigned(ref >> kActiveShift) & unsigned(kActiveMask);
+    m.blocks = leaf_blocks(ref);
+    const unsigned active = leaf_active(ref);
     std::array<uint32_t, kMaxGroups> at{};
     uint32_t row = kFirstGroupRow;
     for (int g = 0; g < kMaxGroups; ++g) {

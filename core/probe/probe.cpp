@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/probe.hpp"
 
-#include "probe/cover_prober.hpp"
-
 namespace egtmin::probe {
 
 Covers::Covers(std::unique_ptr<CoverProber> impl, ProbeMemory memory) : impl_(std::move(impl)), memory_(memory) {}
@@ -20,9 +18,7 @@ Result<Covers> Covers::open(const std::filesystem::path& data_dir, const OpenOpt
 bool Covers::has(const Balance& b) const { return impl_->has(b); }
 
 Result<CoverAnswer> Covers::probe(const Position& pos) const {
-  auto r = impl_->probe_checked(pos, probe_memory_level(memory_).method);
-  if (!r) return r.error();
-  return CoverAnswer{r->wdl, r->cube, r->inputs, r->balance};
+  return impl_->probe_checked(pos, probe_memory_level(memory_).method);
 }
 
 Wdl Covers::probe_wdl(const Position& pos) const { return impl_->probe_wdl(pos, probe_memory_level(memory_).method); }

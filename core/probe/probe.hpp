@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Probing cover files, as a caller needs it: open a data directory's covers, probe a position,
-// ask what is loaded and how much memory it takes. The index structures behind it (CubeIndex,
-// RegionIndex, the hot path) stay in probe/cover_prober.hpp, for core and the benchmarks.
+// The probe's one door: code outside core/probe includes this header and no other of the probe's.
+// What callers need, and where it is defined:
+//   Covers, OpenOptions   open a data directory's covers and probe positions, the short way (below)
+//   CoverProber           the prober, for callers that choose what to load and how; its answer
+//                         CoverAnswer, its strategies Method and RegionPolicy (probe/cover_prober.hpp)
+//   Syzygy                the one wrapper over Fathom, the Syzygy prober (probe/syzygy.hpp)
+//   ProbeMethodId         the probe methods that benchmarks time and charts draw, and their
+//                         registry: names, labels, probe functions (probe/probe_methods.hpp)
+//   ProbeMemory           the memory levels a user chooses from (probe/probe_memory.hpp)
+//   make_layout           probe layout files, written beside the covers (probe/probe_layout.hpp)
+//   check_probe           the hot path proved against a table (probe/probe_check.hpp)
+// The index structures behind the prober (CubeIndex, RegionIndex, DirectTable, and hot_probe.hpp,
+// which inlines the hot path into its callers' loops) come with CoverProber but are its
+// internals: core/probe and its tests work on them by name.
 #pragma once
 
 #include <filesystem>
@@ -11,25 +22,20 @@
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
 #include "logic/cube.hpp"
+#include "probe/cover_prober.hpp"
+#include "probe/probe_check.hpp"
+#include "probe/probe_layout.hpp"
 #include "probe/probe_memory.hpp"
+#include "probe/probe_methods.hpp"
+#include "probe/syzygy.hpp"
 #include "table/table.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::probe {
 
-class CoverProber;
-
 struct OpenOptions {
   int threads = 0;  // covers are loaded and indexed on this many threads (0: default_threads())
   ProbeMemory memory = kDefaultProbeMemory;  // what is built for each cover, and the probe's method
-};
-
-// One position's answer from the covers.
-struct CoverAnswer {
-  Wdl wdl = Wdl::Illegal;    // for the side to move
-  logic::CubeWord cube = 0;  // the cube that answered (for the position itself, not an ep capture)
-  int inputs = 0;            // of that cover, for printing the cube
-  Balance balance;           // canonical balance of the cover that answered
 };
 
 struct CoverStats {

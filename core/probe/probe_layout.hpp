@@ -11,6 +11,8 @@
 // fields): docs/file-format.md.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -21,6 +23,18 @@
 namespace egtmin::probe {
 
 inline constexpr uint32_t kLayoutVersion = 5;
+
+// The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
+//   0  8  magic
+//   8  4  version
+//  12  4  zero
+//  16  8  the cover file's size
+//  24  8  the cover file's CRC-64
+//  32  8  payload bytes
+//  40  8  payload CRC-64
+//  48 16  zero
+inline constexpr std::array<char, 8> kLayoutMagic = {'E', 'G', 'T', 'L', 'A', 'Y', 'T', '\n'};
+inline constexpr size_t kLayoutHeaderBytes = 64;
 
 // NAME.egtc -> NAME.egtl, in the same directory.
 std::filesystem::path layout_path(const std::filesystem::path& cover_path);

@@ -102,23 +102,37 @@ size_t fathom_memory(const ProbeTargets& t, std::span<const Balance> balances) {
 }
 
 constexpr ProbeMethodInfo kMethods[] = {
-    {"indexed", "cover, indexed", "the cover's index: front line, then tree or region index", MethodRole::Cover, false,
-     false, false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>, cover_memory<Method::Indexed>},
-    {"batched", "cover, indexed, batched",
+    {ProbeMethodId::Indexed, "indexed", "cover, indexed", "the cover's index: front line, then tree or region index",
+     MethodRole::Cover, false, false, false, cover_batch<Method::Indexed>, cover_checked<Method::Indexed>,
+     cover_memory<Method::Indexed>},
+    {ProbeMethodId::Batched, "batched", "cover, indexed, batched",
      "the index given many positions at once: consecutive probes' waits on memory overlap", MethodRole::Cover, false,
      false, true, many_batch, many_checked, cover_memory<Method::Indexed>},
-    {"linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order", MethodRole::Cover, true,
-     false, false, cover_batch<Method::Linear>, cover_checked<Method::Linear>, cover_memory<Method::Linear>},
-    {"capture-resolved", "capture-resolved cover, indexed",
+    {ProbeMethodId::Linear, "linear", "cover, linear", "the paper's probe: scan the cover's cubes in file order",
+     MethodRole::Cover, true, false, false, cover_batch<Method::Linear>, cover_checked<Method::Linear>,
+     cover_memory<Method::Linear>},
+    {ProbeMethodId::CaptureResolved, "capture-resolved", "capture-resolved cover, indexed",
      "the capture-resolved cover's index, the better of its value and a one-ply capture search", MethodRole::Cover,
      false, true, false, resolved_batch, resolved_checked, resolved_memory},
-    {"fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files", MethodRole::Anchor, false, false,
-     false, fathom_batch, fathom_checked, fathom_memory},
+    {ProbeMethodId::Fathom, "fathom", "Fathom (Syzygy)", "Fathom's tb_probe_wdl on the Syzygy WDL files",
+     MethodRole::Anchor, false, false, false, fathom_batch, fathom_checked, fathom_memory},
 };
+
+// The list is in id order, so that an id is its entry's place.
+constexpr bool in_id_order() {
+  for (size_t i = 0; i < std::size(kMethods); ++i)
+    if (size_t(kMethods[i].id) != i) return false;
+  return true;
+}
+static_assert(in_id_order() && std::size(kMethods) == size_t(ProbeMethodId::Fathom) + 1);
 
 }  // namespace
 
 std::span<const ProbeMethodInfo> probe_methods() { return kMethods; }
+
+const ProbeMethodInfo& probe_method(ProbeMethodId id) { return kMethods[size_t(id)]; }
+
+std::string_view probe_method_name(ProbeMethodId id) { return probe_method(id).name; }
 
 std::vector<const ProbeMethodInfo*> probe_methods_for(const ProbeTargets& targets) {
   std::vector<const ProbeMethodInfo*> out;
@@ -137,6 +151,18 @@ const ProbeMethodInfo& anchor_method() {
   for (const ProbeMethodInfo& m : kMethods)
     if (m.role == MethodRole::Anchor) return m;
   return kMethods[std::size(kMethods) - 1];
+}
+
+ProbeMethodId probe_method_of(Method m) { return m == Method::Linear ? ProbeMethodId::Linear : ProbeMethodId::Indexed; }
+
+std::string_view method_name(Method m) { return probe_method_name(probe_method_of(m)); }
+
+Result<Method> parse_method(std::string_view name) {
+  if (const ProbeMethodInfo* named = find_probe_method(name))
+    for (Method m : {Method::Linear, Method::Indexed})
+      if (probe_method_of(m) == named->id) return m;
+  return Error{"unknown probe method '" + std::string(name) + "' (" + std::string(method_name(Method::Linear)) +
+               " or " + std::string(method_name(Method::Indexed)) + ")"};
 }
 
 }  // namespace egtmin::probe

@@ -2,7 +2,10 @@
 // Every way the benchmarks and charts answer a probe, in one list: our cover methods and the
 // anchor they are measured against (Fathom on Syzygy's files). The probe benchmark times each in
 // turn, the CLI names them in its JSON and the GUI draws one series per method, all from here, so
-// a new method is its probe function, one entry in probe_methods.cpp and its test.
+// a new method is its id, its probe function, one entry in probe_methods.cpp and its test.
+//
+// Between the layers a method is its ProbeMethodId; its name is spelled here only, and read or
+// written only at the edges (command-line flags, JSON and CSV), through this registry.
 #pragma once
 
 #include <cstdint>
@@ -13,12 +16,15 @@
 
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
+#include "probe/cover_prober.hpp"
 #include "probe/syzygy.hpp"
 #include "table/table.hpp"
 
 namespace egtmin::probe {
 
-class CoverProber;
+// Every method, in the order charts show them (kMethods lists them in this order): our default
+// method first, the anchor last.
+enum class ProbeMethodId : uint8_t { Indexed, Batched, Linear, CaptureResolved, Fathom };
 
 // What a method may probe: our covers and the Syzygy directory, both open. `hold`, when given,
 // keeps the Syzygy directory fixed for as long as the targets are used (the benchmark holds it
@@ -37,6 +43,7 @@ struct ProbeTargets {
 enum class MethodRole : uint8_t { Cover, Anchor };
 
 struct ProbeMethodInfo {
+  ProbeMethodId id;
   std::string_view name;         // "indexed": as JSON keys, CSV columns and --method spell it
   std::string_view label;        // "cover, indexed": for people (chart legends)
   std::string_view description;  // one line
@@ -62,11 +69,23 @@ struct ProbeMethodInfo {
 
 // In the order charts show them: our default method first, the anchor last.
 std::span<const ProbeMethodInfo> probe_methods();
+const ProbeMethodInfo& probe_method(ProbeMethodId id);
+// "indexed": as JSON keys, CSV columns and --method spell it.
+std::string_view probe_method_name(ProbeMethodId id);
 // Those of probe_methods() that targets can run (the capture-resolved one only with its covers).
 std::vector<const ProbeMethodInfo*> probe_methods_for(const ProbeTargets& targets);
-// Nothing when no method has that name.
+// The method of that name, for the edges that read names (flags, files); nothing when no method
+// has it.
 const ProbeMethodInfo* find_probe_method(std::string_view name);
 // The method the others are compared with.
 const ProbeMethodInfo& anchor_method();
+
+// The registry's method that probes the covers with the prober's strategy `m`, and its name
+// ("linear", "indexed": egtmin-cli probe's --method and its JSON).
+ProbeMethodId probe_method_of(Method m);
+std::string_view method_name(Method m);
+// The strategy of a name the registry gives Method::Linear's or Method::Indexed's method; the
+// error names both.
+Result<Method> parse_method(std::string_view name);
 
 }  // namespace egtmin::probe

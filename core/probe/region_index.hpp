@@ -138,6 +138,8 @@ constexpr uint32_t word(const std::array<uint32_t, 4>& sets, int nfree, int subc
       w |= field_code(uint32_t(__builtin_ctz(x)), f == subcube) << field_shift(f, subcube);
   return w;
 }
+// The output of a cube's word (logic::Output's number).
+[[gnu::always_inline]] constexpr uint32_t output(uint32_t word) { return (word >> kOutputShift) & 3; }
 }  // namespace region_cube
 
 class RegionIndex {
@@ -257,14 +259,13 @@ class RegionIndex {
     for (int i = 1; i < kFixed; ++i) r = r << 6 | at(i);
     const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
     const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
-    uint32_t base;
-    std::memcpy(&base, block, sizeof base);
+    const uint32_t base = block_first_cube(block);
     const uint32_t before = units_before(block + kBlockCounts, i);
-    const uint32_t fallback = (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
+    const uint32_t fallback = block_fallback(block, i);
     const auto& bits = region_cube::kQueryBits[h.subcube];
     uint32_t pairs = bits[0][at(kFixed)];
     if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)];
-    return {base + (before << h.unit_shift), uint32_t(block[kBlockCounts + i]) << h.unit_shift, pairs, fallback};
+    return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback};
   }
 
   // Starts fetching the region's first 64 cubes, which find_output will read.
@@ -291,11 +292,11 @@ class RegionIndex {
                     uint64_t(match16(c + 32, q.pairs)) << 32 | uint64_t(match16(c + 48, q.pairs)) << 48;
     if (n < 64) hits &= (uint64_t{1} << n) - 1;  // the rest is the next region's
     if (hits) [[likely]]
-      return logic::Output((c[__builtin_ctzll(hits)] >> kOutputShift) & 3);
+      return logic::Output(region_cube::output(c[__builtin_ctzll(hits)]));
     for (uint32_t j = 64; j < n; j += 16) {
       uint32_t more = match16(c + j, q.pairs);
       if (n - j < 16) more &= (1u << (n - j)) - 1;
-      if (more) return logic::Output((c[j + uint32_t(__builtin_ctz(more))] >> kOutputShift) & 3);
+      if (more) return logic::Output(region_cube::output(c[j + uint32_t(__builtin_ctz(more))]));
     }
     return none;
   }
@@ -351,6 +352,24 @@ class RegionIndex {
   }
 
  private:
+  // A directory block's fields (kBlockBytes bytes at `block`): the first cube of its regions, then
+  // region i's count of units and its fallback, as locate reads them and the build writes them.
+  [[gnu::always_inline]] static uint32_t block_first_cube(const uint8_t* block) {
+    uint32_t base;
+    std::memcpy(&base, block, sizeof base);
+    return base;
+  }
+  [[gnu::always_inline]] static uint32_t block_units(const uint8_t* block, uint32_t i) {
+    return uint32_t(block[kBlockCounts + i]);
+  }
+  [[gnu::always_inline]] static uint32_t block_fallback(const uint8_t* block, uint32_t i) {
+    return (uint32_t(block[kBlockFallbacks + i / 4]) >> (2 * (i % 4))) & 3;
+  }
+  static void set_block_first_cube(uint8_t* block, uint32_t base) { std::memcpy(block, &base, sizeof base); }
+  static void set_block_region(uint8_t* block, uint32_t i, uint32_t units, uint32_t fallback) {
+    block[kBlockCounts + i] = uint8_t(units);
+    block[kBlockFallbacks + i / 4] |= uint8_t(fallback << (2 * (i % 4)));
+  }
   // The sum of a block's first i counts (i < kBlockRegions): three masked 16-byte sums.
   [[gnu::always_inline]] static uint32_t units_before(const uint8_t* counts, uint32_t i) {
 #if defined(__SSE2__)

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "logic/check.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "run/minimize_run.hpp"
 #include "run/proof_run.hpp"
 #include "store/cover_file.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/minimize_run.hpp"
 
-#include "probe/probe_layout.hpp"
+#include "probe/probe.hpp"
 
 #include <algorithm>
 #include <chrono>

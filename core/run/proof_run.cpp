@@ -5,9 +5,7 @@
 #include <memory>
 #include <mutex>
 
-#include "probe/cover_prober.hpp"
-#include "probe/probe_check.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
 #include "table/capture_resolve.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "table/table.hpp"
 #include "util/progress.hpp"
 

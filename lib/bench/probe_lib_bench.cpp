@@ -24,7 +24,7 @@
 
 #include "bench/sampler.hpp"
 #include "egtmin/probe.h"
-#include "probe/cover_prober.hpp"
+#include "probe/probe.hpp"
 #include "src/tablebase.hpp"
 #include "testing/core_to_c.hpp"
 
@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   egtmin_tb* tb = nullptr;
-  if (egtmin_open(dir.c_str(), nullptr, &tb) != EGTMIN_OK) {
+  const egtmin_options options = EGTMIN_OPTIONS_INIT;  // no memory cap: probes skip the tracking
+  if (egtmin_open(dir.c_str(), &options, &tb) != EGTMIN_OK) {
     std::fprintf(stderr, "egtmin_open: %s\n", egtmin_last_error());
     return 1;
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "egtmin/probe.h"
+#include "options.hpp"
 #include "tablebase.hpp"
 
 // The handle is the Tablebase itself, behind the header's incomplete type (one load less on
@@ -110,9 +111,10 @@ int egtmin_open(const char* directory, const egtmin_options* options, egtmin_tb*
   if (tb) *tb = nullptr;
   if (!directory || !tb) return fail(EGTMIN_ERR_ARGUMENT, "egtmin_open: null directory or handle pointer");
   return capi::guarded([&] {
+    egtmin_options read;
+    if (const int rc = capi::read_options(options, read); rc != EGTMIN_OK) return rc;
     std::unique_ptr<capi::Tablebase> handle;
-    if (const int rc = capi::Tablebase::open(directory, options ? options->memory_cap : 0, handle); rc != EGTMIN_OK)
-      return rc;
+    if (const int rc = capi::Tablebase::open(directory, read.memory_cap, handle); rc != EGTMIN_OK) return rc;
     *tb = reinterpret_cast<egtmin_tb*>(handle.release());
     return EGTMIN_OK;
   });
@@ -257,6 +259,7 @@ const char* egtmin_strerror(int code) {
     case EGTMIN_ERR_MEMORY: return "out of memory";
     case EGTMIN_ERR_BUFFER: return "moves array too small";
     case EGTMIN_ERR_INTERNAL: return "internal error";
+    case EGTMIN_ERR_OPTIONS_SIZE: return "egtmin_options.struct_size not set by EGTMIN_OPTIONS_INIT, or too new";
     default: return "unknown error code";
   }
 }

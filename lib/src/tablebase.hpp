@@ -21,7 +21,7 @@
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
 #include "egtmin/probe.h"
-#include "probe/cover_prober.hpp"
+#include "probe/probe.hpp"
 #include "read_epochs.hpp"
 
 namespace egtmin::capi {

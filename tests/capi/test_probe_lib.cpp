@@ -95,7 +95,8 @@ std::vector<Case> sample_cases(size_t per_balance, uint64_t seed) {
 struct Handle {
   egtmin_tb* tb = nullptr;
   explicit Handle(const fs::path& dir, uint64_t cap = 0) {
-    egtmin_options o{cap};
+    egtmin_options o = EGTMIN_OPTIONS_INIT;
+    o.memory_cap = cap;
     const int rc = egtmin_open(dir.c_str(), &o, &tb);
     EXPECT_EQ(rc, EGTMIN_OK) << egtmin_last_error();
   }
@@ -243,8 +244,56 @@ TEST(ProbeLib, RefusesBadPositionsAndArguments) {
   EXPECT_EQ(egtmin_open("/nonexistent/egtmin", nullptr, &tb), EGTMIN_ERR_DIRECTORY);
   EXPECT_EQ(tb, nullptr);
   EXPECT_EQ(egtmin_open(nullptr, nullptr, &tb), EGTMIN_ERR_ARGUMENT);
-  for (int code = EGTMIN_ERR_INTERNAL; code <= EGTMIN_OK; ++code) EXPECT_NE(egtmin_strerror(code), nullptr);
+  for (int code = EGTMIN_ERR_OPTIONS_SIZE; code <= EGTMIN_OK; ++code) {
+    EXPECT_NE(egtmin_strerror(code), nullptr);
+    EXPECT_STRNE(egtmin_strerror(code), "unknown error code") << code;
+  }
   egtmin_close(nullptr);
+}
+
+// egtmin_options carries its size: the library reads the fields the caller's size covers, refuses
+// a size below the first version's, and takes a newer header's bigger struct while the options it
+// does not know are left at zero.
+TEST(ProbeLib, OptionsAreReadAsFarAsTheirSizeSays) {
+  auto cap_of = [](const void* options) {
+    egtmin_tb* tb = nullptr;
+    const int rc = egtmin_open(cover_dir().c_str(), static_cast<const egtmin_options*>(options), &tb);
+    if (rc != EGTMIN_OK) {
+      EXPECT_EQ(tb, nullptr);
+      return int64_t(rc);
+    }
+    egtmin_stats s{};
+    EXPECT_EQ(egtmin_get_stats(tb, &s), EGTMIN_OK);
+    egtmin_close(tb);
+    return int64_t(s.memory_cap);
+  };
+  egtmin_options o = EGTMIN_OPTIONS_INIT;
+  EXPECT_EQ(o.struct_size, sizeof(egtmin_options));
+  EXPECT_EQ(o.memory_cap, 0u);
+  EXPECT_EQ(cap_of(&o), 0);
+  EXPECT_EQ(cap_of(nullptr), 0);
+  o.memory_cap = 1 << 20;
+  EXPECT_EQ(cap_of(&o), 1 << 20);
+
+  // Not initialized with EGTMIN_OPTIONS_INIT: refused, saying how to make them.
+  for (size_t size : {size_t{0}, size_t{1}, sizeof(egtmin_options) - 1}) {
+    o.struct_size = size;
+    EXPECT_EQ(cap_of(&o), EGTMIN_ERR_OPTIONS_SIZE) << size;
+    EXPECT_NE(std::string(egtmin_last_error()).find("EGTMIN_OPTIONS_INIT"), std::string::npos) << egtmin_last_error();
+  }
+
+  // A newer header's options: this library's fields are read, unknown ones must stay zero.
+  struct Newer {
+    egtmin_options known;
+    uint64_t unknown;
+  };
+  Newer newer{EGTMIN_OPTIONS_INIT, 0};
+  newer.known.struct_size = sizeof(Newer);
+  newer.known.memory_cap = 4096;
+  EXPECT_EQ(cap_of(&newer), 4096);
+  newer.unknown = 1;
+  EXPECT_EQ(cap_of(&newer), EGTMIN_ERR_OPTIONS_SIZE);
+  EXPECT_NE(std::string(egtmin_last_error()).find("does not have"), std::string::npos) << egtmin_last_error();
 }
 
 // Each kind of bad file, under the name of a balance: open succeeds (files are read on first use),

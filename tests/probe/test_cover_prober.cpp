@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <random>
+#include <set>
 
 #include <unistd.h>
 
@@ -11,10 +12,7 @@
 #include "logic/check.hpp"
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
-#include "probe/cover_prober.hpp"
-#include "probe/probe_check.hpp"
-#include "probe/probe_layout.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "run/minimize_run.hpp"
 #include "support/env.hpp"
 #include "support/temp_dir.hpp"
@@ -707,6 +705,34 @@ TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
 
 // The probe benchmark times the capture-resolved covers beside the standalone ones, on the same
 // positions, and checks them against Fathom like every other method.
+// The registry is the one list of the probe methods: each id has its entry, in id order, with a
+// name that parses back to it; the prober's two strategies are named by their methods'.
+TEST(CoverProber, ProbeMethodRegistryNamesEveryIdOnce) {
+  std::set<std::string_view> names;
+  for (size_t i = 0; i < probe_methods().size(); ++i) {
+    const ProbeMethodInfo& m = probe_methods()[i];
+    EXPECT_EQ(size_t(m.id), i) << m.name;
+    EXPECT_EQ(&probe_method(m.id), &m) << m.name;
+    EXPECT_EQ(probe_method_name(m.id), m.name);
+    EXPECT_TRUE(names.insert(m.name).second) << m.name;
+    const ProbeMethodInfo* found = find_probe_method(m.name);
+    ASSERT_NE(found, nullptr) << m.name;
+    EXPECT_EQ(found->id, m.id) << m.name;
+  }
+  EXPECT_EQ(find_probe_method("nonesuch"), nullptr);
+  EXPECT_EQ(anchor_method().id, ProbeMethodId::Fathom);
+  EXPECT_EQ(method_name(Method::Linear), "linear");
+  EXPECT_EQ(method_name(Method::Indexed), "indexed");
+  for (Method m : {Method::Linear, Method::Indexed}) {
+    auto parsed = parse_method(method_name(m));
+    ASSERT_TRUE(parsed.ok()) << method_name(m);
+    EXPECT_EQ(*parsed, m);
+  }
+  auto bad = parse_method("batched");  // a method of the registry, but not a strategy of the prober
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "unknown probe method 'batched' (linear or indexed)");
+}
+
 TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
   EGTMIN_REQUIRE_SYZYGY();
   test::TempDir dir("prober-bench-kinds");
@@ -736,16 +762,16 @@ TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
   ASSERT_TRUE(both) << both.error().message;
   EXPECT_EQ(both->mismatches, 0u);
   std::vector<std::string> names;
-  for (const auto& m : both->methods) names.push_back(m.name);
+  for (const auto& m : both->methods) names.emplace_back(probe_method_name(m.method));
   EXPECT_EQ(names, (std::vector<std::string>{"indexed", "batched", "linear", "capture-resolved", "fathom"}));
   for (const auto& m : both->methods) {
-    EXPECT_EQ(m.positions, 5000u) << m.name;
-    EXPECT_EQ(m.round_batch_mean_ns.size(), 2u) << m.name;
+    EXPECT_EQ(m.positions, 5000u) << probe_method_name(m.method);
+    EXPECT_EQ(m.round_batch_mean_ns.size(), 2u) << probe_method_name(m.method);
   }
   // Without the capture-resolved covers the method is left out.
   auto one = bench::run_probe_bench(**standalone, **syzygy, opts);
   ASSERT_TRUE(one);
-  for (const auto& m : one->methods) EXPECT_NE(m.name, "capture-resolved");
+  for (const auto& m : one->methods) EXPECT_NE(m.method, ProbeMethodId::CaptureResolved);
 }
 
 // A run against the tables (what a named balance without a Syzygy file gets): every position
@@ -773,11 +799,11 @@ TEST(CoverProber, ProbeBenchChecksAgainstTablesWhereNoSyzygyFile) {
   opts.against_tables = true;
   auto run = bench::run_probe_bench(**prober, **syzygy, opts, no_progress(), nullptr, &tables);
   ASSERT_TRUE(run) << run.error().message;
-  EXPECT_EQ(run->anchor, "table");
+  EXPECT_EQ(run->checked_against, bench::CheckedAgainst::Tables);
   EXPECT_EQ(run->positions, 3000u);
   EXPECT_EQ(run->mismatches, 0u);
   std::vector<std::string> names;
-  for (const auto& m : run->methods) names.push_back(m.name);
+  for (const auto& m : run->methods) names.emplace_back(probe_method_name(m.method));
   EXPECT_EQ(names, (std::vector<std::string>{"indexed", "batched", "linear"}));
 
   auto krvk = store.get(*Balance::parse("KRvK"));
@@ -796,8 +822,8 @@ TEST(CoverProber, ProbeBenchChecksAgainstTablesWhereNoSyzygyFile) {
   opts.balances = {*Balance::parse("KQvK")};
   auto fathom = bench::run_probe_bench(**prober, **syzygy, opts, no_progress(), nullptr, &tables);
   ASSERT_TRUE(fathom);
-  EXPECT_EQ(fathom->anchor, "fathom");
-  EXPECT_EQ(fathom->methods.back().name, "fathom");
+  EXPECT_EQ(fathom->checked_against, bench::CheckedAgainst::AnchorMethod);
+  EXPECT_EQ(fathom->methods.back().method, ProbeMethodId::Fathom);
 }
 
 }  // namespace

@@ -238,8 +238,8 @@ class TestCharts : public QObject {
     r.positions = 5;
     r.pieces = 3;
     r.density = binJointProbeTimes({100, 100, 110, 1000, 50}, {1000, 1000, 1050, 100, 50});
-    r.density.xMethod = QStringLiteral("indexed");
-    r.density.yMethod = QStringLiteral("fathom");
+    r.density.xMethod = probe::ProbeMethodId::Indexed;
+    r.density.yMethod = probe::ProbeMethodId::Fathom;
     chart.setResult(r);
     QCOMPARE(chart.currentView(), ProbeTimesChart::Histograms);
     chart.setView(ProbeTimesChart::JointDensity);

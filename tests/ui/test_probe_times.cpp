@@ -147,9 +147,9 @@ class TestProbeTimes : public QObject {
     QCOMPARE(r.mismatches, quint64(0));
     QCOMPARE(r.pieces, 3);
     QCOMPARE(r.methods.size(), 3);
-    QCOMPARE(r.methods[0].method, QString("indexed"));
-    QCOMPARE(r.methods[1].method, QString("linear"));
-    QCOMPARE(r.methods[2].method, QString("fathom"));
+    QCOMPARE(r.methods[0].method, probe::ProbeMethodId::Indexed);
+    QCOMPARE(r.methods[1].method, probe::ProbeMethodId::Linear);
+    QCOMPARE(r.methods[2].method, probe::ProbeMethodId::Fathom);
     for (const ProbeTimeHistogram& h : r.methods) {
       quint64 sum = 0;
       for (quint64 c : h.counts) sum += c;
@@ -177,8 +177,8 @@ class TestProbeTimes : public QObject {
     // The joint density of the same run: every position once, indexed across and Fathom up.
     const ProbeTimeDensity& d = r.density;
     QCOMPARE(d.positions, quint64(kPositions));
-    QCOMPARE(d.xMethod, QString("indexed"));
-    QCOMPARE(d.yMethod, QString("fathom"));
+    QCOMPARE(d.xMethod, probe::ProbeMethodId::Indexed);
+    QCOMPARE(d.yMethod, probe::ProbeMethodId::Fathom);
     quint64 cellSum = 0;
     for (const ProbeTimeDensity::Cell& c : d.cells) cellSum += c.count;
     QCOMPARE(cellSum, quint64(kPositions));

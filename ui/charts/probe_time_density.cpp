@@ -14,9 +14,19 @@
 #include <map>
 #include <utility>
 
-#include "probe/probe_methods.hpp"
+#include "probe/probe.hpp"
 
 namespace egtmin::ui {
+
+QString probeMethodName(probe::ProbeMethodId id) {
+  const std::string_view name = probe::probe_method_name(id);
+  return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+QString probeMethodLabel(probe::ProbeMethodId id) {
+  const std::string_view label = probe::probe_method(id).label;
+  return QString::fromUtf8(label.data(), qsizetype(label.size()));
+}
 
 quint64 ProbeTimeDensity::maxCount() const {
   quint64 m = 0;
@@ -59,11 +69,6 @@ ProbeTimeDensity binJointProbeTimes(const std::vector<uint32_t>& x, const std::v
 }
 
 namespace {
-
-QString methodLabel(const QString& name) {
-  const probe::ProbeMethodInfo* m = probe::find_probe_method(name.toStdString());
-  return m ? QString::fromUtf8(m->label.data(), qsizetype(m->label.size())) : name;
-}
 
 // The last bin index holding `share` of a marginal's positions, and the first non-empty one.
 std::pair<int, int> marginalSpan(const QList<quint64>& marginal, double share) {
@@ -108,8 +113,8 @@ QChart* makeProbeDensityChart(const ProbeTimeDensity& d, const QString& title) {
     a->setTitleText(text);
     return a;
   };
-  auto* x = axis(QObject::tr("%1: time per probe (ns)").arg(methodLabel(d.xMethod)));
-  auto* y = axis(QObject::tr("%1: time per probe (ns)").arg(methodLabel(d.yMethod)));
+  auto* x = axis(QObject::tr("%1: time per probe (ns)").arg(probeMethodLabel(d.xMethod)));
+  auto* y = axis(QObject::tr("%1: time per probe (ns)").arg(probeMethodLabel(d.yMethod)));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   auto attach = [&](QAbstractSeries* s) {

@@ -11,12 +11,20 @@
 #include <cstdint>
 #include <vector>
 
+#include "probe/probe.hpp"
+
 class QChart;
 
 namespace egtmin::ui {
 
+// A probe method's name ("indexed": CSV columns, summaries) and label ("cover, indexed": legends
+// and axes), from the probe registry.
+QString probeMethodName(probe::ProbeMethodId id);
+QString probeMethodLabel(probe::ProbeMethodId id);
+
 struct ProbeTimeDensity {
-  QString xMethod, yMethod;  // "indexed" (ours) across, "fathom" up
+  probe::ProbeMethodId xMethod = probe::ProbeMethodId::Indexed;  // ours across
+  probe::ProbeMethodId yMethod = probe::ProbeMethodId::Fathom;   // the anchor up
   int perDecade = 10;
   QList<double> edges;  // ns, shared by both axes; cell (i, j) spans [edges[i], edges[i+1]) x [edges[j], edges[j+1])
   struct Cell {

@@ -27,7 +27,6 @@
 #include "charts/chart_run.hpp"
 #include "charts/scatter_charts.hpp"
 #include "probe/probe.hpp"
-#include "probe/probe_methods.hpp"
 #include "util/progress.hpp"
 
 namespace egtmin::ui {
@@ -263,13 +262,13 @@ void ProbeTimesChart::start() {
           std::vector<const bench::MethodTiming*> order;
           for (const probe::ProbeMethodInfo& pm : probe::probe_methods())
             for (const bench::MethodTiming& m : r->methods)
-              if (m.name == pm.name && !pm.overlaps_probes) order.push_back(&m);
+              if (m.method == pm.id && !pm.overlaps_probes) order.push_back(&m);
           const bench::MethodTiming *indexed = nullptr, *fathom = nullptr;
           for (const bench::MethodTiming* m : order) {
-            if (m->name == "indexed") indexed = m;
-            if (m->name == "fathom") fathom = m;
+            if (m->method == probe::ProbeMethodId::Indexed) indexed = m;
+            if (m->method == probe::ProbeMethodId::Fathom) fathom = m;
             ProbeTimeHistogram h = binProbeTimes(m->times_ns, lo, hi);
-            h.method = QString::fromStdString(m->name);
+            h.method = m->method;
             h.meanNs = m->per_probe.mean_ns;
             h.medianNs = m->per_probe.median_ns;
             h.p99Ns = m->per_probe.p99_ns;
@@ -280,8 +279,8 @@ void ProbeTimesChart::start() {
           // Both time every position in the same order (neither is a scan method on a subsample).
           if (indexed && fathom) {
             out.density = binJointProbeTimes(indexed->times_ns, fathom->times_ns);
-            out.density.xMethod = QStringLiteral("indexed");
-            out.density.yMethod = QStringLiteral("fathom");
+            out.density.xMethod = probe::ProbeMethodId::Indexed;
+            out.density.yMethod = probe::ProbeMethodId::Fathom;
           }
           o.ok = true;
         }
@@ -383,8 +382,7 @@ void ProbeTimesChart::drawHistograms() {
   chart->addAxis(y, Qt::AlignLeft);
   for (const ProbeTimeHistogram& h : r.methods) {
     auto* s = new QLineSeries;
-    const probe::ProbeMethodInfo* m = probe::find_probe_method(h.method.toStdString());
-    const QString who = m ? QString::fromUtf8(m->label.data(), qsizetype(m->label.size())) : h.method;
+    const QString who = probeMethodLabel(h.method);
     s->setName(tr("%1: median %2, mean %3").arg(who, ns(h.medianNs), ns(h.meanNs)));
     // A point at each bin's geometric centre.
     for (int i = 0; i < h.counts.size(); ++i) s->append(std::sqrt(h.edges[i] * h.edges[i + 1]), double(h.counts[i]));
@@ -410,7 +408,7 @@ QString ProbeTimesChart::summaryText() const {
   QStringList rows;
   for (const ProbeTimeHistogram& h : r.methods)
     rows << tr("%1: median %2, mean %3, p99 %4, batch mean %5, %6 KiB")
-                .arg(h.method, ns(h.medianNs), ns(h.meanNs), ns(h.p99Ns), ns(h.batchMeanNs))
+                .arg(probeMethodName(h.method), ns(h.medianNs), ns(h.meanNs), ns(h.p99Ns), ns(h.batchMeanNs))
                 .arg(QLocale().toString(double(h.memoryBytes) / 1024.0, 'f', 0));
   text += rows.join(QStringLiteral(" · "));
   if (const ProbeTimeDensity& d = r.density; !d.empty())
@@ -434,8 +432,8 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
   return exportCsvFile(path, error, [&](QTextStream& out) {
     if (currentView() == JointDensity) {
       const ProbeTimeDensity& d = result_.density;
-      out << d.xMethod << "_from_ns," << d.xMethod << "_to_ns," << d.yMethod << "_from_ns," << d.yMethod
-          << "_to_ns,positions\n";
+      const QString x = probeMethodName(d.xMethod), y = probeMethodName(d.yMethod);
+      out << x << "_from_ns," << x << "_to_ns," << y << "_from_ns," << y << "_to_ns,positions\n";
       for (const ProbeTimeDensity::Cell& c : d.cells)
         out << d.edges[c.x] << ',' << d.edges[c.x + 1] << ',' << d.edges[c.y] << ',' << d.edges[c.y + 1] << ','
             << c.count << '\n';
@@ -443,7 +441,7 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
       out << "method,bin_from_ns,bin_to_ns,probes\n";
       for (const ProbeTimeHistogram& h : result_.methods)
         for (int i = 0; i < h.counts.size(); ++i)
-          out << h.method << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
+          out << probeMethodName(h.method) << ',' << h.edges[i] << ',' << h.edges[i + 1] << ',' << h.counts[i] << '\n';
     }
   });
 }

@@ -35,7 +35,7 @@ class AppContext;
 
 // One method's per-probe times, binned on log-spaced edges shared by every method of a run.
 struct ProbeTimeHistogram {
-  QString method;         // "indexed", "linear", "fathom"
+  probe::ProbeMethodId method = probe::ProbeMethodId::Indexed;
   QList<double> edges;    // bins + 1 edges in ns; bin i is [edges[i], edges[i+1])
   QList<quint64> counts;  // one per bin; sums to the positions probed
   double meanNs = 0, medianNs = 0, p99Ns = 0;

@@ -10,7 +10,7 @@
 #include "chess/balance.hpp"
 #include "chess/move.hpp"
 #include "chess/position.hpp"
-#include "probe/syzygy.hpp"
+#include "probe/probe.hpp"
 #include "probe/value_source.hpp"
 #include "table/table.hpp"
 

@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app_context.hpp"
-#include "probe/probe_memory.hpp"
+#include "probe/probe.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::ui {

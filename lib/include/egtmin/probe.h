@@ -7,7 +7,8 @@
  * Fathom's tbprobe.h answers them from Syzygy's files:
  *
  *     egtmin_tb* tb;
- *     if (egtmin_open("/path/to/covers", NULL, &tb) != EGTMIN_OK)
+ *     egtmin_options opt = EGTMIN_OPTIONS_INIT;  // or NULL for the defaults
+ *     if (egtmin_open("/path/to/covers", &opt, &tb) != EGTMIN_OK)
  *       fprintf(stderr, "%s\n", egtmin_last_error());
  *     egtmin_position pos = {white, black, kings, queens, rooks, bishops, knights, pawns,
  *                            ep, rule50, castling, white_to_move};
@@ -88,6 +89,9 @@ extern "C" {
 #define EGTMIN_ERR_MEMORY (-8)    /* out of memory */
 #define EGTMIN_ERR_BUFFER (-9)    /* the moves array is too small */
 #define EGTMIN_ERR_INTERNAL (-10) /* anything else (a bug: please report it) */
+/* egtmin_options.struct_size below the first version's size (the options were not initialized
+ * with EGTMIN_OPTIONS_INIT), or above this library's with an option it does not know set */
+#define EGTMIN_ERR_OPTIONS_SIZE (-11)
 
 /* Enough room for the moves of any legal position (218 at most). */
 #define EGTMIN_MAX_MOVES 256
@@ -110,10 +114,26 @@ typedef struct egtmin_position {
   int white_to_move; /* nonzero: White to move */
 } egtmin_position;
 
+/* The options of egtmin_open. Initialize them with EGTMIN_OPTIONS_INIT, which sets struct_size
+ * and every option to its default, then set the options wanted:
+ *
+ *     egtmin_options opt = EGTMIN_OPTIONS_INIT;
+ *     opt.memory_cap = 64u << 20;
+ *
+ * struct_size lets the struct grow without breaking programs built against an older header: new
+ * options are only ever added at the end, and the library reads only the fields the caller's
+ * struct_size covers, the others keeping their defaults. A struct_size below the first version's
+ * (struct_size and memory_cap) gives EGTMIN_ERR_OPTIONS_SIZE; so does one above this library's
+ * sizeof(egtmin_options) (a newer header) when a byte past it is not zero: an option this library
+ * does not have was set. */
 typedef struct egtmin_options {
+  size_t struct_size; /* sizeof(egtmin_options) as the caller's header declares it */
   /* Bytes of loaded covers to keep at most (0: no cap, nothing is unloaded). */
   uint64_t memory_cap;
 } egtmin_options;
+
+/* Every option at its default, struct_size set: the only right way to start an egtmin_options. */
+#define EGTMIN_OPTIONS_INIT {sizeof(egtmin_options), 0}
 
 typedef struct egtmin_root_move {
   unsigned from, to;  /* squares, 0 = a1 */
@@ -135,9 +155,10 @@ typedef struct egtmin_tb egtmin_tb;
 /* "0.1.0". */
 EGTMIN_API const char* egtmin_version(void);
 
-/* Opens the cover files of `directory` (see Files above); `options` may be NULL. On success
- * stores a new handle in *tb and returns EGTMIN_OK; else *tb is set to NULL. A directory without
- * cover files opens, and every probe then gives EGTMIN_ERR_NO_COVER. */
+/* Opens the cover files of `directory` (see Files above); `options` may be NULL (every option at
+ * its default), else it must have been initialized with EGTMIN_OPTIONS_INIT (see egtmin_options).
+ * On success stores a new handle in *tb and returns EGTMIN_OK; else *tb is set to NULL. A
+ * directory without cover files opens, and every probe then gives EGTMIN_ERR_NO_COVER. */
 EGTMIN_API int egtmin_open(const char* directory, const egtmin_options* options, egtmin_tb** tb);
 
 /* Frees the handle and everything it loaded. NULL is ignored. No thread may be probing it. */

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Making probe layout files: a built cover's layout serialized and written atomically; reading
+// them is in probe_layout.cpp.
+#include <lzma.h>
+
+#include <cstring>
+
+#include "probe/probe_layout.hpp"
+#include "util/atomic_file.hpp"
+#include "util/byte_io.hpp"
+#include "util/mapped_file.hpp"
+
+namespace egtmin::probe {
+
+namespace fs = std::filesystem;
+
+std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id) {
+  ByteWriter w;
+  w.put(lc.file.balance.name());
+  w.put(int32_t(lc.file.inputs));
+  // The cover's kind (bits 4-5) and implied output (bits 6-7) ride in the scheme byte's high bits,
+  // as in the cover file (0 for standalone covers storing every output: their layouts are as before).
+  w.put(uint8_t(uint8_t(lc.file.canon) | uint8_t(lc.file.kind) << 4 | uint8_t(lc.file.implied) << 6));
+  w.put(lc.file.passes);
+  w.put(lc.file.rule_draws);
+  w.put(uint64_t(lc.cube_count()));
+  lc.index.save_state(w);
+  lc.region.save_state(w);
+  // Aligned to the payload's start, which is on a cache line of the file (kLayoutHeaderBytes).
+  w.put_aligned(lc.index.hot_words());
+  w.put_aligned(lc.region.built() ? lc.region.hot_words() : std::span<const uint64_t>{});
+  const std::vector<uint8_t>& payload = w.bytes();
+
+  // Sized once, then filled: header and payload (also keeps GCC 12 from a false -Warray-bounds on
+  // growing a 64-byte vector by insert).
+  std::vector<uint8_t> out(kLayoutHeaderBytes + payload.size(), 0);
+  std::memcpy(out.data(), kLayoutMagic.data(), kLayoutMagic.size());
+  auto put = [&](size_t at, auto v) { std::memcpy(out.data() + at, &v, sizeof(v)); };
+  put(8, kLayoutVersion);
+  put(16, id.bytes);
+  put(24, id.crc64);
+  put(32, uint64_t(payload.size()));
+  put(40, lzma_crc64(payload.data(), payload.size(), 0));
+  if (!payload.empty()) std::memcpy(out.data() + kLayoutHeaderBytes, payload.data(), payload.size());
+  return out;
+}
+
+Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id) {
+  const std::vector<uint8_t> bytes = serialize_layout(lc, id);
+  if (auto st = write_file_atomically(path, bytes); !st) return st;
+  // The writes left the file cached in small pages; its first mapping reads it in huge ones.
+  if (bytes.size() >= MappedFile::kHugePage) MappedFile::forget_cached_pages(path);
+  return ok_status();
+}
+
+Status make_layout(const fs::path& cover_path) {
+  auto id = cover_identity(cover_path);
+  if (!id) return id.error();
+  auto cover = store::load_cover(cover_path);
+  if (!cover) return cover.error();
+  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto);
+  if (!lc) return lc.error();
+  return save_layout(layout_path(cover_path), **lc, *id);
+}
+
+}  // namespace egtmin::probe

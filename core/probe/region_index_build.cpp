@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Building a RegionIndex from a cover's cubes (the choice of fixed pieces, each region's greedy
+// cover of grown cubes, the directory) and saving its state for a probe layout; an index read back
+// from a layout and its queries are in region_index.cpp.
+#include "probe/region_index.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "chess/attacks.hpp"
+#include "table/symmetry.hpp"
+
+namespace egtmin::probe {
+
+namespace {
+
+// A cube's inputs for the piece in encoding slot `slot` (inputs 1 + 6 slot .. 6 + 6 slot: the
+// square's row bits, then its file bits, most significant first) as PCN pairs (01 for a 1 bit, 10
+// for a 0 bit).
+uint32_t slot_field(logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; }
+
+unsigned stm_mask(logic::CubeWord c) {
+  const unsigned pair = unsigned(c >> logic::pair_shift(0)) & 3;
+  return (pair & 2 ? 1u : 0u) | (pair & 1 ? 2u : 0u);  // bit 0: White to move, bit 1: Black
+}
+
+// Where the pieces sit in the encoding: Black's king, and the others (but White's king, which is
+// slot 0), in slot order: the free pieces of a region of the kings.
+struct Slots {
+  int bk = 0, nfree = 0;
+  std::array<int, 3> free{};
+  explicit Slots(const Encoding& enc) {
+    for (int i = 1; i < enc.pieces(); ++i)
+      if (enc.piece(i) == make_piece(Black, King)) bk = i;
+    for (int i = 1; i < enc.pieces(); ++i)
+      if (i != bk && nfree < 3) free[size_t(nfree++)] = i;
+  }
+};
+
+}  // namespace
+
+bool RegionIndex::applies_to(const Encoding& enc) {
+  const int k = enc.pieces();
+  if (k < 3 || k > 5 || enc.piece(0) != make_piece(White, King)) return false;
+  int black_kings = 0, slot = 0;
+  for (int i = 1; i < k; ++i)
+    if (enc.piece(i) == make_piece(Black, King)) ++black_kings, slot = i;
+  return black_kings == 1 && slot >= 2;
+}
+
+namespace {
+
+// Square sets as rows and files (row e: squares 8e .. 8e + 7, bit e of a row or file set).
+constexpr std::array<uint64_t, 256> kRowSquares = [] {
+  std::array<uint64_t, 256> t{};
+  for (uint32_t rows = 0; rows < 256; ++rows)
+    for (int e = 0; e < 8; ++e)
+      if (rows >> e & 1) t[rows] |= uint64_t{0xFF} << (8 * e);
+  return t;
+}();
+uint64_t rect_squares(uint32_t rows, uint32_t files) {
+  return kRowSquares[rows] & (uint64_t(files) * 0x0101010101010101ull);
+}
+
+// The rows (or files) that three inputs' PCN pairs admit: a slot field's upper or lower half, in
+// the code a region cube's subcube field uses.
+constexpr std::array<uint8_t, 64> kAdmitted = [] {
+  std::array<uint8_t, 64> t{};
+  for (uint32_t pairs = 0; pairs < 64; ++pairs)
+    for (uint32_t e = 0; e < 8; ++e)
+      if ((region_cube::field_code(e, true) & pairs) == region_cube::field_code(e, true)) t[pairs] |= uint8_t(1u << e);
+  return t;
+}();
+
+// Per cube: the side-to-move values, and for every slot the rows and files it admits and their
+// squares.
+struct Shape {
+  unsigned stm = 0;
+  unsigned out = 0;  // logic::Output
+  std::array<uint64_t, 5> sq{};
+  std::array<uint8_t, 5> rows{}, files{};
+};
+// The slots a region fixes (besides the side to move) and the free ones, in slot order. A region
+// is the side to move, then the fixed slots' squares, 6 bits each.
+struct Layout {
+  std::vector<int> fixed;
+  int nfree = 0;
+  std::array<int, 2> free{};
+  Layout(int k, std::vector<int> f) : fixed(std::move(f)) {
+    for (int i = 0; i < k; ++i)
+      if (std::find(fixed.begin(), fixed.end(), i) == fixed.end() && nfree < 2) free[size_t(nfree++)] = i;
+  }
+  uint32_t region(uint32_t stm, const std::array<uint32_t, 5>& sq) const {
+    uint32_t r = stm;
+    for (int slot : fixed) r = r << 6 | sq[size_t(slot)];
+    return r;
+  }
+  // Calls f(region) for every region whose side to move and fixed squares the cube admits.
+  template <class F>
+  void for_each_region(const Shape& s, F&& f) const {
+    const uint64_t a = s.sq[size_t(fixed[0])], b = s.sq[size_t(fixed[1])];
+    const uint64_t c = fixed.size() > 2 ? s.sq[size_t(fixed[2])] : 1;
+    for (uint32_t stm = 0; stm < 2; ++stm) {
+      if (!(s.stm >> stm & 1)) continue;
+      for (uint64_t x = a; x; x &= x - 1)
+        for (uint64_t y = b; y; y &= y - 1) {
+          const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(x)) << 6 | uint32_t(__builtin_ctzll(y));
+          if (fixed.size() == 2) {
+            f(r);
+            continue;
+          }
+          for (uint64_t z = c; z; z &= z - 1) f(r << 6 | uint32_t(__builtin_ctzll(z)));
+        }
+    }
+  }
+};
+
+// Clears from a region's bitmap (one word with one free piece, else 64 words: bit f of word w for
+// the first on w and the second on f) the positions whose free pieces stand on `first` and `second`.
+void clear_held(uint64_t* t, int nfree, uint64_t first, uint64_t second) {
+  if (nfree == 1)
+    t[0] &= ~first;
+  else
+    for (uint64_t x = first; x; x &= x - 1) t[__builtin_ctzll(x)] &= ~second;
+}
+
+// One layout's regions: each region's cubes in the greedy cover's order.
+struct Plan {
+  std::vector<uint32_t> ids, first;  // first[r] .. first[r + 1]: region r's cubes in ids
+  // The region cubes (the free pieces' fields, the output), beside ids: the cover's cube each one
+  // was grown from.
+  std::vector<uint32_t> words;
+  std::vector<uint8_t> fallback;  // each region's value when no cube matches
+  size_t largest = 0;
+};
+
+// Greedy set cover of each region's target (a bitmap over the free pieces' squares, `words`
+// long, from fill(region, words)) by the cubes admitting the region, each grown within it (lazy:
+// a cube's gain only falls), for the regions `take` keeps. The order picked is also the best
+// first-match order for uniformly drawn positions.
+// Each region's most common value among its positions is the answer when no cube matches, and
+// only the positions of other values need cubes: cubes of different outputs never share a care
+// position, so a position of the fallback value matches none of them. A cover with an implied
+// output has no cubes for it: a region holding any of its positions (those no cube holds) must
+// fall back to it.
+template <class Take, class Fill>
+Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
+                 unsigned implied, Take&& take, Fill&& fill) {
+  std::vector<std::vector<uint32_t>> in_region(regions);
+  for (uint32_t c = 0; c < shapes.size(); ++c)
+    lay.for_each_region(shapes[c], [&](uint32_t r) {
+      if (take(r)) in_region[r].push_back(c);
+    });
+  const int nfree = lay.nfree;
+  const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
+  Plan plan;
+  plan.first.assign(size_t(regions) + 1, 0);
+  plan.fallback.assign(regions, 0);
+  std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
+  std::vector<uint64_t> left(words), reach(words);
+  std::array<std::vector<uint64_t>, 4> off;  // per value, the region's positions of other values
+  for (auto& v : off) v.assign(words, 0);
+  struct Local {
+    uint64_t a, b;  // the squares it admits for the free pieces
+    uint32_t word;  // as a region cube
+    uint32_t id;    // the cover's cube it came from
+  };
+  std::vector<Local> local;
+  std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
+  for (auto& v : of_value) v.assign(words, 0);
+  for (uint32_t r = 0; r < regions; ++r) {
+    plan.first[r] = uint32_t(plan.ids.size());
+    if (in_region[r].empty()) continue;
+    fill(r, left.data());
+    unsigned fallback = 0;
+    // The fallback: the most common value of the positions left (the front line's are not).
+    for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
+    for (uint32_t c : in_region[r]) {
+      const Shape& s = shapes[c];
+      uint64_t* v = of_value[s.out].data();
+      if (nfree == 1)
+        v[0] |= s.sq[f0];
+      else
+        for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(__builtin_ctzll(x))] |= s.sq[f1];
+    }
+    uint64_t most = 0;
+    for (unsigned o = 1; o < 4; ++o) {
+      uint64_t n = 0;
+      for (size_t w = 0; w < words; ++w) n += uint64_t(__builtin_popcountll(left[w] & of_value[o][w]));
+      if (n > most) most = n, fallback = o;
+    }
+    if (implied) {
+      bool uncovered = false;
+      for (size_t w = 0; w < words && !uncovered; ++w)
+        uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+      if (uncovered) fallback = implied;
+    }
+    plan.fallback[r] = uint8_t(fallback);
+    reach = left;  // every position a probe brings here, of any value
+    if (fallback)
+      for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
+    auto gain_of = [&](uint64_t a, uint64_t b) {
+      if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & a));
+      uint64_t g = 0;
+      for (uint64_t x = a; x; x &= x - 1) g += uint64_t(__builtin_popcountll(left[size_t(__builtin_ctzll(x))] & b));
+      return g;
+    };
+    // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
+    // free pieces' rows and files): every row or file whose adding keeps the cube off the region's
+    // positions of other values is added, nearest the cube's own first (intervals and
+    // neighbourhoods are what chess values follow), the subcube field by raising one of its three
+    // bits at a time. Everything else in the region is a don't-care here (positions no probe
+    // brings: illegal or not representative, or answered by the front line), so a cover's cube,
+    // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
+    // region, and fewer cubes hold the region.
+    for (unsigned v = 1; v < 4; ++v)
+      for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
+    local.clear();
+    for (uint32_t c : in_region[r]) {
+      const Shape& s = shapes[c];
+      if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
+      const uint64_t* o = off[s.out].data();
+      // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
+      // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
+      auto clear_of_off = [&](uint64_t a, uint64_t b) {
+        if (nfree == 1) return !(o[0] & a);
+        for (uint64_t x = a; x; x &= x - 1)
+          if (o[size_t(__builtin_ctzll(x))] & b) return false;
+        return true;
+      };
+      // The word's fields, and the squares they hold for each free piece.
+      std::array<uint32_t, 4> set{s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u};
+      std::array<uint64_t, 2> held{s.sq[f0], nfree == 2 ? s.sq[f1] : 0};
+      auto try_add = [&](int piece, int field, uint32_t add) {
+        std::array<uint32_t, 4> grown = set;
+        grown[size_t(field)] |= add;
+        const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
+        const uint64_t added = now & ~held[size_t(piece)];
+        if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
+        set = grown;
+        held[size_t(piece)] = now;
+      };
+      for (int piece = 0; piece < nfree; ++piece)
+        for (int d = 1; d < 8; ++d)
+          for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
+            if (field == subcube) {
+              if (d > 1) continue;
+              for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
+                uint32_t mirror = 0;
+                for (uint32_t x = set[size_t(field)]; x; x &= x - 1) mirror |= 1u << (__builtin_ctz(x) ^ (1 << bit));
+                if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
+              }
+              continue;
+            }
+            const uint32_t near = ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
+            for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
+          }
+      local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, s.out), c});
+    }
+    // Cubes that grew into the same one count once.
+    std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
+    local.erase(
+        std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
+        local.end());
+    auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
+    heap.clear();
+    for (uint32_t c = 0; c < local.size(); ++c)
+      if (const uint64_t g = gain(c)) heap.push_back({g, c});
+    in_region[r] = {};
+    std::make_heap(heap.begin(), heap.end());
+    const size_t before = plan.ids.size();
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end());
+      const auto [old_gain, c] = heap.back();
+      heap.pop_back();
+      const uint64_t g = gain(c);
+      if (g == 0) continue;
+      if (g < old_gain && !heap.empty() && g < heap.front().first) {
+        heap.push_back({g, c});
+        std::push_heap(heap.begin(), heap.end());
+        continue;
+      }
+      plan.ids.push_back(local[c].id);
+      plan.words.push_back(local[c].word);
+      clear_held(left.data(), nfree, local[c].a, local[c].b);
+    }
+    plan.largest = std::max(plan.largest, plan.ids.size() - before);
+  }
+  plan.first[regions] = uint32_t(plan.ids.size());
+  return plan;
+}
+
+// Every choice of `n` slots out of `k`, ascending.
+std::vector<std::vector<int>> slot_choices(int k, int n) {
+  std::vector<std::vector<int>> out;
+  for (unsigned m = 0; m < (1u << k); ++m) {
+    if (__builtin_popcount(m) != n) continue;
+    std::vector<int> c;
+    for (int i = 0; i < k; ++i)
+      if (m >> i & 1) c.push_back(i);
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
+                         std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
+                         logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field) {
+  if (!applies_to(enc)) return;
+  k_ = enc.pieces();
+  const int nfixed = fixed_count(k_);
+  const uint32_t regions = regions_for(k_);
+  if (fixed) {
+    const std::vector<int>& f = *fixed;
+    if (int(f.size()) != nfixed || f.front() < 0 || f.back() >= k_ || !std::is_sorted(f.begin(), f.end()) ||
+        std::adjacent_find(f.begin(), f.end()) != f.end())
+      return;
+  }
+  if (subcube_field && (k_ - nfixed == 2) != (*subcube_field < kNoSubcube)) return;
+  const size_t words = k_ == 3 ? 1 : 64;  // words of a region's bitmap
+  const uint8_t kings_mode = canon.scheme() == CanonScheme::None ? 0 : enc.balance().has_pawns() ? 1 : 2;
+  // What a layout's directory costs: layouts that fix White's king number its canonical squares
+  // only.
+  const unsigned below_king = unsigned(6 * (nfixed - 1));  // the other fixed squares' bits in a region
+  auto numbered_regions = [&](uint8_t kings) { return (2 * kKingSquares.count[kings]) << below_king; };
+  auto directory_bytes = [&](const Layout& lay) -> size_t {
+    const size_t numbered = numbered_regions(lay.fixed[0] == 0 ? kings_mode : 0);
+    return (numbered + kBlockRegions - 1) / kBlockRegions * kBlockBytes;
+  };
+
+  auto shape_of = [&](logic::CubeWord c) {
+    Shape s{stm_mask(c), unsigned(logic::output_of(c)), {}, {}, {}};
+    for (size_t i = 0; i < size_t(k_); ++i) {
+      const uint32_t field = slot_field(c, int(i));
+      s.rows[i] = kAdmitted[field >> 6];
+      s.files[i] = kAdmitted[field & 63];
+      s.sq[i] = rect_squares(s.rows[i], s.files[i]);
+    }
+    return s;
+  };
+  std::vector<Shape> shapes(cubes.size());
+  for (size_t c = 0; c < cubes.size(); ++c) shapes[c] = shape_of(cubes[c]);
+
+  // The positions to answer, as a bitmap in index order (bit i: index i; 256 MiB at five
+  // pieces), less what the front line answers: it never reaches a region. A region's positions are
+  // gathered from it, reading whole words where the last slot is free.
+  std::vector<uint64_t> care_bits = care_bitmap(enc, canon);
+  for (logic::CubeWord c : answered) {
+    const Shape s = shape_of(c);
+    // Every word of index bits the cube's side to move and first k - 1 squares admit loses the
+    // last slot's squares it admits.
+    auto clear = [&](auto&& self, int slot, uint64_t prefix) -> void {
+      if (slot == k_ - 1) {
+        care_bits[prefix] &= ~s.sq[size_t(slot)];
+        return;
+      }
+      for (uint64_t x = s.sq[size_t(slot)]; x; x &= x - 1)
+        self(self, slot + 1, prefix << 6 | uint64_t(__builtin_ctzll(x)));
+    };
+    for (uint64_t stm = 0; stm < 2; ++stm)
+      if (s.stm >> stm & 1) clear(clear, 0, stm);
+  }
+  auto gather = [&](const Layout& lay, uint32_t r, uint64_t* out) {
+    uint64_t base = uint64_t(r >> (6 * lay.fixed.size())) << (6 * k_);
+    for (size_t i = 0; i < lay.fixed.size(); ++i)
+      base |= uint64_t((r >> (6 * (lay.fixed.size() - 1 - i))) & 63) << (6 * (k_ - 1 - lay.fixed[i]));
+    const unsigned s0 = unsigned(6 * (k_ - 1 - lay.free[0])), s1 = unsigned(6 * (k_ - 1 - lay.free[1]));
+    auto bit = [&](uint64_t index) { return care_bits[index >> 6] >> (index & 63) & 1; };
+    if (lay.nfree == 1) {
+      if (s0 == 0) {
+        out[0] = care_bits[base >> 6];
+        return;
+      }
+      out[0] = 0;
+      for (uint64_t a = 0; a < 64; ++a) out[0] |= bit(base | a << s0) << a;
+      return;
+    }
+    for (uint64_t a = 0; a < 64; ++a) {
+      const uint64_t row = base | a << s0;
+      if (s1 == 0) {
+        out[a] = care_bits[row >> 6];
+        continue;
+      }
+      uint64_t w = 0;
+      for (uint64_t b = 0; b < 64; ++b) w |= bit(row | b << s1) << b;
+      out[a] = w;
+    }
+  };
+  // Regions that hold no position: the fixed squares alone decide most of them (two pieces on one
+  // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
+  // the plan skips regions whose gathered bitmap is empty as it goes.
+  auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
+    return greedy_plan(shapes, lay, subcube, regions, words, unsigned(implied), take,
+                       [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
+  };
+
+  // Which pieces to fix: the cubes of a cover tend to pin some pieces and leave others free, and
+  // a cube spans every region whose fixed squares it admits, so the layouts differ severalfold in
+  // copies (KNvKP: 12.5 per cube with the kings fixed, 2.7 with knight and pawn). Unless told,
+  // every choice is tried on a sixteenth of its regions (a fixed choice, so the index stays a
+  // function of the cover) and the one with the fewest cubes kept.
+  // Then which field of the cube words is the subcube one (two free pieces): the one whose
+  // subcubes cost the fewest extra cubes, tried the same way on the chosen layout.
+  std::optional<Layout> best_layout;
+  auto sampled = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 28) == 0; };
+  const int nfree = k_ - nfixed;
+  // The first free piece's files while the slots are chosen.
+  int subcube = subcube_field ? *subcube_field : nfree == 2 ? 1 : kNoSubcube;
+  size_t fewest = SIZE_MAX;  // the sampled cubes of the best layout with `subcube`
+  if (fixed) {
+    best_layout = Layout(k_, *fixed);
+  } else {
+    // Bytes: the directory, and the cubes a sixteenth of the regions need, sixteen times.
+    size_t best_bytes = 0;
+    for (const std::vector<int>& choice : slot_choices(k_, nfixed)) {
+      const Layout lay(k_, choice);
+      const size_t cubes_sampled = plan_for(lay, subcube, sampled).ids.size();
+      const size_t bytes = 16 * 4 * cubes_sampled + directory_bytes(lay);
+      if (!best_layout || bytes < best_bytes) best_bytes = bytes, best_layout = lay, fewest = cubes_sampled;
+    }
+  }
+  if (nfree == 2 && !subcube_field) {
+    // The first of the fewest, in field order.
+    for (int field = 0; field < 4; ++field) {
+      if (field == subcube && fewest != SIZE_MAX) continue;  // the slots' trial measured it
+      const size_t n = plan_for(*best_layout, field, sampled).ids.size();
+      if (n < fewest || (n == fewest && field < subcube)) fewest = n, subcube = field;
+    }
+  }
+  subcube_ = uint8_t(subcube);
+  Plan best = plan_for(*best_layout, subcube, [](uint32_t) { return true; });
+  care_bits = {};
+  const Layout& lay = *best_layout;
+  fixed_ = lay.fixed;
+  free_ = lay.free;
+  largest_ = best.largest;
+
+  // Each region's cubes, restricted to the free pieces' inputs, with their outputs. With White's
+  // king fixed, the directory numbers its canonical squares only (regions of other squares hold
+  // nothing): in square order, so the regions' cubes stay in directory order.
+  kings_ = lay.fixed[0] == 0 ? kings_mode : 0;
+  // Blocks of kBlockRegions regions in directory order (RegionIndex::query). The unit: the fewest
+  // cubes that let the largest region's count fit a byte.
+  unit_shift_ = std::min<uint8_t>(min_unit_shift, 16);
+  while ((best.largest + (size_t{1} << unit_shift_) - 1) >> unit_shift_ > kMaxUnits) ++unit_shift_;
+  const uint32_t unit = 1u << unit_shift_, squares = kKingSquares.count[kings_];
+  const uint32_t numbered = numbered_regions(kings_), blocks = (numbered + kBlockRegions - 1) / kBlockRegions;
+  const uint32_t below_mask = (1u << below_king) - 1;
+  std::vector<uint8_t> block_bytes(size_t(blocks) * kBlockBytes, 0);
+  std::vector<uint32_t> region_cubes;
+  region_cubes.reserve(best.ids.size() + kScanPad);
+  for (uint32_t r = 0; r < regions; ++r) {
+    const uint32_t sq0 = (r >> below_king) & 63, stm = r >> (below_king + 6);
+    if (kings_ && kKingSquares.id[kings_][sq0] == 0 && sq0 != 0) {         // square 0 (a8) is canonical: id 0
+      if (best.first[r + 1] != best.first[r] || best.fallback[r]) return;  // a non-canonical king holds positions
+      continue;
+    }
+    // The canonical squares in square order: the numbers d ascend with r.
+    const uint32_t d = (stm * squares + kKingSquares.id[kings_][sq0]) << below_king | (r & below_mask);
+    uint8_t* block = block_bytes.data() + size_t(d / kBlockRegions) * kBlockBytes;
+    const uint32_t i = d % kBlockRegions;
+    if (i == 0) {
+      if (region_cubes.size() > UINT32_MAX) return;  // more cubes than a block's 32 bits can place
+      set_block_first_cube(block, uint32_t(region_cubes.size()));
+    }
+    const uint32_t n = best.first[r + 1] - best.first[r], units = (n + unit - 1) / unit;
+    set_block_region(block, i, units, best.fallback[r]);
+    for (uint32_t j = best.first[r]; j < best.first[r + 1]; ++j) region_cubes.push_back(best.words[j]);
+    region_cubes.resize(region_cubes.size() + (units * unit - n), 0);  // 0 matches no query
+  }
+  std::vector<uint32_t> dir(block_bytes.size() / sizeof(uint32_t));
+  std::memcpy(dir.data(), block_bytes.data(), block_bytes.size());
+  region_cubes.resize(region_cubes.size() + kScanPad, 0);
+  // Directory and cubes in one run of 64-bit words, for the prober's arena.
+  dir_words_ = (dir.size() * sizeof(uint32_t) + 7) / 8;
+  words_.assign(dir_words_ + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
+  std::memcpy(words_.data(), dir.data(), dir.size() * sizeof(uint32_t));
+  std::memcpy(words_.data() + dir_words_, region_cubes.data(), region_cubes.size() * sizeof(uint32_t));
+  ids_ = std::move(best.ids);
+  first_id_ = std::move(best.first);
+  ids_.shrink_to_fit();
+  hot_size_ = words_.size();
+  words_.shrink_to_fit();
+}
+
+std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& canon, uint32_t stm, int wk, int bk) {
+  if (!applies_to(enc) || wk == bk || (kKingAttacks[size_t(wk)] & bb(Square(bk)))) return {};
+  const Slots slots(enc);
+  const int bk_slot = slots.bk, nfree = slots.nfree;
+  const std::array<int, 3> fs = slots.free;
+  std::array<Piece, 3> fp{};
+  for (int i = 0; i < nfree; ++i) fp[size_t(i)] = enc.piece(fs[size_t(i)]);
+
+  const bool by_symmetry = canon.scheme() != CanonScheme::None;
+  // Black to move is the colour swap's business in symmetric balances under the full scheme.
+  if (canon.scheme() == CanonScheme::Full && enc.balance().is_symmetric() && stm == 1) return {};
+  // The representative is the smallest index among the symmetric images, and the white king's
+  // square comes first in the index: it is the minimum of the king's orbit. Only with the king on
+  // a symmetry axis does the rest of the placement decide (checked one by one below).
+  const int group = enc.balance().has_pawns() ? 2 : 8;
+  int orbit_min = 64, at_min = 0;
+  for (int g = 0; g < group; ++g) orbit_min = std::min<int>(orbit_min, kTransforms[size_t(g)][size_t(wk)]);
+  for (int g = 0; g < group; ++g) at_min += kTransforms[size_t(g)][size_t(wk)] == orbit_min;
+  if (by_symmetry && orbit_min != wk) return {};
+  const bool per_position = by_symmetry && at_min > 1;
+  // Identical pieces ascend (they sit in adjacent slots: the same colour and type).
+  std::array<bool, 2> ascending{};
+  for (int i = 0; i + 1 < nfree; ++i) ascending[size_t(i)] = by_symmetry && fp[size_t(i)] == fp[size_t(i + 1)];
+
+  // Legal as Encoding::is_legal has it: no shared squares, no pawn on rank 1 or 8, the side not
+  // to move not in check.
+  const Bitboard kings = bb(Square(wk)) | bb(Square(bk));
+  const Color mover = Color(stm);
+  const Square their_king = Square(stm == 0 ? bk : wk);
+  auto allowed = [&](Piece p, Bitboard occ) { return ~occ & (type_of(p) == Pawn ? ~kPromotionRanks : ~Bitboard{0}); };
+  auto checks = [&](Piece p, Square s, Bitboard occ) {
+    return color_of(p) == mover && attacks_square(type_of(p), mover, s, their_king, occ);
+  };
+  const size_t words = size_t(1) << (6 * (nfree - 1));
+  std::vector<uint64_t> t(words, 0);
+  for (Bitboard as = allowed(fp[0], kings); as;) {
+    const Square sa = pop_lsb(as);
+    if (nfree == 1) {
+      if (!checks(fp[0], sa, kings | bb(sa))) t[0] |= bb(sa);
+      continue;
+    }
+    for (Bitboard bs = allowed(fp[1], kings | bb(sa)); bs;) {
+      const Square sb = pop_lsb(bs);
+      if (ascending[0] && sa > sb) continue;
+      if (nfree == 2) {
+        const Bitboard occ = kings | bb(sa) | bb(sb);
+        if (!checks(fp[0], sa, occ) && !checks(fp[1], sb, occ)) t[sa] |= bb(sb);
+        continue;
+      }
+      for (Bitboard cs = allowed(fp[2], kings | bb(sa) | bb(sb)); cs;) {
+        const Square sc = pop_lsb(cs);
+        if (ascending[1] && sb > sc) continue;
+        const Bitboard occ = kings | bb(sa) | bb(sb) | bb(sc);
+        if (!checks(fp[0], sa, occ) && !checks(fp[1], sb, occ) && !checks(fp[2], sc, occ))
+          t[64 * size_t(sa) + size_t(sb)] |= bb(sc);
+      }
+    }
+  }
+  if (per_position)
+    for (size_t w = 0; w < t.size(); ++w)
+      for (uint64_t bits = t[w]; bits; bits &= bits - 1) {
+        Placement p;
+        p.stm = mover;
+        p.sq[0] = Square(wk);
+        p.sq[size_t(bk_slot)] = Square(bk);
+        const unsigned f = unsigned(__builtin_ctzll(bits));
+        if (nfree >= 2) p.sq[size_t(fs[size_t(nfree - 2)])] = Square(w & 63);
+        if (nfree == 3) p.sq[size_t(fs[0])] = Square(w >> 6);
+        p.sq[size_t(fs[size_t(nfree - 1)])] = Square(f);
+        if (!canon.is_representative(p)) t[w] &= ~(uint64_t{1} << f);
+      }
+  if (std::all_of(t.begin(), t.end(), [](uint64_t w) { return w == 0; })) return {};
+  return t;
+}
+
+std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverCanon& canon) {
+  const int k = enc.pieces();
+  std::vector<uint64_t> bits(size_t(1) << (enc.bits() - 6), 0);
+  if (!applies_to(enc)) return bits;
+  const Slots slots(enc);
+  const int nfree = slots.nfree;
+  auto shift = [&](int slot) { return unsigned(6 * (k - 1 - slot)); };
+  for (uint32_t kr = 0; kr < 2 * 64 * 64; ++kr) {  // side to move and both kings
+    const uint32_t stm = kr >> 12, wk = (kr >> 6) & 63, bk = kr & 63;
+    const std::vector<uint64_t> t = care(enc, canon, stm, int(wk), int(bk));
+    const uint64_t base = uint64_t(stm) << (6 * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
+    for (size_t w = 0; w < t.size(); ++w) {
+      if (!t[w]) continue;
+      // care()'s word w: the free pieces but the last on its squares, bits: the last's square.
+      uint64_t row = base;
+      if (nfree >= 2) row |= uint64_t(w & 63) << shift(slots.free[size_t(nfree - 2)]);
+      if (nfree == 3) row |= uint64_t(w >> 6) << shift(slots.free[0]);
+      const unsigned last = shift(slots.free[size_t(nfree - 1)]);
+      if (last == 0) {
+        bits[row >> 6] |= t[w];
+        continue;
+      }
+      for (uint64_t x = t[w]; x; x &= x - 1) {
+        const uint64_t index = row | uint64_t(__builtin_ctzll(x)) << last;
+        bits[index >> 6] |= uint64_t{1} << (index & 63);
+      }
+    }
+  }
+  return bits;
+}
+
+void RegionIndex::save_state(ByteWriter& w) const {
+  w.put(int32_t(k_));
+  w.put(fixed_);
+  w.put(free_);
+  w.put(uint64_t(dir_words_));
+  w.put(uint64_t(largest_));
+  w.put(kings_);
+  w.put(unit_shift_);
+  w.put(subcube_);
+}
+
+}  // namespace egtmin::probe
