@@ -19,9 +19,12 @@
 
 namespace egtmin {
 
-// Syzygy's five values, from the side to move's point of view.
+// Syzygy's five values, from the side to move's point of view, numbered as Fathom's TB_LOSS ..
+// TB_WIN (syzygy.cpp checks).
 enum class SyzygyWdl : uint8_t { Loss = 0, BlessedLoss = 1, Draw = 2, CursedWin = 3, Win = 4 };
 const char* syzygy_wdl_name(SyzygyWdl v);
+// The value for the other side.
+constexpr SyzygyWdl negate(SyzygyWdl v) { return SyzygyWdl(uint8_t(SyzygyWdl::Win) - uint8_t(v)); }
 // The same value in egtmin's terms (both for the side to move).
 constexpr Wdl to_wdl(SyzygyWdl v) {
   switch (v) {
