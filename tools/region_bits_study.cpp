@@ -11,11 +11,13 @@
 //
 //   egtmin_region_bits_study COVER_FILE
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <vector>
 
 #include "logic/cube.hpp"
 #include "store/cover_file.hpp"
+#include "table/encoding.hpp"
 
 using namespace egtmin;
 
@@ -46,24 +48,24 @@ int main(int argc, char** argv) {
   }
   const std::vector<logic::CubeWord>& cubes = cover->cubes;
   const int inputs = cover->inputs;
-  const int pieces = (inputs - 1) / 6;
+  const int pieces = (inputs - 1) / kSquareBits;
   if (pieces < 3) {
     std::fprintf(stderr, "a region index needs at least 3 pieces\n");
     return 2;
   }
   const int fixed_pieces = pieces - 2;
-  const size_t fixed = size_t(1 + 6 * fixed_pieces);
+  const size_t fixed = size_t(inputs_for(fixed_pieces));
   std::printf("%s: %zu cubes, %d inputs, regions fix %zu inputs\n", argv[1], cubes.size(), inputs, fixed);
 
   // Whole pieces: every choice of fixed_pieces of them.
   double best_pieces = 0;
   std::vector<int> best_set;
   for (unsigned mask = 0; mask < (1u << pieces); ++mask) {
-    if (__builtin_popcount(mask) != fixed_pieces) continue;
+    if (std::popcount(mask) != fixed_pieces) continue;
     std::vector<int> set{0};
     for (int p = 0; p < pieces; ++p)
       if (mask >> p & 1)
-        for (int b = 0; b < 6; ++b) set.push_back(1 + 6 * p + b);
+        for (int b = 0; b < kSquareBits; ++b) set.push_back(square_input(p) + b);
     const double c = copies(cubes, set);
     std::printf("  pieces");
     for (int p = 0; p < pieces; ++p)

@@ -209,9 +209,9 @@ Position Position::after(const Move& m) const {
 Position Position::color_flipped() const {
   Position p;
   for (int s = 0; s < 64; ++s)
-    if (board_[s] != NoPiece) p.put(Square(s ^ 56), make_piece(~color_of(board_[s]), type_of(board_[s])));
+    if (board_[s] != NoPiece) p.put(flip_rank(Square(s)), make_piece(~color_of(board_[s]), type_of(board_[s])));
   p.stm_ = ~stm_;
-  p.ep_ = ep_ == NoSquare ? NoSquare : Square(ep_ ^ 56);
+  p.ep_ = ep_ == NoSquare ? NoSquare : flip_rank(ep_);
   return p;
 }
 

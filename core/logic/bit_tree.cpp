@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace egtmin::logic {
 
@@ -32,7 +33,7 @@ void BitTree::finish() {
 
 uint64_t BitTree::count() const {
   uint64_t c = 0;
-  for (uint64_t w : levels_[0]) c += __builtin_popcountll(w);
+  for (uint64_t w : levels_[0]) c += std::popcount(w);
   return c;
 }
 
@@ -63,7 +64,7 @@ bool any_visit(const BitTree* const* trees, int count, const CubeMasks& m, int g
   w &= m.m[g];
   if (g == 0) return w != 0;
   while (w) {
-    int v = __builtin_ctzll(w);
+    int v = std::countr_zero(w);
     w &= w - 1;
     if (any_visit(trees, count, m, g - 1, (node << 6) | uint64_t(v))) return true;
   }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -84,7 +85,7 @@ template <class Fn>
 void visit(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn& fn) {
   uint64_t w = t.levels()[g][node] & m.m[g];
   while (w) {
-    int v = __builtin_ctzll(w);
+    int v = std::countr_zero(w);
     w &= w - 1;
     uint64_t child = (node << 6) | uint64_t(v);
     if (g == 0)
@@ -101,7 +102,7 @@ void visit_words(const BitTree& t, const CubeMasks& m, int g, uint64_t node, Fn&
     return;
   }
   while (w) {
-    int v = __builtin_ctzll(w);
+    int v = std::countr_zero(w);
     w &= w - 1;
     visit_words(t, m, g - 1, (node << 6) | uint64_t(v), fn);
   }
@@ -111,7 +112,7 @@ bool visit_words_until(const BitTree& t, const CubeMasks& m, int g, uint64_t nod
   uint64_t w = t.levels()[g][node] & m.m[g];
   if (g == 0) return w && pred(node, w);
   while (w) {
-    int v = __builtin_ctzll(w);
+    int v = std::countr_zero(w);
     w &= w - 1;
     if (visit_words_until(t, m, g - 1, (node << 6) | uint64_t(v), pred)) return true;
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 
 #include "logic/bit_tree.hpp"
@@ -83,7 +84,7 @@ int word_cubes(uint64_t set, uint64_t keep, int width, uint16_t* out) {
     const uint64_t low = kValueBit[i][0];
     bool merged = false;
     for (uint64_t l = live; l;) {
-      int fr = __builtin_ctzll(l);
+      int fr = std::countr_zero(l);
       l &= l - 1;
       if (fr & bit) continue;
       uint64_t a = s[fr];
@@ -104,10 +105,10 @@ int word_cubes(uint64_t set, uint64_t keep, int width, uint16_t* out) {
   const unsigned pmask = (1u << (2 * width)) - 1;
   int k = 0;
   for (uint64_t l = live; l;) {
-    int fr = __builtin_ctzll(l);
+    int fr = std::countr_zero(l);
     l &= l - 1;
     for (uint64_t a = s[fr]; a; a &= a - 1) {
-      int v = __builtin_ctzll(a);
+      int v = std::countr_zero(a);
       if ((kSubsets[fr] << v) & keep) out[k++] = uint16_t(kPattern[fr][v] & pmask);
     }
   }

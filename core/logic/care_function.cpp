@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 
 #include "util/parallel.hpp"
 
@@ -108,7 +109,7 @@ void CareFunction::finish() {
   uint64_t total = 0;
   for (size_t w = 0; w < w0.size(); ++w) {
     care_words_[w] = on_[0].words()[w] | on_[1].words()[w] | on_[2].words()[w];
-    total += __builtin_popcountll(care_words_[w]);
+    total += std::popcount(care_words_[w]);
   }
   care_total_ = total;
   at_most_draw_count_ = 0;
@@ -118,7 +119,7 @@ void CareFunction::finish() {
     const auto& x = at_most_draw_.words();
     for (size_t w = 0; w < x.size(); ++w) {
       if (!x[w]) continue;
-      at_most_draw_count_ += uint64_t(__builtin_popcountll(x[w]));
+      at_most_draw_count_ += uint64_t(std::popcount(x[w]));
       at_most_draw_half_[size_t(side_of_word(w))] = true;
     }
     if (at_most_draw_count_ == 0) at_most_draw_ = BitTree();  // nothing to test against

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/coverage.hpp"
 
+#include <bit>
+
 #include "logic/bit_tree.hpp"
 #include "logic/passes.hpp"
 
@@ -78,7 +80,7 @@ CubeWord Coverage::unique_supercube(CubeWord c) const {
 
 uint64_t Coverage::size(CubeWord c) const {
   uint64_t s = 0;
-  for_each_word_in(*on_, c, [&](uint64_t, uint64_t bits) { s += uint64_t(__builtin_popcountll(bits)); });
+  for_each_word_in(*on_, c, [&](uint64_t, uint64_t bits) { s += uint64_t(std::popcount(bits)); });
   return s;
 }
 

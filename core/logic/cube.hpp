@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -75,7 +76,7 @@ constexpr bool contains(CubeWord c, CubeWord m) { return ((c & m) & kInputMask) 
 // Literal count: inputs that are not don't care.
 inline int literals(CubeWord c) {
   CubeWord x = c & kInputMask;
-  return __builtin_popcountll(~(x & (x >> 1)) & kLowBits);
+  return std::popcount(~(x & (x >> 1)) & kLowBits);
 }
 
 // Paper-style text: inputs as 0/1/X (grouped 1 + 6 + 6 ...), then the output as 100/010/001.

@@ -18,6 +18,7 @@
 // all primes so far; rounds stop early when two in a row find no smaller cover.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <random>
 #include <vector>
 
@@ -74,8 +75,8 @@ bool Expander::has_uncovered(CubeWord c) const {
 std::pair<uint64_t, uint64_t> Expander::gain(CubeWord c) const {
   uint64_t fresh = 0, all = 0;
   for_each_word_in(on_, c, [&](uint64_t word, uint64_t bits) {
-    all += uint64_t(__builtin_popcountll(bits));
-    fresh += uint64_t(__builtin_popcountll(bits & ~covered_[word]));
+    all += uint64_t(std::popcount(bits));
+    fresh += uint64_t(std::popcount(bits & ~covered_[word]));
   });
   return {fresh, all};
 }

@@ -17,6 +17,7 @@
 // Rows with the same set of columns are one row: a cover problem has far fewer distinct rows
 // than care minterms.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <queue>
@@ -801,8 +802,7 @@ void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, O
 
   // Open rows: care minterms not yet covered; numbered by a prefix count over words.
   std::vector<uint32_t> row_base(onw.size() + 1, 0);
-  for (size_t w = 0; w < onw.size(); ++w)
-    row_base[w + 1] = row_base[w] + uint32_t(__builtin_popcountll(onw[w] & ~done[w]));
+  for (size_t w = 0; w < onw.size(); ++w) row_base[w + 1] = row_base[w] + uint32_t(std::popcount(onw[w] & ~done[w]));
   const uint32_t rows = row_base[onw.size()];
 
   Cover kept;
@@ -825,8 +825,8 @@ void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, O
     for_each_word_in(on, cover[j], [&](uint64_t w, uint64_t bits) {
       uint64_t open = onw[w] & ~done[w];
       for (uint64_t b = bits & open; b; b &= b - 1) {
-        int bit = __builtin_ctzll(b);
-        col_rows.push_back(row_base[w] + uint32_t(__builtin_popcountll(open & ((uint64_t{1} << bit) - 1))));
+        int bit = std::countr_zero(b);
+        col_rows.push_back(row_base[w] + uint32_t(std::popcount(open & ((uint64_t{1} << bit) - 1))));
       }
     });
     if (col_rows.size() == before) continue;  // totally redundant

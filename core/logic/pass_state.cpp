@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/pass_state.hpp"
 
+#include <bit>
+
 namespace egtmin::logic {
 
 Cover minterm_cover(const CareFunction& f) {
@@ -12,7 +14,7 @@ Cover minterm_cover(const CareFunction& f) {
     const auto& words = f.on(o).words();
     for (uint64_t w = 0; w < words.size(); ++w)
       for (uint64_t bits = words[w]; bits; bits &= bits - 1)
-        out.push_back(minterm_fast((w << 6) | uint64_t(__builtin_ctzll(bits)), n, o));
+        out.push_back(minterm_fast((w << 6) | uint64_t(std::countr_zero(bits)), n, o));
   }
   return out;
 }

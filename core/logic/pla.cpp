@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "logic/pla.hpp"
 
+#include <bit>
 #include <charconv>
 #include <vector>
 
@@ -51,7 +52,7 @@ std::string pla_input_labels(const Encoding& enc) {
     char color = int(p) < 6 ? 'w' : 'b';
     // Piece numbering follows encoding order; the letter comes from the balance's piece order.
     char letter = kLetters[int(p) % 6];
-    for (int bit = 5; bit >= 0; --bit) {
+    for (int bit = kSquareBits - 1; bit >= 0; --bit) {
       s += ' ';
       s += color;
       s += letter;
@@ -79,7 +80,7 @@ void write_pla_function(const Encoding& enc, const CareFunction& f, const std::f
     const auto& words = f.on(o).words();
     for (uint64_t w = 0; w < words.size(); ++w)
       for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
-        append_row(buf, minterm((w << 6) | uint64_t(__builtin_ctzll(bits)), n, o), n);
+        append_row(buf, minterm((w << 6) | uint64_t(std::countr_zero(bits)), n, o), n);
         if (buf.size() > (1u << 20)) {
           sink(buf);
           buf.clear();

@@ -2,6 +2,7 @@
 #include "logic/split.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <string>
 
@@ -100,7 +101,7 @@ std::vector<uint64_t> part_care_counts(const CareFunction& f, const Split& split
     if (!care[w]) continue;
     uint64_t part = 0;
     for (int b : bits) part = (part << 1) | ((w >> b) & 1);
-    counts[part] += uint64_t(__builtin_popcountll(care[w]));
+    counts[part] += uint64_t(std::popcount(care[w]));
   }
   return counts;
 }
@@ -111,10 +112,10 @@ double input_agreement(const CareFunction& f, int input) {
   uint64_t pairs = 0, same = 0;
   for (uint64_t w = 0; w < care.size(); ++w) {
     if (w & flip) continue;  // each pair once
-    pairs += uint64_t(__builtin_popcountll(care[w] & care[w | flip]));
+    pairs += uint64_t(std::popcount(care[w] & care[w | flip]));
     for (int s = 0; s < kOutputs; ++s) {
       const auto& on = f.on_slot(s).words();
-      same += uint64_t(__builtin_popcountll(on[w] & on[w | flip]));
+      same += uint64_t(std::popcount(on[w] & on[w | flip]));
     }
   }
   return pairs ? double(same) / double(pairs) : 1.0;  // no pairs: one side is empty, splitting gains nothing

@@ -204,7 +204,7 @@ void CoverProber::rebuild_material_hash() {
     e.key = material_key_of(counts);
     e.k = uint8_t(enc.pieces());
     e.stm_xor = flip;
-    e.square_xor = flip ? 56 : 0;
+    e.square_xor = flip ? kFlipRank : 0;
     const CanonScheme scheme = lc.canon.scheme();
     e.swap_colors = scheme == CanonScheme::Full && b.is_symmetric();
     e.mode = scheme == CanonScheme::None ? 0 : b.has_pawns() ? 1 : 2;
@@ -218,7 +218,7 @@ void CoverProber::rebuild_material_hash() {
     e.exchanges = uint8_t(std::min(runs.count, RunExchanges::kMax));
     for (int x = 0; x < e.exchanges; ++x)
       for (int side = 0; side < 2; ++side)
-        e.exchange_shift[size_t(x)][size_t(side)] = uint8_t(6 * (e.k - 1 - runs.pairs[size_t(x)][size_t(side)]));
+        e.exchange_shift[size_t(x)][size_t(side)] = uint8_t(square_shift(e.k, runs.pairs[size_t(x)][size_t(side)]));
     e.sort_pair12 = e.k == 4 && runs.count == 1 && runs.pairs[0] == std::array<uint8_t, 2>{1, 2};
     if (e.k == 4 && runs.count > 0 && !e.sort_pair12)
       throw std::logic_error("cover prober: a four-piece balance with identical pieces other than slots 1 and 2");
@@ -434,7 +434,7 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
   for (int pc = 0; pc < kPieces; ++pc) {
     const Piece src = flip ? Piece((pc + kPieceTypes) % kPieces) : Piece(pc);
     const int start = i;
-    for (Bitboard b = pos.pieces(src); b;) p.sq[size_t(i++)] = Square(flip ? pop_lsb(b) ^ 56 : pop_lsb(b));
+    for (Bitboard b = pos.pieces(src); b;) p.sq[size_t(i++)] = flip ? flip_rank(pop_lsb(b)) : pop_lsb(b);
     // Mirroring reverses rank order: keep identical pieces ascending, as the encoding wants
     // (runs are at most 4 long: an insertion sort, no call).
     if (flip)

@@ -37,12 +37,14 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "table/encoding.hpp"
 #include "util/byte_io.hpp"
 
 namespace egtmin::probe {
@@ -129,10 +131,10 @@ class CubeIndex {
   // first such cube of the front line, else of the leaf `index` reaches.
   logic::CubeWord find(uint64_t index, logic::CubeWord minterm) const {
     (void)minterm;  // the slices read the index itself
-    if (const Hit h = front_match(index); h.hits) return front_cubes_[h.block * 64 + size_t(__builtin_ctzll(h.hits))];
+    if (const Hit h = front_match(index); h.hits) return front_cubes_[h.block * 64 + size_t(std::countr_zero(h.hits))];
     const Match m = match(index);
     if (!m.hit.hits || ids_.empty()) return 0;  // no cube, or an index read back without its cubes
-    return cubes_[ids_[m.leaf_id + m.hit.block * 64 + uint64_t(__builtin_ctzll(m.hit.hits))]];
+    return cubes_[ids_[m.leaf_id + m.hit.block * 64 + uint64_t(std::countr_zero(m.hit.hits))]];
   }
 
   // For a probe layout file: everything but the hot words and the cover's cubes (save_state), read
@@ -186,8 +188,8 @@ class CubeIndex {
   template <int K>
   static logic::Output find_output_fixed(const Hot& h, uint64_t index) {
     std::array<uint32_t, K> sq;
-    for (int i = 0; i < K; ++i) sq[size_t(i)] = uint32_t(index >> (6 * (K - 1 - i))) & 63;
-    return find_output_squares<K>(h, uint32_t(index >> (6 * K)) & 1, sq);
+    for (int i = 0; i < K; ++i) sq[size_t(i)] = uint32_t(index >> square_shift(K, i)) & kSquareMask;
+    return find_output_squares<K>(h, uint32_t(index >> stm_shift(K)) & 1, sq);
   }
   // The same from the index's fields (side to move, each piece's square), which the prober has in
   // registers: block 0 of the front line needs nothing else, and the index is packed only after
@@ -207,7 +209,7 @@ class CubeIndex {
     uint64_t acc = f0[kFirstGroupRow + stm];
     for (int i = 0; i < K; ++i) acc &= f0[kSquareRows + 64 * uint32_t(i) + sq[size_t(i)]];
     if (!acc) return logic::Output::None;
-    const unsigned bit = unsigned(__builtin_ctzll(acc));
+    const unsigned bit = unsigned(lowest_bit(acc));
     return logic::Output(((f0[kOutHiRow] >> bit) & 1) << 1 | ((f0[kOutLoRow] >> bit) & 1));
   }
   // The rest: the front line's other blocks, then the tree.
@@ -274,7 +276,7 @@ class CubeIndex {
     return {};
   }
   static logic::Output output_at(const uint64_t* slab, uint64_t blocks, Hit h) {
-    const unsigned bit = unsigned(__builtin_ctzll(h.hits));
+    const unsigned bit = unsigned(lowest_bit(h.hits));
     return logic::Output(((slab[kOutHiRow * blocks + h.block] >> bit) & 1) << 1 |
                          ((slab[kOutLoRow * blocks + h.block] >> bit) & 1));
   }

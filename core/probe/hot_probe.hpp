@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "table/symmetry.hpp"
+#include "util/bits.hpp"
 #include "util/key_hash.hpp"
 
 namespace egtmin::probe {
@@ -109,7 +110,7 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
                                                           const CoverProber::HotEntry& e) {
   const auto& table = kTransforms[g];
   uint64_t idx = 0;
-  for (size_t i = 0; i < 5; ++i) idx = (idx << 6) | table[sq[i]];
+  for (size_t i = 0; i < 5; ++i) idx = (idx << kSquareBits) | table[sq[i]];
   for (unsigned x = 0; x < e.exchanges; ++x) idx = exchange_fields(idx, e.exchange_shift[x][0], e.exchange_shift[x][1]);
   return idx;
 }
@@ -136,7 +137,7 @@ template <int K>
 template <int K>
 inline uint64_t packed(const std::array<uint32_t, K>& t) {
   uint64_t idx = 0;
-  for (int i = 0; i < K; ++i) idx = (idx << 6) | t[size_t(i)];
+  for (int i = 0; i < K; ++i) idx = (idx << kSquareBits) | t[size_t(i)];
   return idx;
 }
 
@@ -159,7 +160,7 @@ template <int K, class Pos>
   static_assert(K <= 3);
   std::array<uint32_t, K> sq;
   for (int i = 0; i < K; ++i)
-    sq[size_t(i)] = unsigned(__builtin_ctzll(pos.pieces(Piece(e.order[size_t(i)])))) ^ e.square_xor;
+    sq[size_t(i)] = unsigned(lowest_bit(pos.pieces(Piece(e.order[size_t(i)])))) ^ e.square_xor;
   return sq;
 }
 
@@ -181,14 +182,14 @@ template <int K, class Pos>
     std::array<Bitboard, K> b;
     for (int i = 0; i < K; ++i) b[size_t(i)] = pos.pieces(Piece(e.order[size_t(i)]));
     b[2] &= b[2] - e.sort_pair12;
-    for (int i = 0; i < K; ++i) sq[size_t(i)] = unsigned(__builtin_ctzll(b[size_t(i)])) ^ e.square_xor;
+    for (int i = 0; i < K; ++i) sq[size_t(i)] = unsigned(lowest_bit(b[size_t(i)])) ^ e.square_xor;
   } else {
     for (int i = 0; i < K; ++i) {
       // The nth of identical pieces, without a loop: clear the lowest bits by selection.
       const Bitboard b0 = pos.pieces(Piece(e.order[size_t(i)])), b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
       const uint8_t nth = e.nth[size_t(i)];
       const Bitboard b = nth == 0 ? b0 : nth == 1 ? b1 : b2;
-      sq[size_t(i)] = unsigned(__builtin_ctzll(b)) ^ e.square_xor;
+      sq[size_t(i)] = unsigned(lowest_bit(b)) ^ e.square_xor;
     }
   }
   // Colour swap of symmetric balances with Black to move: the representative has White to move
@@ -202,7 +203,7 @@ template <int K, class Pos>
     if (e.swap_colors) {
       swapped = stm == 1;
       std::array<uint32_t, K> q;
-      for (int i = 0; i < K; ++i) q[size_t(i)] = sq[size_t((i + K / 2) % K)] ^ 56;
+      for (int i = 0; i < K; ++i) q[size_t(i)] = sq[size_t((i + K / 2) % K)] ^ kFlipRank;
       const uint32_t mask = 0u - uint32_t(swapped);
       for (int i = 0; i < K; ++i) sq[size_t(i)] = in_register(sq[size_t(i)] ^ ((sq[size_t(i)] ^ q[size_t(i)]) & mask));
     }
@@ -222,7 +223,7 @@ template <int K, class Pos>
       const uint64_t i2 = transformed_index5(sq, g2, e);
       idx = idx ^ ((idx ^ i2) & (0 - uint64_t(i2 < idx)));
     }
-    for (int i = 0; i < K; ++i) r.t[size_t(i)] = in_register(uint32_t(idx >> (6 * (K - 1 - i))) & 63);
+    for (int i = 0; i < K; ++i) r.t[size_t(i)] = in_register(uint32_t(idx >> square_shift(K, i)) & kSquareMask);
     r.placement = idx;
   } else {
     r.t = transformed<K>(sq, g1, e);
@@ -245,7 +246,7 @@ template <int K>
   if (out == logic::Output::None) return Wdl::Illegal;
   if (e.rule_draws) [[unlikely]] {
     // The balance has cursed wins or blessed losses: look the representative up in their list.
-    const uint32_t rep = uint32_t(uint64_t(r.stm) << (6 * K) | packed<K>(r.t));
+    const uint32_t rep = uint32_t(uint64_t(r.stm) << stm_shift(K) | packed<K>(r.t));
     const Wdl white = logic::value_of(out, logic::in_rule_draws({e.rule_draws, e.rule_draw_count}, rep));
     return r.negate ? egtmin::negate(white) : white;
   }
@@ -267,7 +268,7 @@ template <int K>
     if (out == logic::Output::None) [[unlikely]]
       out = after_front0<K>(e, r.stm, r.t, K == 5 ? r.placement : packed<K>(r.t));
   } else {
-    const logic::CubeWord mt = fast_minterm(uint64_t(r.stm) << (6 * K) | packed<K>(r.t), 1 + 6 * K);
+    const logic::CubeWord mt = fast_minterm(uint64_t(r.stm) << stm_shift(K) | packed<K>(r.t), inputs_for(K));
     for (logic::CubeWord c : covers[e.cover]->cubes())
       if (logic::contains(c, mt)) {
         out = logic::output_of(c);
@@ -292,7 +293,7 @@ template <int K, class Pos>
       r.placement = 0;
       r.t = distinct_squares<3>(pos, e);
       const uint32_t out =
-          DirectTable::output(e.direct, DirectTable::slot(r.stm, r.t[0], r.t[1], r.t[2], (e.mode >> 1) * 56u));
+          DirectTable::output(e.direct, DirectTable::slot(r.stm, r.t[0], r.t[1], r.t[2], (e.mode >> 1) * kFlipRank));
       return value_of<3>(e, logic::Output(out), r);
     }
   }

@@ -39,6 +39,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -135,7 +136,7 @@ constexpr uint32_t word(const std::array<uint32_t, 4>& sets, int nfree, int subc
   uint32_t w = out << kOutputShift;
   for (int f = 0; f < 2 * nfree; ++f)
     for (uint32_t x = sets[size_t(f)]; x; x &= x - 1)
-      w |= field_code(uint32_t(__builtin_ctz(x)), f == subcube) << field_shift(f, subcube);
+      w |= field_code(uint32_t(std::countr_zero(x)), f == subcube) << field_shift(f, subcube);
   return w;
 }
 // The output of a cube's word (logic::Output's number).
@@ -159,7 +160,7 @@ class RegionIndex {
   // directory (KRPvKR 341 KiB, KQRvKR and KRRvKR 107 KiB, a 4-piece cover 2-11 KiB) stays in the
   // caches, so only the cubes wait for memory.
   static constexpr int fixed_count(int pieces) { return pieces == 5 ? 3 : 2; }
-  static constexpr uint32_t regions_for(int pieces) { return 2u << (6 * fixed_count(pieces)); }
+  static constexpr uint32_t regions_for(int pieces) { return 2u << (kSquareBits * fixed_count(pieces)); }
   static constexpr uint32_t kBlockRegions = 48;
   static constexpr size_t kBlockBytes = 64;
   static constexpr size_t kBlockCounts = 4;      // the counts' offset in a block
@@ -210,7 +211,7 @@ class RegionIndex {
     const uint32_t* cubes = nullptr;  // the regions' cubes, region after region
     uint8_t unit_shift = 0;           // a directory count is of 2^unit_shift cubes
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
-    // bit 6 (K - 1 - i)).
+    // bit square_shift(K, i)).
     std::array<uint8_t, 5> shift{};
     uint8_t kings = 0;             // which squares of White's king the directory numbers (KingSquares)
     uint8_t subcube = kNoSubcube;  // the cube field held as a subcube (region_cube::kQueryBits)
@@ -220,8 +221,8 @@ class RegionIndex {
           reinterpret_cast<const uint32_t*>(words_data() + dir_words_),
           {}};
     size_t i = 0;
-    for (int slot : fixed_) h.shift[i++] = uint8_t(6 * (k_ - 1 - slot));
-    for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(6 * (k_ - 1 - free_[size_t(f)]));
+    for (int slot : fixed_) h.shift[i++] = uint8_t(square_shift(k_, slot));
+    for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(square_shift(k_, free_[size_t(f)]));
     h.kings = kings_;
     h.subcube = subcube_;
     h.unit_shift = unit_shift_;
@@ -244,19 +245,19 @@ class RegionIndex {
     uint32_t fallback;  // the value when no cube matches (0: none)
   };
   // The query of a placement: the region's directory block read. `packed`: the representative's
-  // squares in encoding order as an index has them (slot i at bit 6 (K - 1 - i)), which a 5-piece
+  // squares in encoding order as an index has them (slot i at bit square_shift(K, i)), which a 5-piece
   // probe makes anyway. Made once per probe: the prober starts fetching the region's cubes
   // (prefetch) before it scans the rest of the front line, then matches them (find_output).
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
   template <int K>
   [[gnu::always_inline]] static Query locate(const Hot& h, uint32_t stm, uint32_t packed) {
     static_assert(K >= 3 && K <= 5);
-    auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & 63; };
+    auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & kSquareMask; };
     // The region's number in the directory: side to move, White's king numbered among its
     // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
     constexpr int kFixed = fixed_count(K);
     uint32_t r = stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)];
-    for (int i = 1; i < kFixed; ++i) r = r << 6 | at(i);
+    for (int i = 1; i < kFixed; ++i) r = r << kSquareBits | at(i);
     const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
     const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
     const uint32_t base = block_first_cube(block);
@@ -292,11 +293,11 @@ class RegionIndex {
                     uint64_t(match16(c + 32, q.pairs)) << 32 | uint64_t(match16(c + 48, q.pairs)) << 48;
     if (n < 64) hits &= (uint64_t{1} << n) - 1;  // the rest is the next region's
     if (hits) [[likely]]
-      return logic::Output(region_cube::output(c[__builtin_ctzll(hits)]));
+      return logic::Output(region_cube::output(c[lowest_bit(hits)]));
     for (uint32_t j = 64; j < n; j += 16) {
       uint32_t more = match16(c + j, q.pairs);
       if (n - j < 16) more &= (1u << (n - j)) - 1;
-      if (more) return logic::Output(region_cube::output(c[j + uint32_t(__builtin_ctz(more))]));
+      if (more) return logic::Output(region_cube::output(c[j + uint32_t(lowest_bit(more))]));
     }
     return none;
   }
@@ -304,7 +305,7 @@ class RegionIndex {
   template <int K>
   static logic::Output find_output(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     uint32_t packed = 0;
-    for (int i = 0; i < K; ++i) packed = packed << 6 | sq[size_t(i)];
+    for (int i = 0; i < K; ++i) packed = packed << kSquareBits | sq[size_t(i)];
     return find_output(h, locate<K>(h, stm, packed));
   }
 

@@ -17,13 +17,16 @@ std::mutex g_mutex;  // Fathom's root probes and first probes of a table are not
 std::shared_mutex g_state;
 Syzygy* g_instance = nullptr;  // never freed: callers keep the pointer across re-opens
 
-// Fathom numbers squares from a1 = 0; ours start at a8 = 0.
-constexpr unsigned to_fathom(Square s) { return unsigned(s) ^ 56u; }
+// Fathom's value of a WDL probe (TB_LOSS .. TB_WIN) as a SyzygyWdl: the same numbers.
+static_assert(TB_LOSS == unsigned(SyzygyWdl::Loss) && TB_BLESSED_LOSS == unsigned(SyzygyWdl::BlessedLoss) &&
+              TB_DRAW == unsigned(SyzygyWdl::Draw) && TB_CURSED_WIN == unsigned(SyzygyWdl::CursedWin) &&
+              TB_WIN == unsigned(SyzygyWdl::Win));
+constexpr SyzygyWdl from_fathom(unsigned wdl) { return SyzygyWdl(wdl); }
 
 struct Boards {
   uint64_t white = 0, black = 0, kings = 0, queens = 0, rooks = 0, bishops = 0, knights = 0, pawns = 0;
   void add(Piece p, Square s) {
-    uint64_t b = uint64_t{1} << to_fathom(s);
+    uint64_t b = uint64_t{1} << to_a1_index(s);
     (color_of(p) == White ? white : black) |= b;
     switch (type_of(p)) {
       case King: kings |= b; break;
@@ -87,7 +90,7 @@ static std::optional<SyzygyWdl> probe(const Boards& b, unsigned ep, bool white_t
   unsigned r = tb_probe_wdl(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns, 0, 0, ep,
                             white_to_move);
   if (r == TB_RESULT_FAILED) return std::nullopt;
-  return SyzygyWdl(r);
+  return from_fathom(r);
 }
 
 std::optional<SyzygyWdl> Syzygy::wdl(const Position& pos) const { return wdl(hold(), pos); }
@@ -97,7 +100,7 @@ std::optional<SyzygyWdl> Syzygy::wdl(const Encoding& enc, const Placement& p) co
 std::optional<SyzygyWdl> Syzygy::wdl(const Hold&, const Position& pos) const {
   if (pos.piece_count() > largest()) return std::nullopt;
   if (pos.piece_count() == 2) return SyzygyWdl::Draw;
-  unsigned ep = pos.ep_square() == NoSquare ? 0 : to_fathom(pos.ep_square());
+  unsigned ep = pos.ep_square() == NoSquare ? 0 : to_a1_index(pos.ep_square());
   return probe(boards_of(pos), ep, pos.side_to_move() == White);
 }
 
@@ -141,15 +144,15 @@ std::optional<int> Syzygy::dtz(const Position& pos) const {
   if (pos.piece_count() > largest() || !has_file(Balance::of(pos), ".rtbz")) return std::nullopt;
   if (pos.piece_count() == 2) return 0;
   Boards b = boards_of(pos);
-  unsigned ep = pos.ep_square() == NoSquare ? 0 : to_fathom(pos.ep_square());
+  unsigned ep = pos.ep_square() == NoSquare ? 0 : to_a1_index(pos.ep_square());
   std::lock_guard lock(g_mutex);
   unsigned r = tb_probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns, 0, 0, ep,
                              pos.side_to_move() == White, nullptr);
   if (r == TB_RESULT_FAILED) return std::nullopt;
   if (r == TB_RESULT_CHECKMATE || r == TB_RESULT_STALEMATE) return 0;
   int d = int(TB_GET_DTZ(r));
-  unsigned w = TB_GET_WDL(r);
-  return w < TB_DRAW ? -d : w > TB_DRAW ? d : 0;
+  const SyzygyWdl w = from_fathom(TB_GET_WDL(r));
+  return w < SyzygyWdl::Draw ? -d : w > SyzygyWdl::Draw ? d : 0;
 }
 
 }  // namespace egtmin

@@ -21,7 +21,8 @@
 
 namespace egtmin {
 
-// Syzygy's five values, from the side to move's point of view.
+// Syzygy's five values, from the side to move's point of view, numbered as Fathom's TB_LOSS ..
+// TB_WIN (syzygy.cpp checks).
 enum class SyzygyWdl : uint8_t { Loss = 0, BlessedLoss = 1, Draw = 2, CursedWin = 3, Win = 4 };
 // As `probe --json` spells them (util/enum_names.hpp).
 inline constexpr EnumName<SyzygyWdl> kSyzygyWdlNames[] = {{SyzygyWdl::Loss, "loss"},
@@ -30,6 +31,8 @@ inline constexpr EnumName<SyzygyWdl> kSyzygyWdlNames[] = {{SyzygyWdl::Loss, "los
                                                           {SyzygyWdl::CursedWin, "cursed win"},
                                                           {SyzygyWdl::Win, "win"}};
 constexpr std::span<const EnumName<SyzygyWdl>> enum_names(SyzygyWdl) { return kSyzygyWdlNames; }
+// The value for the other side.
+constexpr SyzygyWdl negate(SyzygyWdl v) { return SyzygyWdl(uint8_t(SyzygyWdl::Win) - uint8_t(v)); }
 // The same value in egtmin's terms (both for the side to move).
 constexpr Wdl to_wdl(SyzygyWdl v) {
   switch (v) {

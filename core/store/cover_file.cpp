@@ -11,6 +11,7 @@
 
 #include "store/cube_trie.hpp"
 #include "store/xz.hpp"
+#include "table/encoding.hpp"
 #include "util/atomic_file.hpp"
 
 namespace egtmin::store {
@@ -366,7 +367,7 @@ Result<CoverFile> parse_cover(std::span<const uint8_t> bytes, const std::string&
   if (expected && !(expected->canonical() == cover.balance))
     return bad("holds balance " + name + ", expected " + expected->canonical().name());
   cover.inputs = p[10];
-  if (cover.inputs != 1 + 6 * cover.balance.pieces() || cover.inputs > logic::kMaxInputs)
+  if (cover.inputs != inputs_for(cover.balance.pieces()) || cover.inputs > logic::kMaxInputs)
     return bad("inputs " + std::to_string(cover.inputs) + " do not fit balance " + name);
   const uint8_t scheme = version >= 4 ? p[11] & ((1u << kKindShift) - 1) : p[11];
   const uint8_t kind = version >= 5 ? (p[11] >> kKindShift) & 3 : version >= 4 ? p[11] >> kKindShift : 0;

@@ -28,7 +28,7 @@ namespace egtmin::store {
 
 struct CoverFile {
   Balance balance;  // canonical balance
-  int inputs = 0;   // 1 + 6 * pieces
+  int inputs = 0;   // inputs_for(pieces)
   CanonScheme canon = CanonScheme::Full;
   std::string passes;                  // the pipeline that made it, e.g. "compact,expand,irredundant"
   std::vector<logic::CubeWord> cubes;  // ON-cover; each cube has an output (W/D/L for White)

@@ -5,6 +5,9 @@
 #include <array>
 #include <stdexcept>
 
+#include "chess/types.hpp"
+#include "util/bits.hpp"
+
 namespace egtmin::store {
 
 namespace {
@@ -67,14 +70,14 @@ struct KeyLayout {
     return uint32_t(key >> key_shift[j]) & ((1u << field_bits(order[j])) - 1);
   }
   // First position j where two different keys differ.
-  int depth(uint64_t a, uint64_t b) const { return field_at_bit[63 - __builtin_clzll(a ^ b)]; }
+  int depth(uint64_t a, uint64_t b) const { return field_at_bit[highest_bit(a ^ b)]; }
 };
 
 }  // namespace
 
 int trie_field_count(int inputs) {
-  if (inputs < 7 || inputs > logic::kMaxInputs || (inputs - 1) % 6 != 0) return 0;
-  return 1 + 2 * ((inputs - 1) / 6);
+  if (inputs < 7 || inputs > logic::kMaxInputs || (inputs - 1) % kSquareBits != 0) return 0;
+  return 1 + 2 * ((inputs - 1) / kSquareBits);
 }
 
 uint32_t trie_field(logic::CubeWord c, int f) { return uint32_t(c >> field_shift(f)) & ((1u << field_bits(f)) - 1); }

@@ -21,8 +21,8 @@ Placement CoverCanon::color_swapped(const Placement& p) const {
   Placement q;
   q.stm = ~p.stm;
   for (int i = 0; i < half_; ++i) {
-    q.sq[i] = Square(p.sq[half_ + i] ^ 56);
-    q.sq[half_ + i] = Square(p.sq[i] ^ 56);
+    q.sq[i] = flip_rank(p.sq[half_ + i]);
+    q.sq[half_ + i] = flip_rank(p.sq[i]);
   }
   return q;
 }

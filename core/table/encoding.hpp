@@ -15,6 +15,17 @@ namespace egtmin {
 
 constexpr int kMaxTablePieces = 6;  // the encoding fits 37 bits; the generator goes to 5
 
+// The encoding's numbers, named once. A placement's index holds the side to move above each
+// slot's square (kSquareBits bits, slot 0 highest, the last slot lowest); a cube's inputs are
+// that string read from its top: input 0 the side to move, then each slot's square, row first.
+constexpr int inputs_for(int pieces) { return 1 + kSquareBits * pieces; }
+// The first of slot `slot`'s inputs.
+constexpr int square_input(int slot) { return 1 + kSquareBits * slot; }
+// Where slot `slot`'s square sits in the index of a placement of `pieces` pieces.
+constexpr int square_shift(int pieces, int slot) { return kSquareBits * (pieces - 1 - slot); }
+// Where the side to move sits in that index.
+constexpr int stm_shift(int pieces) { return kSquareBits * pieces; }
+
 // A position as the tables see it: side to move and one square per piece, in encoding order.
 struct Placement {
   Color stm = White;
@@ -32,18 +43,18 @@ class Encoding {
 
   const Balance& balance() const { return balance_; }
   int pieces() const { return k_; }
-  int bits() const { return 1 + 6 * k_; }
+  int bits() const { return inputs_for(k_); }
   uint64_t size() const { return uint64_t{1} << bits(); }
   Piece piece(int i) const { return order_[i]; }
 
   uint64_t encode(const Placement& p) const {
     uint64_t idx = p.stm;
-    for (int i = 0; i < k_; ++i) idx = (idx << 6) | p.sq[i];
+    for (int i = 0; i < k_; ++i) idx = (idx << kSquareBits) | p.sq[i];
     return idx;
   }
   Placement decode(uint64_t idx) const {
     Placement p;
-    for (int i = k_ - 1; i >= 0; --i, idx >>= 6) p.sq[i] = Square(idx & 63);
+    for (int i = k_ - 1; i >= 0; --i, idx >>= kSquareBits) p.sq[i] = Square(idx & kSquareMask);
     p.stm = Color(idx & 1);
     return p;
   }

@@ -110,7 +110,7 @@ class Generator {
       if (type_[i] == Pawn) {
         max_layer_ += 5;
         PawnField& f = pawn_fields_[size_t(n_pawns_++)];
-        f.shift = 6 * (k_ - 1 - i);  // a slot packs slots 1..k-1 as 6-bit fields, the last lowest
+        f.shift = square_shift(k_, i);  // a slot packs slots 1..k-1 as an index does
         for (int sq = 0; sq < 64; ++sq) f.advancement[size_t(sq)] = uint8_t(pawn_advancement(color_[i], Square(sq)));
       }
     }
@@ -136,7 +136,7 @@ class Generator {
     int l = 0;
     for (int j = 0; j < n_pawns_; ++j) {
       const PawnField& f = pawn_fields_[size_t(j)];
-      l += f.advancement[(slot >> f.shift) & 63];
+      l += f.advancement[(slot >> f.shift) & kSquareMask];
     }
     return l;
   }
@@ -280,7 +280,7 @@ Wdl Generator::exit_value(const Placement& after, int captured, int promoting, i
   const Exit& e = exits_[exit_key(captured, promoting, promo)];
   Placement q;
   q.stm = e.flip ? ~after.stm : after.stm;
-  for (int j = 0; j < e.n; ++j) q.sq[j] = e.flip ? Square(after.sq[e.src[j]] ^ 56) : after.sq[e.src[j]];
+  for (int j = 0; j < e.n; ++j) q.sq[j] = e.flip ? flip_rank(after.sq[e.src[j]]) : after.sq[e.src[j]];
   const Wdl w = e.table->value(q);  // White's view in the successor's colouring
   return q.stm == White ? negate(w) : w;
 }

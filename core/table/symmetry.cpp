@@ -5,6 +5,8 @@
 #include <bit>
 #include <stdexcept>
 
+#include "util/bits.hpp"
+
 namespace egtmin {
 
 Symmetry::Symmetry(const Encoding& enc) : enc_(enc) {
@@ -37,7 +39,7 @@ uint64_t Symmetry::class_size(const Placement& p) const {
   // identity there is at most one, the reflection in a diagonal through the king (8-fold group).
   int stabilizer = 1;
   if (const unsigned cand = candidates_[p.sq[0]]; cand & (cand - 1)) {
-    const unsigned g = unsigned(31 - __builtin_clz(cand));
+    const unsigned g = unsigned(highest_bit(cand));
     Placement t = p;
     for (int i = 1; i < enc_.pieces(); ++i) t.sq[i] = kTransforms[g][p.sq[i]];
     sort_identical(t);
@@ -76,10 +78,10 @@ template <int K, int X>
 uint64_t Symmetry::rest_under(const Placement& p, unsigned g) const {
   const auto& t = kTransforms[g];
   uint64_t idx = 0;
-  for (int i = 1; i < K; ++i) idx = (idx << 6) | t[p.sq[size_t(i)]];
-  for (int x = 0; x < X; ++x) {  // slot i's field at bit 6 (K - 1 - i)
+  for (int i = 1; i < K; ++i) idx = (idx << kSquareBits) | t[p.sq[size_t(i)]];
+  for (int x = 0; x < X; ++x) {
     const auto [a, b] = exchanges_.pairs[size_t(x)];
-    idx = exchange_fields(idx, 6u * unsigned(K - 1 - a), 6u * unsigned(K - 1 - b));
+    idx = exchange_fields(idx, unsigned(square_shift(K, a)), unsigned(square_shift(K, b)));
   }
   return idx;
 }
@@ -92,11 +94,11 @@ uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
   // same square, so the smaller packing of the others is the smaller index. (Computing both
   // always, to save the branch, was slower.)
   const unsigned cand = candidates_[p.sq[0]];
-  const unsigned g1 = unsigned(__builtin_ctz(cand));
+  const unsigned g1 = unsigned(lowest_bit(cand));
   uint64_t rest = rest_under<K, X>(p, g1);
-  if (cand & (cand - 1)) rest = std::min(rest, rest_under<K, X>(p, unsigned(31 - __builtin_clz(cand))));
+  if (cand & (cand - 1)) rest = std::min(rest, rest_under<K, X>(p, unsigned(highest_bit(cand))));
   const uint64_t king = king_slot_[kTransforms[g1][p.sq[0]]];
-  return ((uint64_t(p.stm) * domain_kings_ + king) << (6 * (K - 1))) | rest;
+  return ((uint64_t(p.stm) * domain_kings_ + king) << square_shift(K, 0)) | rest;
 }
 
 template <int K>
@@ -128,14 +130,14 @@ uint64_t Symmetry::canonical_slot_any(const Placement& p) const {
     for (int i = 1; i < k; ++i) t.sq[i] = kTransforms[g][p.sq[i]];
     sort_identical(t);
     uint64_t rest = 0;
-    for (int i = 1; i < k; ++i) rest = (rest << 6) | t.sq[i];
+    for (int i = 1; i < k; ++i) rest = (rest << kSquareBits) | t.sq[i];
     return rest;
   };
-  const int g1 = __builtin_ctz(cand);
+  const int g1 = lowest_bit(cand);
   uint64_t rest = packed(g1);
-  if (cand & (cand - 1)) rest = std::min(rest, packed(31 - __builtin_clz(cand)));
+  if (cand & (cand - 1)) rest = std::min(rest, packed(highest_bit(cand)));
   const uint64_t king = king_slot_[kTransforms[g1][p.sq[0]]];
-  return ((uint64_t(p.stm) * domain_kings_ + king) << (6 * (k - 1))) | rest;
+  return ((uint64_t(p.stm) * domain_kings_ + king) << square_shift(k, 0)) | rest;
 }
 
 bool Symmetry::is_canonical(const Placement& p) const {

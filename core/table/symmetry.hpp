@@ -44,7 +44,7 @@ RunExchanges run_exchanges(const Encoding& enc);
 // positions costs mispredictions and store-forwarding stalls. Exchanging a field with itself
 // changes nothing.
 inline uint64_t exchange_fields(uint64_t idx, unsigned sa, unsigned sb) {
-  const uint64_t fa = (idx >> sa) & 63, fb = (idx >> sb) & 63;
+  const uint64_t fa = (idx >> sa) & kSquareMask, fb = (idx >> sb) & kSquareMask;
   const uint64_t lo = fa < fb ? fa : fb, hi = fa ^ fb ^ lo;
   return idx ^ ((fa ^ lo) << sa) ^ ((fb ^ hi) << sb);
 }
@@ -63,11 +63,11 @@ class Symmetry {
   bool is_canonical(const Placement& p) const;
 
   // Dense numbering of the canonical white-king squares, for arrays indexed by canonical
-  // positions only: slot = ((stm * domain_kings + king_slot) << 6(k-1)) | other squares.
-  uint64_t domain_size() const { return uint64_t{2} * domain_kings_ << (6 * (enc_.pieces() - 1)); }
+  // positions only: slot = ((stm * domain_kings + king_slot) << square_shift(k, 0)) | other squares.
+  uint64_t domain_size() const { return uint64_t{2} * domain_kings_ << square_shift(enc_.pieces(), 0); }
   uint64_t slot(const Placement& canonical) const {
     uint64_t s = uint64_t(canonical.stm) * domain_kings_ + king_slot_[canonical.sq[0]];
-    for (int i = 1; i < enc_.pieces(); ++i) s = (s << 6) | canonical.sq[i];
+    for (int i = 1; i < enc_.pieces(); ++i) s = (s << kSquareBits) | canonical.sq[i];
     return s;
   }
   Placement from_slot(uint64_t slot) const;
@@ -107,7 +107,7 @@ class Symmetry {
 inline Placement Symmetry::from_slot(uint64_t slot) const {
   Placement p;
   const int k = enc_.pieces();
-  for (int i = k - 1; i >= 1; --i, slot >>= 6) p.sq[i] = Square(slot & 63);
+  for (int i = k - 1; i >= 1; --i, slot >>= kSquareBits) p.sq[i] = Square(slot & kSquareMask);
   // What is left is stm * domain_kings + king slot, below 2 * domain_kings: a compare, not a
   // division (a 64-bit division was a fifth of the exhaustive check's time).
   const bool black = slot >= uint64_t(domain_kings_);

@@ -4,6 +4,7 @@
 // catches what the core may throw (std::bad_alloc above all) and returns a code.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <exception>
 #include <new>
 #include <string>
@@ -24,9 +25,6 @@ namespace egtmin::capi {
 const char* last_error() noexcept;
 
 namespace {
-
-// Engines number squares from a1 (bit 0), egtmin from a8: ranks mirrored, files kept.
-constexpr unsigned flip(unsigned sq) { return sq ^ 56; }
 
 // The checks that keep a malformed position from reaching a cover (where two pieces on one
 // square, or a pawn on the last rank, would give a meaningless value): each piece on exactly one
@@ -51,9 +49,9 @@ int to_position(const egtmin_position& p, Position& pos) {
   for (int c = 0; c < 2; ++c)
     for (int t = 0; t < 6; ++t)
       for (uint64_t b = types[t] & (c ? p.black : p.white); b; b &= b - 1)
-        pos.put(Square(flip(unsigned(__builtin_ctzll(b)))), make_piece(Color(c), PieceType(t)));
+        pos.put(from_a1_index(unsigned(std::countr_zero(b))), make_piece(Color(c), PieceType(t)));
   pos.set_side_to_move(p.white_to_move ? White : Black);
-  pos.set_ep_square(p.ep ? Square(flip(p.ep)) : NoSquare);
+  pos.set_ep_square(p.ep ? from_a1_index(p.ep) : NoSquare);
   return EGTMIN_OK;
 }
 
@@ -137,7 +135,7 @@ int egtmin_largest(const egtmin_tb* tb) { return tb ? of(tb)->largest() : 0; }
     if (const int rc = capi::to_position(*p, pos); rc != EGTMIN_OK) return rc;
     Wdl v;
     if (const int rc = of(tb)->probe(pos, v); rc != EGTMIN_OK) return rc;
-    return capi::kValueOf[size_t(v)];
+    return capi::c_value(v);
   });
 }
 
@@ -185,14 +183,14 @@ int egtmin_probe_wdl_many(egtmin_tb* tb, const egtmin_position* positions, size_
           batch.probe(v, *f.entry, &batched[i]);
         } else {
           const Wdl w = f.prober->probe_standalone(v, *f.entry, probe::Method::Indexed);
-          if (w != Wdl::Illegal) value[i] = capi::kValueOf[size_t(w)];
+          if (w != Wdl::Illegal) value[i] = capi::c_value(w);
         }
       }
       batch.drain();
     }
     for (size_t i = 0; i < n; ++i) {
       if (value[i] == kInBatch)
-        value[i] = batched[i] == Wdl::Illegal ? capi::Tablebase::kTakeFullPath : capi::kValueOf[size_t(batched[i])];
+        value[i] = batched[i] == Wdl::Illegal ? capi::Tablebase::kTakeFullPath : capi::c_value(batched[i]);
       if (value[i] == capi::Tablebase::kTakeFullPath) value[i] = probe_wdl_full(tb, pos + i);
     }
   }
@@ -225,11 +223,11 @@ int egtmin_probe_root(egtmin_tb* tb, const egtmin_position* p, egtmin_root_move*
       Wdl v;
       if (const int rc = of(tb)->probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
       egtmin_root_move& out = moves[n++];
-      out.from = capi::flip(m.from);
-      out.to = capi::flip(m.to);
+      out.from = to_a1_index(m.from);
+      out.to = to_a1_index(m.to);
       // PieceType's Queen .. Knight are 1 .. 4, as EGTMIN_PROMOTES_*.
       out.promotion = m.promotion == NoPieceType ? EGTMIN_PROMOTES_NONE : unsigned(m.promotion);
-      out.wdl = capi::kValueOf[size_t(negate(v))];
+      out.wdl = capi::c_value(negate(v));
     }
     return int(n);
   });

@@ -173,7 +173,7 @@ int Tablebase::load(BalanceRec& r, const Loaded*& out) {
     // path's square XOR mirrors the ranks. The representative does not depend on which of two
     // identical pieces is read first (the hot path sorts them after the board transform).
     l->view_entry[k->colouring] = *e;
-    l->view_entry[k->colouring].square_xor ^= 56;
+    l->view_entry[k->colouring].square_xor ^= kFlipRank;  // from_a1_index, folded into the XOR
   }
   l->bytes = l->prober->memory_bytes(probe::Method::Indexed);
   {

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "c_value.hpp"
 #include "chess/balance.hpp"
 #include "chess/position.hpp"
 #include "egtmin/probe.h"
@@ -40,10 +41,6 @@ struct BoardView {
   Bitboard pieces(Piece p) const { return by_piece[p]; }
   Color side_to_move() const { return stm; }
 };
-
-// Wdl (Illegal, Win, Draw, Loss, CursedWin, BlessedLoss) -> the header's values.
-inline constexpr int kValueOf[kWdlCodes] = {EGTMIN_ERR_POSITION, EGTMIN_WIN,        EGTMIN_DRAW,
-                                            EGTMIN_LOSS,         EGTMIN_CURSED_WIN, EGTMIN_BLESSED_LOSS};
 
 class Tablebase {
  public:
@@ -71,7 +68,7 @@ class Tablebase {
     if (!f.entry) [[unlikely]]
       return kTakeFullPath;
     const Wdl w = f.prober->probe_standalone(v, *f.entry, probe::Method::Indexed);
-    return w == Wdl::Illegal ? kTakeFullPath : kValueOf[size_t(w)];
+    return w == Wdl::Illegal ? kTakeFullPath : c_value(w);
   }
 
   // A loaded balance's prober and the hot entry of its colouring for a BoardView, as the probes

@@ -5,6 +5,7 @@
 
 #include "chess/position.hpp"
 #include "egtmin/probe.h"
+#include "src/c_value.hpp"
 #include "table/wdl.hpp"
 
 namespace egtmin::c_api {
@@ -15,24 +16,15 @@ inline egtmin_position to_c(const Position& pos) {
   for (int s = 0; s < 64; ++s) {
     const Piece pc = pos.at(Square(s));
     if (pc == NoPiece) continue;
-    const uint64_t bit = uint64_t{1} << (s ^ 56);  // a8 = 0 here, a1 = 0 there
+    const uint64_t bit = uint64_t{1} << to_a1_index(Square(s));
     (color_of(pc) == White ? p.white : p.black) |= bit;
     *types[type_of(pc)] |= bit;
   }
   p.white_to_move = pos.side_to_move() == White;
-  p.ep = pos.ep_square() == NoSquare ? 0 : unsigned(pos.ep_square() ^ 56);
+  p.ep = pos.ep_square() == NoSquare ? 0 : to_a1_index(pos.ep_square());
   return p;
 }
 
-inline int to_c(Wdl v) {
-  switch (v) {
-    case Wdl::Win: return EGTMIN_WIN;
-    case Wdl::CursedWin: return EGTMIN_CURSED_WIN;
-    case Wdl::Draw: return EGTMIN_DRAW;
-    case Wdl::BlessedLoss: return EGTMIN_BLESSED_LOSS;
-    case Wdl::Loss: return EGTMIN_LOSS;
-    default: return EGTMIN_ERR_POSITION;
-  }
-}
+inline int to_c(Wdl v) { return capi::c_value(v); }
 
 }  // namespace egtmin::c_api

@@ -173,7 +173,7 @@ TEST(ProbeLib, RootProbeGivesEveryMoveTheValueAfterIt) {
       const PieceType promotion = moves[i].promotion ? PieceType(moves[i].promotion) : NoPieceType;
       const auto list = legal_moves(*pos);
       const Move* m = std::find_if(list.begin(), list.end(), [&](const Move& x) {
-        return x.from == Square(moves[i].from ^ 56) && x.to == Square(moves[i].to ^ 56) && x.promotion == promotion;
+        return x.from == from_a1_index(moves[i].from) && x.to == from_a1_index(moves[i].to) && x.promotion == promotion;
       });
       ASSERT_NE(m, list.end()) << fen << " move " << i;
       const egtmin_position child = to_c(pos->after(*m));
@@ -487,7 +487,7 @@ TEST(ProbeLib, ManyAtOnceAgreeWithSyzygyOnFivePieceRegions) {
     Placement p = enc.decode(parts.random_index(rng));
     if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
     if (rng() & 1)
-      for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = Square(p.sq[size_t(i)] ^ 7);  // mirrored
+      for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = flip_file(p.sq[size_t(i)]);  // mirrored
     Position pos = enc.position(p);
     if (pos.ep_square() != NoSquare) continue;
     if (rng() & 1) pos = pos.color_flipped();

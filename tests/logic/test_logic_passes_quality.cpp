@@ -5,6 +5,7 @@
 // small instances, and on functions with a known minimum the two passes reach it (KRvK: no more
 // cubes than Berkeley espresso's 198 on the same compacted cover).
 #include <gtest/gtest.h>
+#include <bit>
 
 #include <algorithm>
 #include <random>
@@ -212,7 +213,7 @@ TEST(LogicPassesQuality, CoverSolverReachesTheBruteForceMinimum) {
     };
     int best = int(cols);
     for (uint32_t mask = 0; mask < (uint32_t{1} << cols); ++mask)
-      if (__builtin_popcount(mask) < best && covers(mask)) best = __builtin_popcount(mask);
+      if (std::popcount(mask) < best && covers(mask)) best = std::popcount(mask);
     // Without and with the local search (which also reduces the matrix by dominance first).
     for (uint64_t steps : {uint64_t{0}, uint64_t{2000}}) {
       auto pick = solve_cover(rows, cols, start, flat, {}, CoverSearch::Thorough, steps);

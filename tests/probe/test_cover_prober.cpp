@@ -120,9 +120,7 @@ TEST(CoverProber, ThreePieceDirectTableAnswersEveryPositionAndColouring) {
 
 // Syzygy's value for the side to move in our three values (cursed and blessed results are wins
 // and losses for tables without the 50-move rule).
-Wdl from_syzygy(SyzygyWdl v) {
-  return v == SyzygyWdl::Win || v == SyzygyWdl::CursedWin ? Wdl::Win : v == SyzygyWdl::Draw ? Wdl::Draw : Wdl::Loss;
-}
+Wdl from_syzygy(SyzygyWdl v) { return fold(to_wdl(v)); }
 
 // KPvKP, valued by Syzygy so the test does not have to generate the pawn tables: a cover of the
 // parts of the index space (stm + white king) that the probed positions map to.
@@ -235,7 +233,7 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
     Placement p = enc.decode(parts.random_index(rng));
     if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
     if (rng() & 1)
-      for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = Square(p.sq[size_t(i)] ^ 7);  // mirrored
+      for (int i = 0; i < enc.pieces(); ++i) p.sq[size_t(i)] = flip_file(p.sq[size_t(i)]);  // mirrored
     const Position pos = enc.position(p);
     const Wdl want = from_syzygy(*(*syz)->wdl(enc, p));
     for (const CoverProber* prober : {&regions, &tree}) {

@@ -129,7 +129,7 @@ TEST(Generator, EnPassantProbesAgreeWithSyzygy) {
           ASSERT_TRUE(ours.ok()) << ours.error().message;
           auto theirs = (*syz)->wdl(pos);
           ASSERT_TRUE(theirs.has_value());
-          Wdl want = *theirs > SyzygyWdl::Draw ? Wdl::Win : *theirs < SyzygyWdl::Draw ? Wdl::Loss : Wdl::Draw;
+          Wdl want = fold(to_wdl(*theirs));
           ASSERT_EQ(*ours, want) << pos.fen();
           Position no_ep = pos;
           no_ep.set_ep_square(NoSquare);

@@ -412,10 +412,7 @@ class TestProbe : public QObject {
     const Syzygy& syz = *ctx_->syzygy();
     auto white_value = [&](const Placement& p) {
       const auto v = syz.wdl(enc, p);
-      const Wdl stm = !v                                                     ? Wdl::Illegal
-                      : (*v == SyzygyWdl::Win || *v == SyzygyWdl::CursedWin) ? Wdl::Win
-                      : *v == SyzygyWdl::Draw                                ? Wdl::Draw
-                                                                             : Wdl::Loss;
+      const Wdl stm = v ? fold(to_wdl(*v)) : Wdl::Illegal;
       return p.stm == White ? stm : negate(stm);
     };
     QTemporaryDir dir;

@@ -94,9 +94,9 @@ void BoardEditor::toggleSideToMove() {
 void BoardEditor::mirror() {
   Position n;
   for (int s = 0; s < 64; ++s)
-    if (pos_.at(Square(s)) != NoPiece) n.put(Square(s ^ 7), pos_.at(Square(s)));
+    if (pos_.at(Square(s)) != NoPiece) n.put(flip_file(Square(s)), pos_.at(Square(s)));
   n.set_side_to_move(pos_.side_to_move());
-  if (pos_.ep_square() != NoSquare) n.set_ep_square(Square(pos_.ep_square() ^ 7));
+  if (pos_.ep_square() != NoSquare) n.set_ep_square(flip_file(pos_.ep_square()));
   setPosition(n, tr("mirror"));
 }
 

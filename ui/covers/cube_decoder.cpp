@@ -58,12 +58,12 @@ QString listOf(const std::vector<int>& vals, F label) {
 
 Bitboard CubeDecoder::squares(CubeWord c, int j) const {
   Bitboard out = 0;
-  const int first = 1 + 6 * j;
+  const int first = square_input(j);
   for (int s = 0; s < 64; ++s) {
     bool ok = true;
-    for (int b = 0; b < 6 && ok; ++b) {
+    for (int b = 0; b < kSquareBits && ok; ++b) {
       const int v = inputValue(c, first + b);
-      const int bit = (s >> (5 - b)) & 1;
+      const int bit = (s >> (kSquareBits - 1 - b)) & 1;
       ok = v == 2 || (v == 1 && bit) || (v == -1 && !bit);
     }
     if (ok) out |= bb(Square(s));
@@ -72,7 +72,7 @@ Bitboard CubeDecoder::squares(CubeWord c, int j) const {
 }
 
 QString CubeDecoder::describe(CubeWord c, int j) const {
-  const int first = 1 + 6 * j;
+  const int first = square_input(j);
   // A square's 6 bits are its row (0 = rank 8) then its file: the set is rows x files.
   int rowBits[3], fileBits[3];
   for (int b = 0; b < 3; ++b) {

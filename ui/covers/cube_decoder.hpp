@@ -9,6 +9,7 @@
 
 #include "chess/balance.hpp"
 #include "logic/cube.hpp"
+#include "table/encoding.hpp"
 
 namespace egtmin::ui {
 
@@ -19,7 +20,7 @@ class CubeDecoder {
 
   const Balance& balance() const { return balance_; }
   const std::vector<Piece>& pieces() const { return pieces_; }
-  int inputs() const { return 1 + 6 * int(pieces_.size()); }
+  int inputs() const { return inputs_for(int(pieces_.size())); }
 
   // -1: input may be 0 only, 1: may be 1 only, 2: don't care, 0: empty.
   static int inputValue(logic::CubeWord c, int input);

@@ -26,12 +26,10 @@ Agreement agreement(std::optional<Wdl> ours, std::optional<SyzygyWdl> syz) {
 
 namespace {
 
-SyzygyWdl negateSyzygy(SyzygyWdl v) { return SyzygyWdl(4 - int(v)); }
-
 MoveGroup groupOf(std::optional<Wdl> ours, std::optional<SyzygyWdl> syz) {
-  if (syz) return MoveGroup(4 - int(*syz));  // Win(4) -> 0 ... Loss(0) -> 4
-  if (!ours) return MoveGroup::Unknown;
-  switch (*ours) {
+  const std::optional<Wdl> v = syz ? std::optional<Wdl>(to_wdl(*syz)) : ours;  // Syzygy's value when there is one
+  if (!v) return MoveGroup::Unknown;
+  switch (*v) {
     case Wdl::Win: return MoveGroup::Win;
     case Wdl::CursedWin: return MoveGroup::CursedWin;
     case Wdl::Draw: return MoveGroup::Draw;
@@ -121,7 +119,7 @@ ProbeResult ProbeEngine::compute(const Position& pos, ValueSource* source, const
       pm.oursMessage = msg;
     if (syzygy) {
       if (auto v = syzygy->wdl(next)) {
-        pm.syzygy = negateSyzygy(*v);
+        pm.syzygy = negate(*v);
         // The mover's DTZ through this move, in Syzygy's convention: a zeroing move (capture, pawn
         // move) or a mate counts 1 ply; otherwise one ply more than the reply's distance.
         const bool win = *pm.syzygy == SyzygyWdl::Win || *pm.syzygy == SyzygyWdl::CursedWin;
