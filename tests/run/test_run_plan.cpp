@@ -57,7 +57,7 @@ TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
   }
   EXPECT_LT(run::table_peak_bytes(bal("KQvKR")), run::table_peak_bytes(bal("KQRvKR")));
   // Capture-resolved: the resolved copy and the successors' tables too, and denser matrices in
-  // smaller parts (KQRvKR measured 2.41 GB with two of its eight parts side by side).
+  // smaller parts: the plan must not promise less than the peak a KQRvKR run took.
   EXPECT_GE(run::minimize_peak_bytes(bal("KQRvKR"), 2, true), 2'410'000'000u);
   for (const char* b : {"KRPvKR", "KQRvKR"}) EXPECT_LT(run::minimize_peak_bytes(bal(b), 2, true), twelve_gib) << b;
   EXPECT_EQ(run::table_slots(bal("KRPvKR")), 1'073'741'824u);
