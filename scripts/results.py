@@ -40,6 +40,9 @@ RESULTS = ROOT / "docs" / "results.md"
 APPENDIX = ROOT / "docs" / "results-5piece.md"
 APPENDIX_SMALL = ROOT / "docs" / "results-4piece.md"
 SYZYGY_SIZES = ROOT / "docs" / "syzygy-wdl-sizes.tsv"
+README = ROOT / "README.md"
+# README quotes the results page's headline on the line that starts with this.
+README_LINE = "**Results** ([docs/results.md](docs/results.md)): "
 FIVE_PIECE_BALANCES = 110  # every 5-piece balance Syzygy has a WDL file for
 
 # The order `rerun` runs the kinds in: a kind may need what an earlier one made (tables, covers).
@@ -309,7 +312,7 @@ def small_appendix_text():
              "commands and machine). Covers leave the output with the most cubes implied, as `minimize` does by "
              "default; cubes are those stored.", ""]
     if not size:
-        return "\n".join(lines + ["No records yet."]) + "\n"
+        return "\n".join(lines + ["No records yet."] + ablation_lines()) + "\n"
     g = {r["balance"]: r for r in gen["result"]["generated"]} if gen else {}
     m = {r["balance"]: r for r in mini["result"]["balances"]} if mini else {}
     lines += ["| balance | cubes | cover bytes | Syzygy WDL bytes | WDL through xz -9e | cover / xz | generate + self-check | minimize |",
@@ -324,7 +327,28 @@ def small_appendix_text():
         lines.append(f"| {b} | {cell(r['cubes'])} | {cell(r['cover_bytes'])} | {cell(r['syzygy_bytes'])} "
                      f"| {cell(r['syzygy_xz_bytes'])} | {ratio(r['cover_bytes'], r['syzygy_xz_bytes'])} | {t} "
                      + (f"| {m[b]['seconds']:.2f} s |" if b in m else "| — |"))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ablation_lines()) + "\n"
+
+
+def ablation_lines():
+    """The size ablation's record: each idea's covers against the default's, and its probe."""
+    rec = records("ablation").get("pieces4")
+    if not rec:
+        return []
+    ideas = rec["result"]["ideas"]
+    base = next((i for i in ideas if i["idea"] == "default"), ideas[0])
+    lines = ["", "## Size ablation", "",
+             f"From [ablation/pieces4](data/ablation/pieces4.json): `{rec['command']}` on a "
+             f"{machine_text(rec['machine'])}, beside {rec['beside']}. Minimization seconds are summed over "
+             "the balances; the probe is each idea's indexed batch mean over its own run's Fathom "
+             f"({fmt(base['probe_positions'])} positions, one round).", "",
+             "| idea | cover bytes | against the default | cubes stored | minimization | indexed / Fathom | mismatches |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for i in ideas:
+        lines.append(f"| {i['idea']}: {i['description']} | {fmt(i['bytes'])} | {i['bytes'] / base['bytes']:.3f} "
+                     f"| {fmt(i['cubes'])} | {secs(i['minimize_seconds'])} "
+                     f"| {i['indexed_batch_mean_ns'] / i['fathom_batch_mean_ns']:.3f} | {i['probe_mismatches']} |")
+    return lines
 
 
 # --- the results page --------------------------------------------------------------------------
@@ -350,6 +374,26 @@ def probe_summary(rec):
     return (f"| {j['pieces']} | {j['turns']} | {fmt(j['positions'])} | {ix['batch_mean_ns']:.1f} ns "
             f"| {fa['batch_mean_ns']:.1f} ns | **{ix['batch_mean_ns'] / fa['batch_mean_ns']:.3f}** ({rounds}) "
             f"| {mb(ix['memory_bytes'])} / {mb(fa['memory_bytes'])} | {j['mismatches']} |")
+
+
+def headline(parts):
+    return ("; ".join(parts) if parts else "no records yet") + "."
+
+
+def readme_text(results):
+    """README.md with its results line quoting the results page's headline (its first line after
+    the title), or None when README has no such line."""
+    try:
+        readme = README.read_text()
+    except OSError:
+        return None
+    lines = readme.split("\n")
+    head = results.split("\n# Results\n\n", 1)[1].split("\n", 1)[0]
+    for i, line in enumerate(lines):
+        if line.startswith(README_LINE):
+            lines[i] = README_LINE + head[0].lower() + head[1:]
+            return "\n".join(lines)
+    return None
 
 
 def results_text():
@@ -382,8 +426,7 @@ def results_text():
     if cr:
         head.append(f"the {len(cr)} five-piece capture-resolved covers made so far take **{cr_bytes / cr_wdl:.2f}x** "
                     "their WDL files")
-    text = "; ".join(head) if head else "no records yet"
-    out += [text[0].upper() + text[1:] + ".", ""]
+    out += [headline(head)[0].upper() + headline(head)[1:], ""]
 
     # Cover bytes.
     out += ["## Cover bytes against Syzygy's WDL files", "",
@@ -470,7 +513,12 @@ def results_text():
 
 
 def pages():
-    return {RESULTS: results_text(), APPENDIX: appendix_text(), APPENDIX_SMALL: small_appendix_text()}
+    results = results_text()
+    out = {RESULTS: results, APPENDIX: appendix_text(), APPENDIX_SMALL: small_appendix_text()}
+    readme = readme_text(results)
+    if readme is not None:
+        out[README] = readme
+    return out
 
 
 def write(args):

@@ -343,7 +343,7 @@ class RegionBatch {
     Wdl* out;
   };
   // Probes in flight: each holds its region's cubes on their way from memory (4-5 cache lines).
-  // Measured at 4, 8, 16 and 32 (KRPvKR, bench-probe.md): nothing gained beyond 8.
+  // Enough to cover a read from memory with the work of the probes between (docs/measured.md).
   static constexpr size_t kDepth = 8, kMask = kDepth - 1;
   static_assert((kDepth & kMask) == 0);
 

@@ -39,7 +39,7 @@ TEST(RunPlan, MakesMissingTablesInDependencyOrderThenMinimizes) {
 }
 
 TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
-  // Peaks measured on the 2-core, 24 GiB machine (docs/benchmarks.md): the model must not promise
+  // Peaks of the 5-piece batch records (docs/results-5piece.md): the model must not promise
   // less than a run took, and the goal is every 5-piece step under 12 GiB.
   const uint64_t twelve_gib = uint64_t{12} << 30;
   EXPECT_GE(run::table_peak_bytes(bal("KRPvKR")), 6'720'000'000u);
