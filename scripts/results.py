@@ -397,7 +397,8 @@ def readme_text(results):
 
 
 def results_text():
-    size = records("size").get("pieces4")
+    sizes = records("size")
+    size, size_cr = sizes.get("pieces4"), sizes.get("pieces4-cr")
     gen = records("gen").get("pieces4")
     ver = records("verify").get("pieces4")
     mini = records("minimize").get("pieces4")
@@ -418,6 +419,10 @@ def results_text():
         b = j["both"]
         head.append(f"the 2-4-piece covers take **{b['cover_bytes'] / b['syzygy_bytes']:.2f}x** the bytes of "
                     f"Syzygy's WDL files ({b['cover_bytes'] / b['syzygy_xz_bytes']:.2f}x of them through xz -9e)")
+    if size_cr:
+        b = size_cr["result"]["both"]
+        head.append(f"**{b['cover_bytes'] / b['syzygy_bytes']:.2f}x** when what a capture reaches is left to the "
+                    "probe's capture search")
     p4 = probes.get("pieces4")
     if p4:
         m = p4["result"]["methods"]
@@ -430,21 +435,26 @@ def results_text():
 
     # Cover bytes.
     out += ["## Cover bytes against Syzygy's WDL files", "",
-            "| pieces | balances | cover bytes | Syzygy WDL bytes | cover / WDL | WDL through xz -9e | cover / xz |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
-    if size:
-        for n, rows in sorted(by_pieces(size["result"]["balances"]).items()):
-            both = [r for r in rows if r["cover_bytes"] is not None and r["syzygy_bytes"] is not None]
-            c = sum(r["cover_bytes"] for r in both)
-            w = sum(r["syzygy_bytes"] for r in both)
-            x = sum(r["syzygy_xz_bytes"] for r in both)
-            extra = [r["balance"] for r in rows if r["syzygy_bytes"] is None]
-            out.append(f"| {n} | {len(both)}" + (f" (+{', '.join(extra)}, no WDL file)" if extra else "")
-                       + f" | {fmt(c)} | {fmt(w)} | {ratio(c, w)} | {fmt(x)} | {ratio(c, x)} |")
+            "Standalone covers hold every value; capture-resolved ones leave what a capture or promotion "
+            "reaches to the probe's capture search. Both leave the output with the most cubes implied.", "",
+            "| pieces | covers | balances | cover bytes | Syzygy WDL bytes | cover / WDL | WDL through xz -9e | cover / xz |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    rows_by_kind = []
+    for name, kind in (("pieces4", "standalone"), ("pieces4-cr", "capture-resolved")):
+        if name in sizes:
+            for n, rows in by_pieces(sizes[name]["result"]["balances"]).items():
+                rows_by_kind.append((n, kind, rows))
+    for n, kind, rows in sorted(rows_by_kind, key=lambda t: (t[0], t[1] != "standalone")):
+        both = [r for r in rows if r["cover_bytes"] is not None and r["syzygy_bytes"] is not None]
+        c = sum(r["cover_bytes"] for r in both)
+        w = sum(r["syzygy_bytes"] for r in both)
+        x = sum(r["syzygy_xz_bytes"] for r in both)
+        out.append(f"| {n} | {kind} | {len(both)} | {fmt(c)} | {fmt(w)} | {ratio(c, w)} | {fmt(x)} | {ratio(c, x)} |")
     if batch:
-        out.append(f"| 5 | {len(batch)} of {five_total} | {fmt(st_bytes)} | {fmt(st_wdl)} | {ratio(st_bytes, st_wdl)} | — | — |")
+        out.append(f"| 5 | standalone | {len(batch)} of {five_total} | {fmt(st_bytes)} | {fmt(st_wdl)} "
+                   f"| {ratio(st_bytes, st_wdl)} | — | — |")
     if cr:
-        out.append(f"| 5, capture-resolved | {len(cr)} of {five_total} | {fmt(cr_bytes)} | {fmt(cr_wdl)} "
+        out.append(f"| 5 | capture-resolved | {len(cr)} of {five_total} | {fmt(cr_bytes)} | {fmt(cr_wdl)} "
                    f"| {ratio(cr_bytes, cr_wdl)} | — | — |")
     out.append("")
 
@@ -461,7 +471,7 @@ def results_text():
     # Time and memory.
     out += ["## Tables, minimization, memory", "",
             "| pieces | balances | tables: generate + self-check | compared with Syzygy: positions, mismatches "
-            "| minimize (wall, CPU) | peak memory |",
+            "| minimize (wall, CPU) | peak memory: making tables; minimizing |",
             "|---|---:|---:|---:|---:|---:|"]
     g = by_pieces(gen["result"]["generated"]) if gen else {}
     v = by_pieces(ver["result"]["balances"]) if ver else {}
@@ -474,26 +484,33 @@ def results_text():
         mw = sum(r["seconds"] for r in mz.get(n, []))
         mc = sum(r["cpu_seconds"] for r in mz.get(n, []))
         peak = max((p["peak_bytes"] for r in mz.get(n, []) for p in r["passes"]), default=0)
+        # gen reports no peak per table: its whole run's, on the row of the largest tables.
+        tables_peak = mb(gen["peak_rss_bytes"]) + " (the run)" if gen and n == max(g) else "—"
         out.append(f"| {n} | {len(g.get(n, mz.get(n, [])))} | {gt:,.1f} + {sc:,.1f} s | {cmp_cell} "
-                   f"| {mw:,.1f} s, {mc:,.1f} s | {mb(peak)} minimizing |")
-    if gen and mini:
-        out[-1] = out[-1].rstrip(" |") + f"; whole runs: `gen` {mb(gen['peak_rss_bytes'])}, `minimize` {mb(mini['peak_rss_bytes'])} |"
+                   + (f"| {mw:,.1f} s, {mc:,.1f} s " if mz.get(n) else "| — ")
+                   + f"| {tables_peak}; {mb(peak) if mz.get(n) else '—'} |")
     if batch:
         t = sum(r["generate_seconds"] + r["self_check_seconds"] for r in batch)
         mw = sum(r["minimize"]["seconds"] for r in batch)
         mc = sum(r.get("minimize_cpu_seconds", 0) for r in batch)
-        stages = ("table", "minimize", "check", "minimize_cr", "check_cr")
-        tp, top, stage = max((r.get(k, {}).get("peak_bytes", 0), r["balance"], k) for r in batch for k in stages)
+        tp, top = max((r["table"]["peak_bytes"], r["balance"]) for r in batch)
+        mp, mtop, mstage = max((r.get(k, {}).get("peak_bytes", 0), r["balance"], k)
+                               for r in batch for k in ("minimize", "minimize_cr"))
         comp = [r for r in batch if r.get("syzygy_compared")]
         out.append(f"| 5 | {len(batch)} of {five_total} | {secs(t)} | "
                    + (f"{fmt(sum(r['syzygy_positions'] for r in comp))}, {sum(r['syzygy_mismatches'] for r in comp)}"
                       if comp else "— (the self-check)")
-                   + f" | {secs(mw)}, {secs(mc)} | {gb(tp)} at most ({top}'s {stage.replace('_cr', ', capture-resolved')}) |")
+                   + f" | {secs(mw)}, {secs(mc)} | {gb(tp)} ({top}); {gb(mp)} ({mtop}"
+                   + (", capture-resolved" if mstage == "minimize_cr" else "") + ") at most |")
     out.append("")
 
     # Machine and commands.
     out += ["## Machine and commands", ""]
-    recs = [r for r in (gen, ver, mini, size) if r] + [probes[k] for k in sorted(probes)]
+    minis = records("minimize")
+    listed = ([("gen", "pieces4", gen), ("verify", "pieces4", ver)]
+              + [("minimize", k, minis[k]) for k in sorted(minis)] + [("size", k, sizes[k]) for k in sorted(sizes)]
+              + [("probe", k, probes[k]) for k in sorted(probes)])
+    recs = [r for _, _, r in listed if r]
     for m in sorted({machine_text(r["machine"]) for r in recs}):
         besides = sorted({r["beside"] for r in recs if machine_text(r["machine"]) == m})
         out.append(f"2-4 pieces: {m}; beside the runs: {'; '.join(besides)}.")
@@ -502,8 +519,7 @@ def results_text():
         out.append(f"5 pieces: {'; '.join(sorted({r.get('machine', '?') for r in batch}))}; {shared} of the "
                    f"{len(batch)} balances beside other jobs ([per balance](results-5piece.md)).")
     out.append("")
-    for kind, name, rec in [("gen", "pieces4", gen), ("verify", "pieces4", ver), ("minimize", "pieces4", mini),
-                            ("size", "pieces4", size)] + [("probe", k, probes[k]) for k in sorted(probes)]:
+    for kind, name, rec in listed:
         if rec:
             out.append(f"- `{rec['command']}` ([{kind}/{name}](data/{kind}/{name}.json))")
     if batch:
