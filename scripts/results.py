@@ -449,6 +449,11 @@ def results_text():
         c = sum(r["cover_bytes"] for r in both)
         w = sum(r["syzygy_bytes"] for r in both)
         x = sum(r["syzygy_xz_bytes"] for r in both)
+        if not both:  # KvK: a draw, which Syzygy has no file for
+            names = ", ".join(r["balance"] for r in rows)
+            out.append(f"| {n} | {kind} | {names}, no WDL file | {fmt(sum(r['cover_bytes'] or 0 for r in rows))} "
+                       "| — | — | — | — |")
+            continue
         out.append(f"| {n} | {kind} | {len(both)} | {fmt(c)} | {fmt(w)} | {ratio(c, w)} | {fmt(x)} | {ratio(c, x)} |")
     if batch:
         out.append(f"| 5 | standalone | {len(batch)} of {five_total} | {fmt(st_bytes)} | {fmt(st_wdl)} "
@@ -466,7 +471,11 @@ def results_text():
             "|---|---|---:|---:|---:|---|---:|---:|"]
     for name in sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k)):
         out.append(probe_summary(probes[name]))
-    out.append("")
+    timed = {p["result"]["pieces"] for p in probes.values()}
+    missing = [str(n) for n in (3, 4, 5) if n not in timed]
+    out += ["", "Two pieces are KvK alone, which Syzygy has no file for."
+            + (f" No record yet at {' and '.join(filter(None, [', '.join(missing[:-1]), missing[-1]]))} pieces."
+               if missing else ""), ""]
 
     # Time and memory.
     out += ["## Tables, minimization, memory", "",
