@@ -120,6 +120,9 @@ def run_and_record(kind, name, argv, beside):
     except json.JSONDecodeError as e:
         sys.exit(f"results: `{shlex.join(argv)}` did not print JSON ({e}); give the command --json")
     peak = usage.ru_maxrss * 1024
+    if kind == "gen" and result.get("already_present"):
+        sys.exit(f"results: `{shlex.join(argv)}` found {result['already_present']} table(s) already made and timed "
+                 "only the rest; no record written (run it on a data directory without tables)")
     record = {"command": shlex.join(argv), "machine": machine(), "beside": beside,
               "wall_seconds": round(wall, 3), "peak_rss_bytes": peak, "result": result}
     path = DATA / kind / f"{name}.json"
