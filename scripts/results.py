@@ -313,12 +313,13 @@ def small_appendix_text():
              "From the records [size/pieces4](data/size/pieces4.json), [gen/pieces4](data/gen/pieces4.json) and "
              "[minimize/pieces4](data/minimize/pieces4.json) ([results.md](results.md) sums them up, with their "
              "commands and machine). Covers leave the output with the most cubes implied, as `minimize` does by "
-             "default; cubes are those stored.", ""]
+             "default; cubes are those stored. `minimize` works on two balances at a time, so their wall "
+             "times overlap.", ""]
     if not size:
         return "\n".join(lines + ["No records yet."] + ablation_lines()) + "\n"
     g = {r["balance"]: r for r in gen["result"]["generated"]} if gen else {}
     m = {r["balance"]: r for r in mini["result"]["balances"]} if mini else {}
-    lines += ["| balance | cubes | cover bytes | Syzygy WDL bytes | WDL through xz -9e | cover / xz | generate + self-check | minimize |",
+    lines += ["| balance | cubes | cover bytes | Syzygy WDL bytes | WDL through xz -9e | cover / xz | generate + self-check | minimize: wall, CPU |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]
 
     def cell(n):
@@ -329,7 +330,7 @@ def small_appendix_text():
         t = (f"{g[b]['seconds']:.2f} + {g[b].get('self_check', {}).get('seconds', 0):.2f} s" if b in g else "—")
         lines.append(f"| {b} | {cell(r['cubes'])} | {cell(r['cover_bytes'])} | {cell(r['syzygy_bytes'])} "
                      f"| {cell(r['syzygy_xz_bytes'])} | {ratio(r['cover_bytes'], r['syzygy_xz_bytes'])} | {t} "
-                     + (f"| {m[b]['seconds']:.2f} s |" if b in m else "| — |"))
+                     + (f"| {m[b]['seconds']:.2f} s, {m[b]['cpu_seconds']:.2f} s |" if b in m else "| — |"))
     return "\n".join(lines + ablation_lines()) + "\n"
 
 
