@@ -313,7 +313,7 @@ def small_appendix_text():
              "From the records [size/pieces4](data/size/pieces4.json), [gen/pieces4](data/gen/pieces4.json) and "
              "[minimize/pieces4](data/minimize/pieces4.json) ([results.md](results.md) sums them up, with their "
              "commands and machine). Covers leave the output with the most cubes implied, as `minimize` does by "
-             "default; cubes are those stored. `minimize` works on two balances at a time, so their wall "
+             "default; cubes are those stored. `minimize` spreads the balances over its workers, one a core, so their wall "
              "times overlap.", ""]
     if not size:
         return "\n".join(lines + ["No records yet."] + ablation_lines()) + "\n"
