@@ -208,7 +208,7 @@ def gb(b):
 
 
 def mb(b):
-    return f"{b / 1e6:,.1f} MB"
+    return f"{b / 1e6:,.1f} MB" if b >= 1e6 else f"{b / 1e3:,.1f} kB"
 
 
 def ratio(part, whole, digits=3):
@@ -470,7 +470,8 @@ def results_text():
     # Probe time.
     out += ["## Probe time against Fathom", "",
             "Batch means of the indexed probe and Fathom's on the same random legal positions, in passes or "
-            "taking turns every 4,096 positions (`--turns chunk`); memory: what each keeps resident.", "",
+            "taking turns every 4,096 positions (`--turns chunk`); memory: what each keeps resident, for the "
+            "indexed probe every cover in the data directory, for Fathom the WDL files it maps.", "",
             "| pieces | turns | positions | indexed | Fathom | indexed / Fathom (per round) | memory | mismatches |",
             "|---|---|---:|---:|---:|---|---:|---:|"]
     for name in sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k)):
