@@ -375,8 +375,8 @@ def probe_summary(rec):
     m = j["methods"]
     ix, fa = m["indexed"], m.get("fathom")
     rounds = ", ".join(f"{x:.3f}" for x in j.get("round_indexed_to_fathom", []))
-    return (f"| {j['pieces']} | {j['turns']} | {fmt(j['positions'])} | {ix['batch_mean_ns']:.1f} ns "
-            f"| {fa['batch_mean_ns']:.1f} ns | **{ix['batch_mean_ns'] / fa['batch_mean_ns']:.3f}** ({rounds}) "
+    return (f"| {j['pieces']} | {j['turns']} | {fmt(j['positions'])} | {ix['batch_mean_ns']:,.1f} ns "
+            f"| {fa['batch_mean_ns']:,.1f} ns | **{ix['batch_mean_ns'] / fa['batch_mean_ns']:.3f}** ({rounds}) "
             f"| {mb(ix['memory_bytes'])} / {mb(fa['memory_bytes'])} | {j['mismatches']} |")
 
 
@@ -431,7 +431,7 @@ def results_text():
     if p4:
         m = p4["result"]["methods"]
         head.append(f"a 4-piece probe takes **{m['indexed']['batch_mean_ns'] / m['fathom']['batch_mean_ns']:.2f}x** "
-                    "Fathom's time")
+                    "Fathom's time (batch means, in passes)")
     if cr:
         head.append(f"the {len(cr)} five-piece capture-resolved covers made so far take **{cr_bytes / cr_wdl:.2f}x** "
                     "their WDL files")
