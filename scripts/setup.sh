@@ -9,6 +9,8 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins qt6-svg-dev libqt6opengl6-dev
   liblzma-dev xz-utils libfathom-dev googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev
+  # scripts/results.py: the results pages from docs/data, and the test that they are up to date.
+  python3
   desktop-file-utils appstream file
   # clang and its runtimes (libclang-rt-14-dev: libFuzzer, ASan, UBSan, TSan) for scripts/fuzz.sh,
   # scripts/sanitize.sh and scripts/tsan.sh; debootstrap for the packages' clean-root proofs

@@ -10,7 +10,7 @@
 //   egtmin_region_study TABLE_FILE REGIONS FREE_SLOT_A FREE_SLOT_B [SEED]
 //
 // Slots are the table's encoding order (printed first). Compare the mean with the cube copies per
-// region of the cover's region index (docs/bench-probe.md).
+// region of the cover's region index (docs/measured.md).
 #include <cstdio>
 #include <cstdlib>
 #include <map>

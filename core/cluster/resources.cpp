@@ -16,13 +16,11 @@ namespace {
 
 using run::BatchStage;
 
-// Wall seconds per canonical table slot, on one or two cores of a 2-core AMD EPYC with other work
-// alongside (docs/benchmarks.md, docs/cluster.md), taken at the slower of the measured balances: a
-// table generated and self-checked, KQRvKR 1,228 s over 335.5 million slots beside a test run
-// (KRPvKR 948 s over 1,074 million); a minimization, KQRvKR 1,156 s on one thread with the
-// earlier, larger parts (KRPvKR now 1,062 s on two). The Syzygy comparison and the check, from
-// cluster jobs on the same machine under a load of four jobs per core: KQvKR 11.9 s and 3.9 s,
-// KRvKR 16.3 s and 7.2 s, over 5.2 million slots each.
+// Wall seconds per canonical table slot, on one or two cores of a 2-core machine with other work
+// alongside, taken at the slower of the recorded balances (docs/data/batch, docs/cluster.md) so
+// that a job's time limit is rarely too short: a table generated and self-checked, a
+// minimization, and (from cluster jobs under a load of several jobs per core) the Syzygy
+// comparison and the check.
 constexpr double kTableSecondsPerSlot = 2.7e-6;
 constexpr double kMinimizeSecondsPerSlot = 3.5e-6;
 constexpr double kVerifySecondsPerSlot = 3.0e-6;

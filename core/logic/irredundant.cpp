@@ -69,16 +69,17 @@ constexpr uint64_t kRwlsSeed = 777;
 // dominance, but after three little is left and every round copies the matrix.
 constexpr int kDominanceRounds = 3;
 // RWLS swaps per cube of the cover (irredundant_steps): the local search costs about one column's
-// rows per swap, so this keeps it proportional to the matrix. Normal: 10 (the whole 3-4 piece set
-// gains 1 % for 1.x of the time); high: 30 (most of the gain on KRvKR and KQvKR comes in the
-// first 30).
+// rows per swap, so this keeps it proportional to the matrix. Normal: 10, a small gain in cubes
+// for a small share of the pass's time; high: 30, after which further swaps gain little
+// (docs/bench-logic.md, effort levels).
 constexpr uint64_t kStepsPerCubeNormal = 10;
 constexpr uint64_t kStepsPerCubeHigh = 30;
 
 // How many entries of a row's or column's list ahead the dominance tests ask for the signature
 // they will read there: on 5-piece matrices each is a read from memory, and asked for this far
 // ahead they overlap. Far enough to hide one read behind the tests between, near enough to stay
-// in the cache. (The greedy's and the local search's scans, prefetched alike, were no faster.)
+// in the cache. (The greedy's and the local search's scans, prefetched alike, gained nothing:
+// docs/measured.md.)
 constexpr uint32_t kPrefetchAhead = 64;
 
 // Asks for values[list[k + kPrefetchAhead]] when that entry is still in the list (it ends at `end`).

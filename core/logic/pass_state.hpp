@@ -29,8 +29,8 @@ constexpr uint64_t kBitmapCompactMinterms = uint64_t{1} << 26;  // Auto's thresh
 
 // A function with more care minterms than kPartCareMinterms is minimized in parts (see
 // logic/split.hpp and MinimizeOptions::split): the passes' memory grows with the care minterms
-// they see at once, and their time faster than that (KQRvKR at -j2: in 8 parts, 109 s and
-// 2.47 GB; in the 4 parts of at most 2^26, 246 s and 8.80 GB for 1.4 % fewer cubes).
+// they see at once, and their time faster than that; larger parts give a few fewer cubes for
+// several times the memory and time (docs/measured.md).
 constexpr uint64_t kPartCareMinterms = uint64_t{1} << 24;
 constexpr int kMaxSplitInputs = 8;  // at most 256 parts
 
@@ -44,13 +44,12 @@ struct MinimizeOptions {
   std::optional<std::vector<int>> split = std::nullopt;
   // The most care minterms a part may have when the split is chosen. Functions with many
   // don't-cares need smaller parts: their primes are larger and overlap more, so irredundant's
-  // matrix holds more entries per care minterm (capture-resolved KQRvKR in two parts of 52 million
-  // care minterms, side by side: 16.4 GB).
+  // matrix holds more entries per care minterm (docs/measured.md).
   uint64_t part_care_minterms = kPartCareMinterms;
 };
 // Capture-resolved covers: their don't-cares make primes larger and irredundant's matrix denser
-// (KQRvKR in two parts of 52 million care minterms side by side: 16.4 GB, 680 s), so their parts
-// were kept to 2^24 before the standalone limit came down to it (KQRvKR: 140 s, 2.41 GB).
+// (docs/measured.md), so their parts were kept to 2^24 before the standalone limit came down to
+// it.
 constexpr uint64_t kResolvedPartCareMinterms = uint64_t{1} << 24;
 
 // The care minterms of f as the initial cover.

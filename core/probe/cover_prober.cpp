@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Sampled queries per balance that steer the index's copy budget (about 2 ms of canonicalization).
+// Sampled queries per balance that steer the index's copy budget: enough to rank the cubes, few
+// enough that drawing them is a small part of building an index.
 constexpr size_t kIndexSample = 50000;
 
 // The material key of a colouring (Position::material_key() of its positions).
@@ -129,8 +130,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
   if (b.pieces() == 5 && regions != RegionPolicy::Never) {
-    // Five pieces: the front line, then regions for everything it misses. The tree of a cover of
-    // millions of cubes took minutes to build and probed several times slower than Fathom.
+    // Five pieces: the front line, then regions for everything it misses. A tree over a cover of
+    // millions of cubes must copy most of them into its leaves, which then stay long: slow to build
+    // and slow to scan (docs/measured.md).
     lc->index = CubeIndex::front_line(cover.cubes, cover.inputs, queries);
     lc->region =
         RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied);
@@ -167,8 +169,8 @@ void CoverProber::insert(std::unique_ptr<LoadedCover> lc) {
 void CoverProber::rebuild_material_hash() {
   // Every index's hot words in one huge-page arena: a probe touches one balance's front line and
   // at most one leaf, and the balances' own arrays, mostly far below 2 MiB, would each take 4 KiB
-  // TLB entries (measured: 10 to 12 % off the indexed probe's mean). Each index starts on a cache
-  // line. The old arena lives until every index has moved out of it.
+  // TLB entries, a TLB miss on most probes. Each index starts on a cache line. The old arena
+  // lives until every index has moved out of it.
   // Covers opened from a layout file keep their hot words where the file is mapped: shared
   // between processes, and nothing to copy on open.
   size_t total = 0;

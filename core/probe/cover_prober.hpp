@@ -40,9 +40,9 @@ enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 
 // Which 3-4 piece covers get a RegionIndex for the indexed method's front misses (5-piece covers
 // always get one, but with Never, which keeps the tree):
-// Auto those whose tree would scan the most leaf blocks per probe (the diffuse covers, where the
-// region index measured faster and its copies pay), Always every one it applies to (tests), Never
-// none (the tree alone).
+// Auto those whose tree would scan the most leaf blocks per probe (the diffuse covers, where a
+// region index answers with fewer reads and its copies pay), Always every one it applies to
+// (tests), Never none (the tree alone).
 enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
 // As bench probe --index-regions spells them (util/enum_names.hpp).
 inline constexpr EnumName<RegionPolicy> kRegionPolicyNames[] = {
@@ -122,8 +122,9 @@ class CoverProber {
   // Auto: a region index where the tree scans more than this many leaf blocks per probe, on
   // average over the balance's sampled probes. The 4-piece covers of `minimize --pieces 4`: KPvKP
   // 5.7, KRvKN 4.1, KRvKP 2.9, KNvKP 2.2, KBvKP 0.89, KNPvK 0.75, KBPvK 0.55, KQvKQ 0.55, KRvKB
-  // 0.53, KQvKP 0.50, KRvKR 0.29 get one; KQvKR 0.25 and the rest keep their trees. Measured in the
-  // benchmark (docs/bench-probe.md): 1.5 (the first four) and 0.1 or 0 (more, up to all) are slower.
+  // 0.53, KQvKP 0.50, KRvKR 0.29 get one; KQvKR 0.25 and the rest keep their trees. A higher
+  // threshold leaves diffuse covers to their long leaves, a lower one gives regions to covers whose
+  // trees answer in fewer reads (docs/measured.md).
   static constexpr double kRegionLeafBlocks = 0.25;
 
   // Use: open each cover from its probe layout file (probe/probe_layout.hpp) when that is the

@@ -42,8 +42,7 @@ inline logic::CubeWord fast_minterm(uint64_t index, int n) {
 // `v`, kept in a general register. The hot path's per-piece values come from scalar stores, and
 // GCC's straight-line vectorizer packs the selects below into vector registers, which load them
 // back with one wide load: the load cannot take its bytes from the pending stores, and the stall
-// cost a 3-piece probe half its time (47 ns against 25 without it, the library's unchanged probe
-// at 36-37 ns beside it in both runs). The empty asm emits nothing.
+// is a large share of a short probe (docs/measured.md). The empty asm emits nothing.
 inline uint32_t in_register(uint32_t v) {
   asm("" : "+r"(v));
   return v;
@@ -80,8 +79,8 @@ inline constexpr CanonTransforms kCanonTransforms = [] {
 // The representative's squares under board transform g, identical pieces in ascending order
 // (fewer than four pieces have none in a canonical balance, four at most the pair of slots 1 and
 // 2: a fixed count, so no loop branch to mispredict). The pair is ordered for every balance,
-// through a zero mask for the 25 of 30 without one: behind a branch on the balance, the engines'
-// library probe took 5-6 ns longer at 4 pieces. Five pieces: transformed_index5.
+// through a zero mask for the 25 of 30 without one: a branch on the balance would mispredict
+// across a mix of balances, where the mask costs two operations. Five pieces: transformed_index5.
 template <int K>
 inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, unsigned g,
                                            const CoverProber::HotEntry& e) {
@@ -91,7 +90,7 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
   for (int i = 0; i < K; ++i) t[size_t(i)] = table[sq[size_t(i)]];
   if constexpr (K == 4) {
     // Mask arithmetic, not a conditional: GCC turns `swap ? b : a` into a branch, and the order
-    // of two random squares is a coin flip (measured: 0.55 mispredictions per probe).
+    // of two random squares is a coin flip, so that branch would mispredict half the time.
     const uint32_t a = t[1], b = t[2];
     const uint32_t d = (a ^ b) & (0u - (uint32_t(a > b) & e.sort_pair12));
     t[1] = a ^ d;
@@ -101,11 +100,11 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
 }
 
 // Five pieces: the representative's packed index under board transform g, made and sorted in a
-// register. Inlined, and packed rather than returned as an array: as a called function returning
-// squares, the two candidates cost 300 instructions a probe, half of a KQRvKR probe's (packing,
-// shifts from slot numbers, the array's round trip through memory). The compare-exchanges (about
-// 25 instructions each, on shifts known at run time) are only the balance's own: none for most
-// balances, whose probes then predict the loop's exit.
+// register. Inlined, and packed rather than returned as an array: a called function returning
+// squares makes the two candidates a large part of a probe's work (packing, shifts from slot
+// numbers, the array's round trip through memory; docs/measured.md). The compare-exchanges (on
+// shifts known at run time) are only the balance's own: none for most balances, whose probes then
+// predict the loop's exit.
 [[gnu::always_inline]] inline uint64_t transformed_index5(const std::array<uint32_t, 5>& sq, unsigned g,
                                                           const CoverProber::HotEntry& e) {
   const auto& table = kTransforms[g];
@@ -118,8 +117,8 @@ inline std::array<uint32_t, K> transformed(const std::array<uint32_t, K>& sq, un
 // A probe that block 0 of the front line missed: the rest of the front line, then the tree or,
 // when the cover has a region index (which replaces the tree: CubeIndex::drop_tree), the regions.
 // The region's cubes are far away (L3 or memory), so they are fetched while the rest of the front
-// line is scanned; its query is made once (made twice, and the empty tree walked, a KRPvKR probe
-// ran 566 instructions instead of 424). `placement`: the squares `t` packed, as an index has them.
+// line is scanned; its query is made once, and a cover with regions walks no empty tree.
+// `placement`: the squares `t` packed, as an index has them.
 template <int K>
 [[gnu::always_inline]] inline logic::Output after_front0(const CoverProber::HotEntry& e, unsigned stm,
                                                          const std::array<uint32_t, K>& t, uint64_t placement) {
@@ -195,9 +194,9 @@ template <int K, class Pos>
   // Colour swap of symmetric balances with Black to move: the representative has White to move
   // (halves swapped, ranks mirrored, White's value negated). A symmetric balance has as many
   // pieces on each side, so an odd count (3 or 5 pieces) has none, and 5 of the 30 four-piece
-  // balances do: a branch on the balance (measured: 4-piece probes 4-6 % faster than swapping
-  // every balance's squares through a mask), then the swap selected without a branch, for it is
-  // a coin flip on the side to move.
+  // balances do: a branch on the balance, which the other 25 predict well, spares them the swap's
+  // work (docs/measured.md), then the swap selected without a branch, for it is a coin flip on
+  // the side to move.
   bool swapped = false;
   if constexpr (K % 2 == 0) {
     if (e.swap_colors) {
@@ -215,7 +214,7 @@ template <int K, class Pos>
   // Both candidate transforms, the smaller index wins: the second differs only with the white
   // king on a diagonal (a quarter of the squares in pawnless balances, none with pawns). It is
   // made only then: the branch mispredicts on a random pawnless probe now and then, and costs less
-  // than making it every time (a 4-piece probe 235 -> 199 instructions, no slower in time).
+  // than making it every time, which adds work to every probe (docs/measured.md).
   const unsigned g1 = kCanonTransforms.first[e.mode][sq[0]], g2 = kCanonTransforms.second[e.mode][sq[0]];
   if constexpr (K == 5) {
     uint64_t idx = transformed_index5(sq, g1, e);
@@ -345,7 +344,7 @@ class RegionBatch {
     Wdl* out;
   };
   // Probes in flight: each holds its region's cubes on their way from memory (4-5 cache lines).
-  // Measured at 4, 8, 16 and 32 (KRPvKR, bench-probe.md): nothing gained beyond 8.
+  // Enough to cover a read from memory with the work of the probes between (docs/measured.md).
   static constexpr size_t kDepth = 8, kMask = kDepth - 1;
   static_assert((kDepth & kMask) == 0);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Probe layout files (DATA/covers/NAME.egtl): what the indexed probe of one cover reads, built
 // once from the cover file and stored beside it, so that opening a cover for probing maps a file
-// instead of decoding millions of cubes and rebuilding their index (KRPvKR's took minutes).
+// instead of decoding millions of cubes and rebuilding their index, which is long at 5 pieces.
 //
 // Read-only and memory-mapped: the hot words (front line, tree or region directory and cubes) are
 // used where they lie in the mapping, so opening costs two checksums and no copy, pages no probe

@@ -5,11 +5,11 @@ namespace egtmin::probe {
 
 namespace {
 
-// Measured on the 2-4 piece covers of `minimize --pieces 4` (docs/bench-probe.md, "Probe memory
-// levels"): smallest takes half the memory of fast and probes some forty times slower. A level
-// between them was measured and left out: an index built when the covers open, with one copy of
-// each cube and no region indexes, keeps the cubes beside it and took more memory than fast's
-// mapped layouts (9.6 MB against 5.1 MB), probed slower and took seconds to open.
+// The levels trade memory for probe time (docs/bench-probe.md, "Probe memory levels"): smallest
+// keeps only the cubes and scans them; fast maps the stored layouts. A level between them, an
+// index built when the covers open with one copy of each cube and no region indexes, was left out
+// (docs/measured.md): it keeps the cubes beside it, so it takes more memory than the mapped
+// layouts, probes slower and is slow to open.
 constexpr ProbeMemoryLevel kLevels[] = {
     {ProbeMemory::Fast, "fast", "the default index, mapped from the stored probe layouts; the fastest probes",
      Method::Indexed, CoverProber::kDefaultCopies, RegionPolicy::Auto},

@@ -5,9 +5,9 @@
 //
 // Why: the cover's cubes are products over the inputs, and the covers that probes miss most
 // (KRvKN, the pawn balances with a piece on the other side) have every input a don't-care in
-// 20-60 % of their cubes. A decision tree over such a cover cannot split without copying most of
-// it, so its leaves held 12,000-28,000 cubes and a probe that missed the front line scanned ~40
-// blocks of them behind a chain of dependent loads. Fixing the side to move and two pieces' squares
+// a large share of their cubes. A decision tree over such a cover cannot split without copying most
+// of it, so its leaves stay long and a probe that missed the front line scans many blocks of them
+// behind a chain of dependent loads. Fixing the side to move and two pieces' squares
 // instead (a region: at most 8,192 per 4-piece balance, of 4,096 placements of the other two
 // pieces) and keeping only the cubes a greedy set cover needs for the region's positions leaves
 // tens of cubes per region: a probe reads one directory block and the region's first cubes, at
@@ -29,9 +29,9 @@
 // Layout: a region's cubes one after another, each a 32-bit word: the free pieces' squares as
 // sets of rows and files, and the output (region_cube). The greedy order puts the cubes that
 // answer most first, so most probes end in the region's first 64 cubes, four or five cache lines
-// fetched together. Measured against blocks of 32 or 64 cubes bit-sliced by row and file (6 masks
-// a probe, 3 to 5 cache lines, and half-empty blocks in the many small regions): a third less
-// memory, and faster. Directory blocks and cubes are one run of 64-bit words.
+// fetched together. Blocks of 32 or 64 cubes bit-sliced by row and file would read six masks and
+// more cache lines a probe, and leave the many small regions' blocks half empty
+// (docs/measured.md). Directory blocks and cubes are one run of 64-bit words.
 //
 // Cost: the copies, 1.3-2.1 per cube of the cover at 4 pieces, 3.2-5.6 at five (4 bytes each).
 // The prober builds regions at 3-4 pieces only for the covers whose tree misses cost the most
@@ -88,8 +88,8 @@ namespace region_cube {
 // holds a subcube of rows times a subcube of files (1, 2, 4 or 8 of each, aligned), while the
 // patterns of a region's values are intervals and neighbourhoods (a rook's line up to a blocker,
 // the squares next to a king), which one set of rows times a set of files holds and subcubes need
-// up to four cubes for. Grown the same way within the region, these cubes are 28-44 % fewer at 4
-// pieces and 42-59 % fewer at 5 (KRRvKR 1,069,402 -> 442,046; docs/bench-probe.md).
+// up to four cubes for. Grown the same way within the region, these cubes are far fewer
+// (docs/measured.md).
 //
 // The word has four fields, high bits first: the first free piece's rows, its files, the second
 // piece's rows, its files. A field is a set (8 bits, bit e: row or file e), except the one the
@@ -155,10 +155,9 @@ class RegionIndex {
   // bits), each region's cubes in units of 2^unit_shift cubes (a byte each; a region's cubes are
   // padded with cubes that match nothing to whole units), and each region's fallback (2 bits). A
   // region's first cube is the block's plus its predecessors' counts. Why: a probe reads the
-  // directory, then the region's cubes, and for random positions both came from memory, one wait
-  // after the other (KRPvKR: a 1 MiB directory of 32-bit entries). At 1.3 bytes a region the
-  // directory (KRPvKR 341 KiB, KQRvKR and KRRvKR 107 KiB, a 4-piece cover 2-11 KiB) stays in the
-  // caches, so only the cubes wait for memory.
+  // directory, then the region's cubes, and for random positions a directory of 32-bit entries
+  // came from memory too, one wait after the other. At 1.3 bytes a region the directory stays in
+  // the caches, so only the cubes wait for memory.
   static constexpr int fixed_count(int pieces) { return pieces == 5 ? 3 : 2; }
   static constexpr uint32_t regions_for(int pieces) { return 2u << (kSquareBits * fixed_count(pieces)); }
   static constexpr uint32_t kBlockRegions = 48;
@@ -287,8 +286,8 @@ class RegionIndex {
     const auto none = logic::Output(q.fallback);  // the region's fallback (Output::None: the region holds none)
     // The first 64 cubes in one step: the branch on their matches waits for the region's first
     // cache lines from L3, and a mispredicted one throws away the work on the probes after this
-    // one, so it should rarely go the other way (the first 16 cubes answer 77 % of region probes,
-    // 32 88 %, 64 95 %; measured in the benchmark: 64 at once beat 32, which beat 16).
+    // one, so it should rarely go the other way: the greedy order puts the cubes that answer most
+    // first, and 64 of them answer nearly every region probe (16 or 32 at once: docs/measured.md).
     uint64_t hits = uint64_t(match16(c, q.pairs)) | uint64_t(match16(c + 16, q.pairs)) << 16 |
                     uint64_t(match16(c + 32, q.pairs)) << 32 | uint64_t(match16(c + 48, q.pairs)) << 48;
     if (n < 64) hits &= (uint64_t{1} << n) - 1;  // the rest is the next region's

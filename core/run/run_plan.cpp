@@ -19,29 +19,26 @@ namespace {
 
 // Making a table, per slot: the generator's state and two move counters (3 bytes), the table's
 // four bits, the self-check's distance byte and the frontier lists, which are longest in the
-// drawish pawnless balances. Measured peaks (generation and self-check together) over 335,544,320
-// slots: KQRvKR 2.14 GB, KRRvKR 2.22 GB, KRNvKR 2.65 GB, KRBvKR 2.73 GB, KNNvKQ 2.83 GB. Pawn
-// balances are made a pawn layer at a time, so their frontiers are shorter: KRPvKR 6.72 GB over
-// 1,073,741,824 slots, with four 5-piece tables loaded for its promotions.
+// drawish pawnless balances. Pawn balances are made a pawn layer at a time, so their frontiers
+// are shorter, with the 5-piece tables their promotions reach loaded. Both constants are set
+// above the table peaks of the 5-piece batch records (docs/data/batch), which a test holds them
+// to.
 constexpr double kTableBytesPerSlot = 7.7;
 constexpr double kPawnTableBytesPerSlot = 5.5;
 constexpr double kLoadedTableBytesPerSlot = 0.5;  // a finished table in memory: four bits a slot
 // The process itself, its code and the small tables.
 constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
-// Minimizing: canonical legal positions are under half the slots (KQRvKR 0.40, KRPvKR 0.45). The
-// passes hold up to 100 bytes per care minterm of the parts in flight, the most in diffuse
-// functions (KRBvKR, mostly draws: 3.30 GB at -j2, two parts of at most logic::kPartCareMinterms
-// side by side; KQRvKR 2.22 GB), and a cover of millions of cubes needs more for its probe layout
-// after the passes (KRPvKR: 2.82 GB in the passes, 4.18 GB building the layout of 5.3 million
-// cubes; the diffuse KNNvKQ: 3.09 GB, then 4.71 GB for 1.3 million; KQQvKP, almost all wins:
-// 5.44 GB): counted as 140 bytes per care minterm in flight.
+// Minimizing: canonical legal positions are under half the slots. The passes hold the most bytes
+// per care minterm of the parts in flight in diffuse functions (mostly draws), and a cover of
+// millions of cubes needs more for its probe layout after the passes: counted as 140 bytes per
+// care minterm in flight, above the minimize peaks of the batch records (docs/data/batch).
 constexpr double kCareShareOfSlots = 0.46;
 constexpr double kMinimizeBytesPerCare = 140;
 // Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, about 155
-// bytes per care minterm in flight (KQRvKR: 16.4 GB with two parts of 52 million side by side),
-// so its parts are a quarter the size (logic::kResolvedPartCareMinterms) and counted at twice this.
+// bytes per care minterm in flight (docs/measured.md), so its parts are a quarter the size
+// (logic::kResolvedPartCareMinterms) and counted at twice this.
 constexpr double kResolvedMinimizeBytesPerCare = 2 * 155;
-// Relative cost of minimizing a table against making it (KRPvKR: 2,240 s against 1,309 s).
+// Relative cost of minimizing a table against making it, from the batch records' stage times.
 constexpr double kMinimizeWorkPerSlot = 1.5;
 
 }  // namespace

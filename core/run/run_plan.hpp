@@ -6,7 +6,7 @@
 // it starts rather than killed an hour in.
 //
 // The memory figures are upper estimates from the data structures' sizes, calibrated on measured
-// runs (docs/benchmarks.md): a table step holds the generator's per-slot state (three bytes), the
+// runs (docs/data/batch): a table step holds the generator's per-slot state (three bytes), the
 // new table (half a byte), the self-check's distances (one byte) and the tables of the balances
 // its captures and promotions reach; a minimization holds its table and the passes' structures
 // over the care minterms of the parts it minimizes at once (logic/split.hpp bounds a part).

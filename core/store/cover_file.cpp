@@ -34,8 +34,8 @@ namespace {
 //   36  1  balance name length B, then B bytes (ASCII, e.g. "KRvK")
 //   .   2  passes length P, then P bytes (ASCII)
 //   .   8  CRC-64 of every header byte before it
-//   .      payload, version 2: layout byte (1), field count m, m bytes of field order, the raw
-//          layout's length as a LEB128 number, then a raw LZMA2 stream of the layout
+//   .      payload (since version 2): layout byte (1), field count m, m bytes of field order, the
+//          raw layout's length as a LEB128 number, then a raw LZMA2 stream of the layout
 //          (store/cube_trie.hpp)
 //   .      the rule's draws: 8 count D, 8 length L, 8 CRC-64 of the L bytes that follow, which are
 //          the raw length as a LEB128 number and a raw LZMA2 stream of D LEB128 numbers, the gaps

@@ -51,18 +51,21 @@ struct CoverFile {
 std::filesystem::path cover_path(const std::filesystem::path& data_dir, const Balance& b,
                                  CoverKind kind = CoverKind::Standalone);
 
-// The field orders a version 2 writer tries for covers of `inputs` inputs: the pieces in every
+// The field orders the writer tries for covers of `inputs` inputs: the pieces in every
 // order, each with its rank and file fields together, or all ranks first, or all files first
 // (3 x pieces! orders, field 0 first in each).
 std::vector<std::vector<uint8_t>> candidate_orders(int inputs);
-// A version 2 payload for `cubes` (any order; duplicates are kept): the candidate order whose
+// The payload for `cubes` (any order; duplicates are kept; the trie of version 2, which versions
+// 3-5 keep): the candidate order whose
 // LZMA2 stream is smallest. Throws std::invalid_argument when `inputs` is not 1 + 6 x pieces or a
 // cube fixes an input beyond it (save_cover refuses those first).
 std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int inputs);
 // Back to the cubes, sorted ascending; errors name the problem (no file name).
 Result<std::vector<logic::CubeWord>> decode_payload(std::span<const uint8_t> payload, uint64_t count, int inputs);
 
-// Compresses (format version 2); the cubes need not be sorted. save_cover writes atomically.
+// Compresses into the oldest format version that holds the cover: 3 for a standalone cover storing
+// every output, 4 for a capture-resolved one, 5 with an implied output (cover_file.cpp). The cubes
+// need not be sorted. save_cover writes atomically.
 std::vector<uint8_t> serialize_cover(const CoverFile& cover);
 Status save_cover(const std::filesystem::path& path, const CoverFile& cover);
 

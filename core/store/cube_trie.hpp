@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The cube layouts of version 2 cover files (docs/file-format.md, "Payload, version 2"): a
-// cover's cubes as a trie over fields, before LZMA2.
+// The cube layouts of cover files since version 2, as versions 3-5 keep them (docs/file-format.md,
+// "Payload: the cubes"): a cover's cubes as a trie over fields, before LZMA2.
 //
 // A cube of n = 1 + 6k inputs is cut into m = 1 + 2k fields: field 0 is the output and the
 // side-to-move pair (the word's top 4 bits); field 1 + 2p holds piece p's three rank inputs and

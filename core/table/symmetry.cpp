@@ -91,8 +91,8 @@ uint64_t Symmetry::canonical_slot_k(const Placement& p) const {
   // The transform taking the white king to its orbit's minimum: with the king off the symmetry
   // axes the only one. A king on a diagonal of the 8-fold group is also fixed by the reflection
   // in that diagonal: exactly two candidates (the constructor checks). Both take the king to the
-  // same square, so the smaller packing of the others is the smaller index. (Computing both
-  // always, to save the branch, was slower.)
+  // same square, so the smaller packing of the others is the smaller index. (The second is
+  // computed only then: the branch is rarely taken, and computing both always doubles the work.)
   const unsigned cand = candidates_[p.sq[0]];
   const unsigned g1 = unsigned(lowest_bit(cand));
   uint64_t rest = rest_under<K, X>(p, g1);

@@ -6,9 +6,8 @@
 //
 // The mapping has to be fresh: memory from the heap has usually been touched already (by the
 // temporaries of whatever was built before), is backed by 4 KiB pages, and advice given after
-// the fact does not change that (measured: only 6 of 21 MB of an index came out on huge pages
-// when this class used aligned_alloc). Where huge pages are unavailable the advice is ignored and
-// this is a plain aligned array.
+// the fact does not change that (with aligned_alloc most of an index stayed on 4 KiB pages).
+// Where huge pages are unavailable the advice is ignored and this is a plain aligned array.
 #pragma once
 
 #include <cstddef>

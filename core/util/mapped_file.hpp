@@ -2,13 +2,12 @@
 // A whole file mapped read-only: opening costs no copy, untouched pages cost no memory, and
 // processes mapping the same file share its pages in the page cache (the probe layout files).
 //
-// Huge pages: a probe reads a few cache lines at random places of a layout (74 MB at KRPvKR), so
-// with 4 KiB pages nearly every probe also misses the TLB and walks the page tables. A file of at
-// least 2 MiB is therefore mapped at a 2 MiB boundary and marked MADV_HUGEPAGE, so that a kernel
-// that keeps files in 2 MiB folios (Linux 6.x with large folios on ext4, xfs and others) reads it in
-// and maps it in 2 MiB pages, still shared. Measured on KRPvKR (docs/bench-probe.md): 13-14 % less
-// time a probe than with the file cached in 4 KiB pages. Where the kernel cannot, the advice does
-// nothing.
+// Huge pages: a probe reads a few cache lines at random places of a layout (tens of MB at 5
+// pieces), so with 4 KiB pages nearly every probe also misses the TLB and walks the page tables.
+// A file of at least 2 MiB is therefore mapped at a 2 MiB boundary and marked MADV_HUGEPAGE, so
+// that a kernel that keeps files in 2 MiB folios (Linux 6.x with large folios on ext4, xfs and
+// others) reads it in and maps it in 2 MiB pages, still shared, and a probe's page walk stays in
+// the caches (docs/measured.md). Where the kernel cannot, the advice does nothing.
 #pragma once
 
 #include <cstddef>

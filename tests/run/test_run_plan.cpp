@@ -38,7 +38,7 @@ TEST(RunPlan, MakesMissingTablesInDependencyOrderThenMinimizes) {
 }
 
 TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
-  // Peaks measured on the 2-core, 24 GiB machine (docs/benchmarks.md): the model must not promise
+  // Peaks of the 5-piece batch records (docs/results-5piece.md): the model must not promise
   // less than a run took, and the goal is every 5-piece step under 12 GiB.
   const uint64_t twelve_gib = uint64_t{12} << 30;
   EXPECT_GE(run::table_peak_bytes(bal("KRPvKR")), 6'720'000'000u);
@@ -56,7 +56,7 @@ TEST(RunPlan, FivePieceEstimatesStayAboveTheMeasuredPeaksAndUnderTwelveGiB) {
   }
   EXPECT_LT(run::table_peak_bytes(bal("KQvKR")), run::table_peak_bytes(bal("KQRvKR")));
   // Capture-resolved: the resolved copy and the successors' tables too, and denser matrices in
-  // smaller parts (KQRvKR measured 2.41 GB with two of its eight parts side by side).
+  // smaller parts: the plan must not promise less than the peak a KQRvKR run took.
   EXPECT_GE(run::minimize_peak_bytes(bal("KQRvKR"), 2, store::CoverKind::CaptureResolved), 2'410'000'000u);
   for (const char* b : {"KRPvKR", "KQRvKR"})
     EXPECT_LT(run::minimize_peak_bytes(bal(b), 2, store::CoverKind::CaptureResolved), twelve_gib) << b;

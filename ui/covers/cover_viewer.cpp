@@ -177,8 +177,8 @@ void CoverViewer::setCover(const store::CoverFile& cover) {
 
 void CoverViewer::setOutputFilter(int output) {
   // Refiltering in place removes rows range by range, and with outputs interleaved that is one
-  // removal per cube for the view's header: quadratic, tens of seconds at 200k cubes. Detaching
-  // the source turns it into a single reset.
+  // removal per cube for the view's header: quadratic in the cubes. Detaching the source turns it
+  // into a single reset.
   proxy_->setSourceModel(nullptr);
   if (output == 0)
     proxy_->setFilterRegularExpression(QString());

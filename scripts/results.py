@@ -1,0 +1,666 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The project's results: JSON records under docs/data, and the pages written from them.
+
+Every figure in docs/results.md (and its appendices docs/results-4piece.md and
+docs/results-5piece.md) comes from a record
+under docs/data/KIND/NAME.json; this script makes the records and writes the pages, and a test
+(`docs.results_up_to_date`) fails when a page is not what the records give.
+
+    python3 scripts/results.py record gen pieces4 --beside "nothing" -- \\
+        build/app/egtmin-cli gen --pieces 4 --data data --json
+    python3 scripts/results.py rerun --beside "nothing"   # every 2-4-piece record's command again
+    python3 scripts/results.py save-batch batch.json --note "other jobs alongside"
+    python3 scripts/results.py write                      # docs/results*.md from the records
+    python3 scripts/results.py check                      # exit 1 when a page is out of date
+    python3 scripts/results.py probe bench/*.json         # per-balance table of bench probe reports
+
+`record` runs the command from the repository's root (so that its paths are the repository's:
+build/app/egtmin-cli, data, ../shared/syzygy), keeps what it prints with --json as `result`, and
+adds the command, the machine (cores, memory, CPU model), what ran beside it, its wall time and
+its peak resident memory. `save-batch` splits an `egtmin-cli batch --json` report into one
+record per finished balance under docs/data/batch, replacing that balance's earlier record; a
+capture-resolved cover's figures are kept only when that cover was proven exact.
+"""
+import argparse
+import json
+import os
+import pathlib
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DATA = ROOT / "docs" / "data"
+RECORDS = DATA / "batch"
+RESULTS = ROOT / "docs" / "results.md"
+APPENDIX = ROOT / "docs" / "results-5piece.md"
+APPENDIX_SMALL = ROOT / "docs" / "results-4piece.md"
+SYZYGY_SIZES = ROOT / "docs" / "syzygy-wdl-sizes.tsv"
+README = ROOT / "README.md"
+# README quotes the results page's headline on the line that starts with this.
+README_LINE = "**Results** ([docs/results.md](docs/results.md)): "
+FIVE_PIECE_BALANCES = 110  # every 5-piece balance Syzygy has a WDL file for
+
+# The order `rerun` runs the kinds in: a kind may need what an earlier one made (tables, covers).
+KIND_ORDER = ("gen", "verify", "minimize", "size", "probe")
+
+
+# --- the machine and the files -----------------------------------------------------------------
+
+def machine():
+    """The host in general terms: cores, memory in GiB, the CPU's model name."""
+    model = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = 0
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return {"cores": os.cpu_count(), "memory_gib": round(mem / 2**30), "cpu": model}
+
+
+def machine_text(m):
+    """A record's machine in words; batch records carry it as text already."""
+    if isinstance(m, str):
+        return m
+    return f"{m['cores']}-core {m['cpu']}, {m['memory_gib']} GiB"
+
+
+def write_atomically(path, text):
+    """Written whole or not at all: a temporary file beside it, renamed over it, with the mode the
+    file had (a new one: readable by all, as git checks files out), not mkstemp's owner-only."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+# --- record, rerun -----------------------------------------------------------------------------
+
+def run_and_record(kind, name, argv, beside):
+    """Runs argv from the repository's root and writes docs/data/KIND/NAME.json. Its stdout must be
+    the command's JSON; stderr (progress) passes through."""
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    except OSError as e:
+        sys.exit(f"results: cannot run `{shlex.join(argv)}`: {e.strerror}")
+    out = proc.stdout.read()
+    # wait4 gives this child's own peak resident memory (getrusage would give the largest of all).
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        sys.exit(f"results: `{shlex.join(argv)}` exited with {proc.returncode}; no record written")
+    try:
+        result = json.loads(out)
+    except json.JSONDecodeError as e:
+        sys.exit(f"results: `{shlex.join(argv)}` did not print JSON ({e}); give the command --json")
+    peak = usage.ru_maxrss * 1024
+    if kind == "gen" and result.get("already_present"):
+        sys.exit(f"results: `{shlex.join(argv)}` found {result['already_present']} table(s) already made and timed "
+                 "only the rest; no record written (run it on a data directory without tables)")
+    record = {"command": shlex.join(argv), "machine": machine(), "beside": beside,
+              "wall_seconds": round(wall, 3), "peak_rss_bytes": peak, "result": result}
+    path = DATA / kind / f"{name}.json"
+    write_atomically(path, json.dumps(record, indent=1) + "\n")
+    print(f"recorded {path.relative_to(ROOT)} ({wall:.0f} s)")
+
+
+def record(args):
+    argv = args.argv
+    if not argv:
+        sys.exit("results: record needs the command after --")
+    if args.kind not in KIND_ORDER:
+        sys.exit(f"results: kind must be one of {', '.join(KIND_ORDER)}")
+    run_and_record(args.kind, args.name, argv, args.beside)
+
+
+def rerun(args):
+    """Runs every recorded command again, kind by kind in KIND_ORDER, and replaces its record."""
+    kinds = args.kinds or KIND_ORDER
+    for kind in KIND_ORDER:
+        if kind not in kinds:
+            continue
+        for path in sorted((DATA / kind).glob("*.json")):
+            argv = shlex.split(load(path)["command"])
+            print(f"{kind}/{path.stem}: {shlex.join(argv)}", file=sys.stderr)
+            if not args.dry_run:
+                run_and_record(kind, path.stem, argv, args.beside)
+
+
+
+# --- the five-piece batch's records (save-batch) ---------------------------------------------
+
+# The capture-resolved cover's figures in a batch report (present when those stages were asked for).
+CR_KEYS = ("minimize_cr", "cr_minimize_expected_peak_bytes", "cr_minimize_cpu_seconds", "cr_cubes", "cr_rule_draws",
+           "cr_cover_bytes", "cr_search_positions", "cr_reused_standalone", "check_cr", "cr_checked_positions",
+           "cr_probed_positions", "cr_mismatches")
+CR_STAGES = ("minimize-cr:", "check-cr:")
+
+
+def cr_proven(r):
+    """Whether the record's capture-resolved cover was made and found exact."""
+    return (r.get("minimize_cr", {}).get("done") and r.get("check_cr", {}).get("done")
+            and r.get("cr_mismatches") == 0)
+
+
+def save_batch(args):
+    report = load(args.report)
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    kept = 0
+    for r in report["balances"]:
+        stages = [r["table"]["done"], r["minimize"]["done"], r["check"]["done"]]
+        # A capture-resolved stage that failed leaves the standalone cover's figures good.
+        error = r.get("error", "")
+        if not all(stages) or (error and not error.startswith(CR_STAGES)) or r["mismatches"]:
+            print(f"{r['balance']}: not finished or not exact, not saved", file=sys.stderr)
+            continue
+        r.pop("error", None)
+        if any(k in r for k in CR_KEYS) and not cr_proven(r):
+            print(f"{r['balance']}: capture-resolved cover not finished or not exact, its figures not saved",
+                  file=sys.stderr)
+            for k in CR_KEYS:
+                r.pop(k, None)
+        r["machine"] = args.machine or machine_text(machine())
+        if args.note:
+            r["note"] = args.note
+        write_atomically(RECORDS / f"{r['balance']}.json", json.dumps(r, indent=1) + "\n")
+        kept += 1
+    print(f"{kept} record(s) saved under {RECORDS.relative_to(ROOT)}")
+
+
+# --- formatting --------------------------------------------------------------------------------
+
+def fmt(n):
+    return f"{n:,}"
+
+
+def secs(s):
+    return f"{s:,.0f} s"
+
+
+def gb(b):
+    return f"{b / 1e9:.2f} GB"
+
+
+def mb(b):
+    return f"{b / 1e6:,.1f} MB" if b >= 1e6 else f"{b / 1e3:,.1f} kB"
+
+
+def ratio(part, whole, digits=3):
+    return f"{part / whole:.{digits}f}x" if part is not None and whole else "—"
+
+
+def pieces_of(name):
+    return sum(c in "KQRBNP" for c in name)
+
+
+def alone(note):
+    """Whether a batch record's note says the balance had the machine to itself."""
+    return "to itself" in note and not any(w in note for w in ("beside", "alongside"))
+
+
+def syzygy_sizes():
+    """Syzygy's WDL file sizes by balance, from docs/syzygy-wdl-sizes.tsv (bytes, then FILE.rtbw)."""
+    sizes = {}
+    for line in SYZYGY_SIZES.read_text().splitlines()[1:]:
+        size, name = line.split("\t")
+        sizes[name.removesuffix(".rtbw")] = int(size)
+    return sizes
+
+
+def records(kind):
+    return {p.stem: load(p) for p in sorted((DATA / kind).glob("*.json"))}
+
+
+def batch_records():
+    return [load(p) for p in sorted(RECORDS.glob("*.json"))]
+
+
+# --- the five-piece appendix -------------------------------------------------------------------
+
+def gen_cell(r):
+    """The generation time, or "on disk" for a table another run made (the batch self-checks it)."""
+    return "on disk" if r["generate_seconds"] == 0 else secs(r["generate_seconds"])
+
+
+def appendix_text():
+    """The Markdown table of every batch record, its totals, and what ran beside each balance."""
+    recs = batch_records()
+    pawns = sum("P" in r["balance"] for r in recs)
+    cursed = sum(r["values"]["cursed_win"] + r["values"]["blessed_loss"] > 0 for r in recs)
+    lines = [HEADER, "# Results: five pieces, balance by balance", "",
+             f"Each row is one record under `docs/data/batch` ([results.md](results.md) sums them up). A record is "
+             "made by `egtmin-cli batch NAME --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json`, split by "
+             "`python3 scripts/results.py save-batch`: the table generated and self-checked (\"on disk\": "
+             "made by an earlier batch, only self-checked here), the cover minimized with the output with the "
+             "most cubes implied, and every legal position checked against the table; the last two columns are "
+             "the capture-resolved cover (`batch --capture-resolved`), \"—\" where none was proven. Peaks are "
+             "per stage.", "",
+             "| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
+             "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) "
+             "| capture-resolved cover bytes | capture-resolved / Syzygy WDL |",
+             "|---|" + "---:|" * 16]
+    cover = syzygy = cr_cover = cr_syzygy = cr_count = 0
+    for r in recs:
+        v = r["values"]
+        syz = r.get("syzygy_wdl_bytes")
+        cr = r["cr_cover_bytes"] if cr_proven(r) else None
+        if syz:
+            cover += r["cover_bytes"]
+            syzygy += syz
+            if cr is not None:
+                cr_cover += cr
+                cr_syzygy += syz
+                cr_count += 1
+        lines.append(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
+                     f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
+                     f"| {gen_cell(r)} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
+                     f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
+                     f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
+                     f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) "
+                     f"| {fmt(cr) if cr is not None else '—'} | {ratio(cr, syz)} |")
+    lines.append("")
+    lines.append(f"{len(recs)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
+                 f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
+                 + (f" ({cover / syzygy:.3f}x)" if syzygy else "")
+                 + (f"; capture-resolved covers of {cr_count} of them {fmt(cr_cover)} bytes against Syzygy's "
+                    f"{fmt(cr_syzygy)} ({cr_cover / cr_syzygy:.3f}x)" if cr_syzygy else "") + ".")
+    lines += ["", "## Machines and what ran beside each balance", ""]
+    machines = sorted({r.get("machine", "?") for r in recs})
+    lines.append("Measured on: " + "; ".join(machines) + ". Times made beside other jobs are longer for it.")
+    lines.append("")
+    by_note = {}
+    for r in recs:
+        by_note.setdefault(r.get("note", "not recorded"), []).append(r["balance"])
+    for note, names in sorted(by_note.items(), key=lambda kv: kv[1]):
+        lines.append(f"- {', '.join(names)}: {note}.")
+    return "\n".join(lines) + "\n"
+
+
+# --- the 2-4-piece appendix --------------------------------------------------------------------
+
+def small_appendix_text():
+    """Balance by balance, from the 2-4-piece records: the cover against Syzygy, and the times."""
+    size = records("size").get("pieces4")
+    gen = records("gen").get("pieces4")
+    mini = records("minimize").get("pieces4")
+    lines = [HEADER, "# Results: 2-4 pieces, balance by balance", "",
+             "From the records [size/pieces4](data/size/pieces4.json), [gen/pieces4](data/gen/pieces4.json) and "
+             "[minimize/pieces4](data/minimize/pieces4.json) ([results.md](results.md) sums them up, with their "
+             "commands and machine). Covers leave the output with the most cubes implied, as `minimize` does by "
+             "default; cubes are those stored. `minimize` spreads the balances over its workers, one a core, so their wall "
+             "times overlap.", ""]
+    if not size:
+        return "\n".join(lines + ["No records yet."] + ablation_lines()) + "\n"
+    g = {r["balance"]: r for r in gen["result"]["generated"]} if gen else {}
+    m = {r["balance"]: r for r in mini["result"]["balances"]} if mini else {}
+    lines += ["| balance | cubes | cover bytes | Syzygy WDL bytes | WDL through xz -9e | cover / xz | generate + self-check | minimize: wall, CPU |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def cell(n):
+        return fmt(n) if n is not None else "—"
+
+    for r in sorted(size["result"]["balances"], key=lambda r: (pieces_of(r["balance"]), r["balance"])):
+        b = r["balance"]
+        t = (f"{g[b]['seconds']:.2f} + {g[b].get('self_check', {}).get('seconds', 0):.2f} s" if b in g else "—")
+        lines.append(f"| {b} | {cell(r['cubes'])} | {cell(r['cover_bytes'])} | {cell(r['syzygy_bytes'])} "
+                     f"| {cell(r['syzygy_xz_bytes'])} | {ratio(r['cover_bytes'], r['syzygy_xz_bytes'])} | {t} "
+                     + (f"| {m[b]['seconds']:.2f} s, {m[b]['cpu_seconds']:.2f} s |" if b in m else "| — |"))
+    return "\n".join(lines + ablation_lines()) + "\n"
+
+
+def ablation_lines():
+    """The size ablation's record: each idea's covers against the default's, and its probe."""
+    rec = records("ablation").get("pieces4")
+    if not rec:
+        return []
+    ideas = rec["result"]["ideas"]
+    base = next((i for i in ideas if i["idea"] == "default"), ideas[0])
+    lines = ["", "## Size ablation", "",
+             f"From [ablation/pieces4](data/ablation/pieces4.json): `{rec['command']}` on a "
+             f"{machine_text(rec['machine'])}, beside {rec['beside']}. Minimization seconds are summed over "
+             "the balances; the probe is each idea's indexed batch mean over its own run's Fathom "
+             f"({fmt(base['probe_positions'])} positions, one round).", "",
+             "| idea | cover bytes | against the default | cubes stored | minimization | indexed / Fathom | mismatches |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for i in ideas:
+        lines.append(f"| {i['idea']}: {i['description']} | {fmt(i['bytes'])} | {i['bytes'] / base['bytes']:.3f} "
+                     f"| {fmt(i['cubes'])} | {secs(i['minimize_seconds'])} "
+                     f"| {i['indexed_batch_mean_ns'] / i['fathom_batch_mean_ns']:.3f} | {i['probe_mismatches']} |")
+    return lines
+
+
+# --- the results page --------------------------------------------------------------------------
+
+HEADER = ("<!-- SPDX-License-Identifier: GPL-3.0-or-later -->\n"
+          "<!-- Written by scripts/results.py from the records under docs/data: change those, then run "
+          "`python3 scripts/results.py write`. -->")
+
+
+def by_pieces(rows, key="balance"):
+    out = {}
+    for row in rows:
+        out.setdefault(pieces_of(row[key]), []).append(row)
+    return out
+
+
+def probe_summary(rec):
+    """indexed and Fathom batch means and the per-round ratios of one bench probe record."""
+    j = rec["result"]
+    m = j["methods"]
+    ix, fa = m["indexed"], m.get("fathom")
+    rounds = ", ".join(f"{x:.3f}" for x in j.get("round_indexed_to_fathom", []))
+    return (f"| {j['pieces']} | {j['turns']} | {fmt(j['positions'])} | {ix['batch_mean_ns']:,.1f} ns "
+            f"| {fa['batch_mean_ns']:,.1f} ns | **{ix['batch_mean_ns'] / fa['batch_mean_ns']:.3f}** ({rounds}) "
+            f"| {mb(ix['memory_bytes'])} / {mb(fa['memory_bytes'])} | {j['mismatches']} |")
+
+
+def headline(parts):
+    return ("; ".join(parts) if parts else "no records yet") + "."
+
+
+def readme_text(results):
+    """README.md with its results line quoting the results page's headline (its first line after
+    the title), or None when README has no such line."""
+    try:
+        readme = README.read_text()
+    except OSError:
+        return None
+    lines = readme.split("\n")
+    head = results.split("\n# Results\n\n", 1)[1].split("\n", 1)[0]
+    for i, line in enumerate(lines):
+        if line.startswith(README_LINE):
+            lines[i] = README_LINE + head[0].lower() + head[1:]
+            return "\n".join(lines)
+    return None
+
+
+def results_text():
+    sizes = records("size")
+    size, size_cr = sizes.get("pieces4"), sizes.get("pieces4-cr")
+    gen = records("gen").get("pieces4")
+    ver = records("verify").get("pieces4")
+    mini = records("minimize").get("pieces4")
+    probes = records("probe")
+    batch = batch_records()
+    wdl = syzygy_sizes()
+    five_total = sum(1 for n in wdl if pieces_of(n) == 5)
+    cr = [r for r in batch if cr_proven(r) and r.get("syzygy_wdl_bytes")]
+    cr_bytes, cr_wdl = sum(r["cr_cover_bytes"] for r in cr), sum(r["syzygy_wdl_bytes"] for r in cr)
+    st_bytes = sum(r["cover_bytes"] for r in batch if r.get("syzygy_wdl_bytes"))
+    st_wdl = sum(r["syzygy_wdl_bytes"] for r in batch if r.get("syzygy_wdl_bytes"))
+
+    out = [HEADER, "# Results", ""]
+    # The headline: what a newcomer reads first, each figure from a record below.
+    head = []
+    if size:
+        j = size["result"]
+        b = j["both"]
+        head.append(f"the 2-4-piece covers take **{b['cover_bytes'] / b['syzygy_bytes']:.2f}x** the bytes of "
+                    f"Syzygy's WDL files ({b['cover_bytes'] / b['syzygy_xz_bytes']:.2f}x of them through xz -9e)")
+    if size_cr:
+        b = size_cr["result"]["both"]
+        head.append(f"**{b['cover_bytes'] / b['syzygy_bytes']:.2f}x** when what a capture reaches is left to the "
+                    "probe's capture search")
+    p4 = probes.get("pieces4")
+    if p4:
+        m = p4["result"]["methods"]
+        head.append(f"a 4-piece probe takes **{m['indexed']['batch_mean_ns'] / m['fathom']['batch_mean_ns']:.2f}x** "
+                    "Fathom's time (batch means, in passes)")
+    if cr:
+        head.append(f"the {len(cr)} five-piece capture-resolved covers made so far take **{cr_bytes / cr_wdl:.2f}x** "
+                    "their WDL files")
+    out += [headline(head)[0].upper() + headline(head)[1:], ""]
+
+    # Cover bytes.
+    out += ["## Cover bytes against Syzygy's WDL files", "",
+            "Standalone covers hold every value; capture-resolved ones leave what a capture or promotion "
+            "reaches to the probe's capture search. Both leave the output with the most cubes implied.", "",
+            "| pieces | covers | balances | cover bytes | Syzygy WDL bytes | cover / WDL | WDL through xz -9e | cover / xz |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    rows_by_kind = []
+    for name, kind in (("pieces4", "standalone"), ("pieces4-cr", "capture-resolved")):
+        if name in sizes:
+            for n, rows in by_pieces(sizes[name]["result"]["balances"]).items():
+                rows_by_kind.append((n, kind, rows))
+    for n, kind, rows in sorted(rows_by_kind, key=lambda t: (t[0], t[1] != "standalone")):
+        both = [r for r in rows if r["cover_bytes"] is not None and r["syzygy_bytes"] is not None]
+        c = sum(r["cover_bytes"] for r in both)
+        w = sum(r["syzygy_bytes"] for r in both)
+        x = sum(r["syzygy_xz_bytes"] for r in both)
+        if not both:  # KvK: a draw, which Syzygy has no file for
+            names = ", ".join(r["balance"] for r in rows)
+            out.append(f"| {n} | {kind} | {names}, no WDL file | {fmt(sum(r['cover_bytes'] or 0 for r in rows))} "
+                       "| — | — | — | — |")
+            continue
+        out.append(f"| {n} | {kind} | {len(both)} | {fmt(c)} | {fmt(w)} | {ratio(c, w)} | {fmt(x)} | {ratio(c, x)} |")
+    if batch:
+        out.append(f"| 5 | standalone | {len(batch)} of {five_total} | {fmt(st_bytes)} | {fmt(st_wdl)} "
+                   f"| {ratio(st_bytes, st_wdl)} | — | — |")
+    if cr:
+        out.append(f"| 5 | capture-resolved | {len(cr)} of {five_total} | {fmt(cr_bytes)} | {fmt(cr_wdl)} "
+                   f"| {ratio(cr_bytes, cr_wdl)} | — | — |")
+    out.append("")
+
+    # Probe time.
+    out += ["## Probe time against Fathom", "",
+            "Batch means of the indexed probe and Fathom's on the same random legal positions, in passes or "
+            "taking turns every 4,096 positions (`--turns chunk`); memory: what each keeps resident, for the "
+            "indexed probe every cover in the data directory, for Fathom the WDL files it maps.", "",
+            "| pieces | turns | positions | indexed | Fathom | indexed / Fathom (per round) | memory | mismatches |",
+            "|---|---|---:|---:|---:|---|---:|---:|"]
+    for name in sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k)):
+        out.append(probe_summary(probes[name]))
+    timed = {p["result"]["pieces"] for p in probes.values()}
+    missing = [str(n) for n in (3, 4, 5) if n not in timed]
+    out += ["", "Two pieces are KvK alone, which Syzygy has no file for."
+            + (f" No record yet at {' and '.join(filter(None, [', '.join(missing[:-1]), missing[-1]]))} pieces."
+               if missing else ""), ""]
+
+    # Time and memory.
+    out += ["## Tables, minimization, memory", "",
+            "| pieces | balances | tables: generate + self-check | compared with Syzygy: positions, mismatches "
+            "| minimize | peak memory: making tables; minimizing |",
+            "|---|---:|---:|---:|---:|---:|"]
+    g = by_pieces(gen["result"]["generated"]) if gen else {}
+    v = by_pieces(ver["result"]["balances"]) if ver else {}
+    mz = by_pieces(mini["result"]["balances"]) if mini else {}
+    for n in sorted(set(g) | set(mz)):
+        gt = sum(r["seconds"] for r in g.get(n, []))
+        sc = sum(r.get("self_check", {}).get("seconds", 0) for r in g.get(n, []))
+        vs = [r["syzygy"] for r in v.get(n, []) if "syzygy" in r]
+        cmp_cell = f"{fmt(sum(x['positions'] for x in vs))}, {sum(x['mismatches'] for x in vs)}" if vs else "—"
+        mw = sum(r["seconds"] for r in mz.get(n, []))
+        mc = sum(r["cpu_seconds"] for r in mz.get(n, []))
+        peak = max((p["peak_bytes"] for r in mz.get(n, []) for p in r["passes"]), default=0)
+        # gen reports no peak per table: its whole run's, on the row of the largest tables.
+        tables_peak = mb(gen["peak_rss_bytes"]) + " (the run)" if gen and n == max(g) else "—"
+        out.append(f"| {n} | {len(g.get(n, mz.get(n, [])))} | {gt:,.1f} + {sc:,.1f} s | {cmp_cell} "
+                   # Balances are minimized side by side, so their wall times overlap: CPU time by
+                   # piece count, and the whole run's wall time.
+                   + (f"| {mc:,.1f} s CPU" + (f"; the run {mini['result']['seconds']:,.0f} s wall, "
+                                              f"{mini['result']['cpu_seconds']:,.0f} s CPU" if n == max(mz) else "")
+                      + " " if mz.get(n) else "| — ")
+                   + f"| {tables_peak}; {mb(peak) if mz.get(n) else '—'} |")
+    if batch:
+        t = sum(r["generate_seconds"] + r["self_check_seconds"] for r in batch)
+        mw = sum(r["minimize"]["seconds"] for r in batch)
+        mc = sum(r.get("minimize_cpu_seconds", 0) for r in batch)
+        tp, top = max((r["table"]["peak_bytes"], r["balance"]) for r in batch)
+        mp, mtop, mstage = max((r.get(k, {}).get("peak_bytes", 0), r["balance"], k)
+                               for r in batch for k in ("minimize", "minimize_cr"))
+        comp = [r for r in batch if r.get("syzygy_compared")]
+        out.append(f"| 5 | {len(batch)} of {five_total} | {secs(t)} | "
+                   + (f"{fmt(sum(r['syzygy_positions'] for r in comp))}, {sum(r['syzygy_mismatches'] for r in comp)}"
+                      if comp else "— (the self-check)")
+                   + f" | {secs(mw)} wall, {secs(mc)} CPU | {gb(tp)} ({top}); {gb(mp)} ({mtop}"
+                   + (", capture-resolved" if mstage == "minimize_cr" else "") + ") at most |")
+    out.append("")
+
+    # Machine and commands.
+    out += ["## Machine and commands", ""]
+    minis = records("minimize")
+    listed = ([("gen", "pieces4", gen), ("verify", "pieces4", ver)]
+              + [("minimize", k, minis[k]) for k in sorted(minis)] + [("size", k, sizes[k]) for k in sorted(sizes)]
+              + [("probe", k, probes[k]) for k in sorted(probes)])
+    recs = [r for _, _, r in listed if r]
+    for m in sorted({machine_text(r["machine"]) for r in recs}):
+        besides = sorted({r["beside"] for r in recs if machine_text(r["machine"]) == m})
+        out.append(f"2-4 pieces: {m}; beside the runs: {'; '.join(besides)}.")
+    if batch:
+        shared = sum(not alone(r.get("note", "")) for r in batch)
+        out.append(f"5 pieces: {'; '.join(sorted({r.get('machine', '?') for r in batch}))}; {shared} of the "
+                   f"{len(batch)} balances beside other jobs ([per balance](results-5piece.md)).")
+    out.append("")
+    for kind, name, rec in listed:
+        if rec:
+            out.append(f"- `{rec['command']}` ([{kind}/{name}](data/{kind}/{name}.json))")
+    if batch:
+        out.append("- 5 pieces: `build/app/egtmin-cli batch NAME... --data data --syzygy-sizes docs/syzygy-wdl-sizes.tsv "
+                   "[--capture-resolved] --json` ([batch/](data/batch))")
+    return "\n".join(out) + "\n"
+
+
+def pages():
+    results = results_text()
+    out = {RESULTS: results, APPENDIX: appendix_text(), APPENDIX_SMALL: small_appendix_text()}
+    readme = readme_text(results)
+    if readme is not None:
+        out[README] = readme
+    return out
+
+
+def write(args):
+    for path, text in pages().items():
+        write_atomically(path, text)
+        print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10))} lines)")
+
+
+def check(args):
+    stale = []
+    for path, text in pages().items():
+        try:
+            if path.read_text() != text:
+                stale.append(path)
+        except OSError:
+            stale.append(path)
+    for path in stale:
+        print(f"{path.relative_to(ROOT)} is not what the records under docs/data give: "
+              "run `python3 scripts/results.py write` and commit it", file=sys.stderr)
+    sys.exit(1 if stale else 0)
+
+
+def selftest(args):
+    """That `check` fails when a record changes and the pages are not written again, and passes once
+    they are: on a copy of docs/ and this script in a temporary directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = pathlib.Path(tmp)
+        shutil.copytree(ROOT / "docs", copy / "docs")
+        (copy / "scripts").mkdir()
+        shutil.copy(__file__, copy / "scripts" / "results.py")
+
+        def run(*a):
+            return subprocess.run([sys.executable, str(copy / "scripts" / "results.py"), *a],
+                                  capture_output=True, text=True).returncode
+
+        record = next(iter(sorted((copy / "docs" / "data" / "batch").glob("*.json"))), None)
+        if record is None:
+            sys.exit("results selftest: no batch record to change")
+        steps = [("write", run("write"), 0), ("check after write", run("check"), 0)]
+        r = load(record)
+        r["cover_bytes"] += 1
+        record.write_text(json.dumps(r, indent=1) + "\n")
+        steps.append(("check after a record changed", run("check"), 1))
+        steps += [("write again", run("write"), 0), ("check after writing again", run("check"), 0)]
+        failed = [f"{what}: exit {got}, expected {want}" for what, got, want in steps if got != want]
+        for f in failed:
+            print(f"results selftest: {f}", file=sys.stderr)
+        print("results selftest: " + ("failed" if failed else "check tells a stale page from a fresh one"))
+        sys.exit(1 if failed else 0)
+
+
+def probe_table(args):
+    """One row per `bench probe --balance NAME --json` report: what each position was checked
+    against (Fathom, or the exact table where there is no Syzygy file), the mismatches, and each
+    method's batch mean."""
+    print("| balance | positions | checked against | mismatches | indexed batch mean | indexed, per round "
+          "| linear batch mean (first 2,000) | Fathom batch mean | indexed / Fathom, per round |")
+    print("|---|---:|---|---:|---:|---|---:|---:|---|")
+    for path in args.reports:
+        j = load(path)
+        j = j.get("result", j)  # a record made by `record` keeps the report as its result
+        m = j["methods"]
+        name = pathlib.Path(path).stem
+        ix, lin, fa = m["indexed"], m["linear"], m.get("fathom")  # Fathom only against Syzygy
+        rounds = ", ".join(f"{x:.1f}" for x in ix["round_batch_mean_ns"])
+        ratios = ", ".join(f"{x:.3f}" for x in j.get("round_indexed_to_fathom", [])) or "—"
+        print(f"| {name} | {fmt(j['positions'])} | {'Fathom' if j['anchor'] == 'fathom' else 'table'} "
+              f"| {j['mismatches']} | {ix['batch_mean_ns']:.1f} ns | {rounds} "
+              f"| {lin['batch_mean_ns']:,.0f} ns | " + (f"{fa['batch_mean_ns']:.1f} ns" if fa else "—") + f" | {ratios} |")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="run a --json command and keep its output as docs/data/KIND/NAME.json")
+    r.add_argument("kind", help="gen, verify, minimize, size or probe")
+    r.add_argument("name", help="the record's name within its kind, e.g. pieces4")
+    r.add_argument("--beside", required=True, help="what else ran on the machine meanwhile, e.g. 'nothing' or 'other builds'")
+    r.set_defaults(func=record)
+    rr = sub.add_parser("rerun", help="run every recorded command again and replace its record")
+    rr.add_argument("kinds", nargs="*", help="only these kinds")
+    rr.add_argument("--beside", required=True, help="what else ran on the machine meanwhile")
+    rr.add_argument("--dry-run", action="store_true", help="print the commands only")
+    rr.set_defaults(func=rerun)
+    sb = sub.add_parser("save-batch", help="split a batch --json report into per-balance records under docs/data/batch")
+    sb.add_argument("report")
+    sb.add_argument("--machine", help="describe the host (default: read from /proc)")
+    sb.add_argument("--note", help="conditions of the run, e.g. other jobs alongside")
+    sb.set_defaults(func=save_batch)
+    w = sub.add_parser("write", help="write docs/results.md and docs/results-5piece.md from the records")
+    w.set_defaults(func=write)
+    c = sub.add_parser("check", help="exit 1 when a written page is not what the records give")
+    c.set_defaults(func=check)
+    t = sub.add_parser("selftest", help="show that check fails on a page its records no longer give")
+    t.set_defaults(func=selftest)
+    b = sub.add_parser("probe", help="print the per-balance probe table of `bench probe --balance NAME --json` reports")
+    b.add_argument("reports", nargs="+")
+    b.set_defaults(func=probe_table)
+    # The recorded command follows "--", whatever options it has.
+    argv = sys.argv[1:]
+    command = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, command = argv[:i], argv[i + 1:]
+    args = p.parse_args(argv)
+    args.argv = command
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
