@@ -5,6 +5,7 @@
 #include "probe/region_index.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "chess/attacks.hpp"
@@ -104,12 +105,12 @@ struct Layout {
       if (!(s.stm >> stm & 1)) continue;
       for (uint64_t x = a; x; x &= x - 1)
         for (uint64_t y = b; y; y &= y - 1) {
-          const uint32_t r = stm << 12 | uint32_t(__builtin_ctzll(x)) << 6 | uint32_t(__builtin_ctzll(y));
+          const uint32_t r = stm << (2 * kSquareBits) | uint32_t(std::countr_zero(x)) << kSquareBits | uint32_t(std::countr_zero(y));
           if (fixed.size() == 2) {
             f(r);
             continue;
           }
-          for (uint64_t z = c; z; z &= z - 1) f(r << 6 | uint32_t(__builtin_ctzll(z)));
+          for (uint64_t z = c; z; z &= z - 1) f(r << kSquareBits | uint32_t(std::countr_zero(z)));
         }
     }
   }
@@ -121,7 +122,7 @@ void clear_held(uint64_t* t, int nfree, uint64_t first, uint64_t second) {
   if (nfree == 1)
     t[0] &= ~first;
   else
-    for (uint64_t x = first; x; x &= x - 1) t[__builtin_ctzll(x)] &= ~second;
+    for (uint64_t x = first; x; x &= x - 1) t[std::countr_zero(x)] &= ~second;
 }
 
 // One layout's regions: each region's cubes in the greedy cover's order.
@@ -181,12 +182,12 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       if (nfree == 1)
         v[0] |= s.sq[f0];
       else
-        for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(__builtin_ctzll(x))] |= s.sq[f1];
+        for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(std::countr_zero(x))] |= s.sq[f1];
     }
     uint64_t most = 0;
     for (unsigned o = 1; o < 4; ++o) {
       uint64_t n = 0;
-      for (size_t w = 0; w < words; ++w) n += uint64_t(__builtin_popcountll(left[w] & of_value[o][w]));
+      for (size_t w = 0; w < words; ++w) n += uint64_t(std::popcount(left[w] & of_value[o][w]));
       if (n > most) most = n, fallback = o;
     }
     if (implied) {
@@ -200,9 +201,9 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     if (fallback)
       for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
     auto gain_of = [&](uint64_t a, uint64_t b) {
-      if (nfree == 1) return uint64_t(__builtin_popcountll(left[0] & a));
+      if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
       uint64_t g = 0;
-      for (uint64_t x = a; x; x &= x - 1) g += uint64_t(__builtin_popcountll(left[size_t(__builtin_ctzll(x))] & b));
+      for (uint64_t x = a; x; x &= x - 1) g += uint64_t(std::popcount(left[size_t(std::countr_zero(x))] & b));
       return g;
     };
     // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
@@ -225,7 +226,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       auto clear_of_off = [&](uint64_t a, uint64_t b) {
         if (nfree == 1) return !(o[0] & a);
         for (uint64_t x = a; x; x &= x - 1)
-          if (o[size_t(__builtin_ctzll(x))] & b) return false;
+          if (o[size_t(std::countr_zero(x))] & b) return false;
         return true;
       };
       // The word's fields, and the squares they hold for each free piece.
@@ -247,7 +248,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
               if (d > 1) continue;
               for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
                 uint32_t mirror = 0;
-                for (uint32_t x = set[size_t(field)]; x; x &= x - 1) mirror |= 1u << (__builtin_ctz(x) ^ (1 << bit));
+                for (uint32_t x = set[size_t(field)]; x; x &= x - 1) mirror |= 1u << (std::countr_zero(x) ^ (1 << bit));
                 if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
               }
               continue;
@@ -294,7 +295,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
 std::vector<std::vector<int>> slot_choices(int k, int n) {
   std::vector<std::vector<int>> out;
   for (unsigned m = 0; m < (1u << k); ++m) {
-    if (__builtin_popcount(m) != n) continue;
+    if (std::popcount(m) != n) continue;
     std::vector<int> c;
     for (int i = 0; i < k; ++i)
       if (m >> i & 1) c.push_back(i);
@@ -358,7 +359,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
         return;
       }
       for (uint64_t x = s.sq[size_t(slot)]; x; x &= x - 1)
-        self(self, slot + 1, prefix << 6 | uint64_t(__builtin_ctzll(x)));
+        self(self, slot + 1, prefix << kSquareBits | uint64_t(std::countr_zero(x)));
     };
     for (uint64_t stm = 0; stm < 2; ++stm)
       if (s.stm >> stm & 1) clear(clear, 0, stm);
@@ -551,7 +552,7 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
         p.stm = mover;
         p.sq[0] = Square(wk);
         p.sq[size_t(bk_slot)] = Square(bk);
-        const unsigned f = unsigned(__builtin_ctzll(bits));
+        const unsigned f = unsigned(std::countr_zero(bits));
         if (nfree >= 2) p.sq[size_t(fs[size_t(nfree - 2)])] = Square(w & 63);
         if (nfree == 3) p.sq[size_t(fs[0])] = Square(w >> 6);
         p.sq[size_t(fs[size_t(nfree - 1)])] = Square(f);
@@ -571,7 +572,7 @@ std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverC
   for (uint32_t kr = 0; kr < 2 * 64 * 64; ++kr) {  // side to move and both kings
     const uint32_t stm = kr >> 12, wk = (kr >> 6) & 63, bk = kr & 63;
     const std::vector<uint64_t> t = care(enc, canon, stm, int(wk), int(bk));
-    const uint64_t base = uint64_t(stm) << (6 * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
+    const uint64_t base = uint64_t(stm) << (kSquareBits * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
     for (size_t w = 0; w < t.size(); ++w) {
       if (!t[w]) continue;
       // care()'s word w: the free pieces but the last on its squares, bits: the last's square.
@@ -584,7 +585,7 @@ std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverC
         continue;
       }
       for (uint64_t x = t[w]; x; x &= x - 1) {
-        const uint64_t index = row | uint64_t(__builtin_ctzll(x)) << last;
+        const uint64_t index = row | uint64_t(std::countr_zero(x)) << last;
         bits[index >> 6] |= uint64_t{1} << (index & 63);
       }
     }
