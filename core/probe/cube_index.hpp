@@ -233,7 +233,7 @@ class CubeIndex {
   // The tree: its nodes down to a leaf, then the leaf's blocks.
   template <int K>
   static logic::Output find_output_tree(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
-    constexpr int kGroups = 1 + 2 * K, kInputs = inputs(K);
+    constexpr int kGroups = 1 + 2 * K, kInputs = inputs_for(K);
     uint64_t index = stm;
     for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
     uint64_t ref = h.root;
