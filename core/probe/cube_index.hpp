@@ -235,7 +235,7 @@ class CubeIndex {
   static logic::Output find_output_tree(const Hot& h, uint32_t stm, const std::array<uint32_t, K>& sq) {
     constexpr int kGroups = 1 + 2 * K, kInputs = inputs_for(K);
     uint64_t index = stm;
-    for (int i = 0; i < K; ++i) index = (index << 6) | sq[size_t(i)];
+    for (int i = 0; i < K; ++i) index = (index << kSquareBits) | sq[size_t(i)];
     uint64_t ref = h.root;
     while (!is_leaf(ref)) ref = h.nodes[child_slot(ref, index)];
     // The leaf's groups (only probes that miss the front get here): the side to move, then each

@@ -275,7 +275,7 @@ void CubeIndex::append_slab(std::span<const uint32_t> ids, unsigned active, std:
     for (int g = 0; g < groups_; ++g) {
       if (!(active >> g & 1)) continue;
       for (unsigned set = admitted_values(cubes_[ids[i]], g); set; set &= set - 1)
-        slab[(row + size_t(__builtin_ctz(set))) * blocks + b] |= bit;
+        slab[(row + size_t(std::countr_zero(set))) * blocks + b] |= bit;
       row += size_t{1} << group_width_[size_t(g)];
     }
   }

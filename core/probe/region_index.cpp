@@ -94,7 +94,7 @@ logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWor
   if (!built() || first_id_.empty()) return 0;
   const int inputs = 1 + 6 * k_;
   uint32_t r = uint32_t(index >> (6 * k_)) & 1;
-  for (int slot : fixed_) r = r << 6 | (uint32_t(index >> (6 * (k_ - 1 - slot))) & 63);
+  for (int slot : fixed_) r = r << kSquareBits | (uint32_t(index >> (kSquareBits * (k_ - 1 - slot))) & 63);
   const logic::CubeWord m = logic::minterm(index, inputs);
   for (uint32_t j = first_id_[r]; j < first_id_[r + 1]; ++j)
     if (logic::contains(cubes[ids_[j]], m)) return cubes[ids_[j]];

@@ -93,7 +93,7 @@ struct Layout {
   }
   uint32_t region(uint32_t stm, const std::array<uint32_t, 5>& sq) const {
     uint32_t r = stm;
-    for (int slot : fixed) r = r << 6 | sq[size_t(slot)];
+    for (int slot : fixed) r = r << kSquareBits | sq[size_t(slot)];
     return r;
   }
   // Calls f(region) for every region whose side to move and fixed squares the cube admits.

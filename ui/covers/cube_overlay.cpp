@@ -65,7 +65,7 @@ CubeOverlay cubeOverlayFor(const Position& pos, const Balance& cover, CubeWord c
         const Bitboard held = decoder.squares(cube, j);
         Bitboard here = 0;
         for (int s = 0; s < 64; ++s)
-          if (held & bb(kTransforms[size_t(g)][size_t(s)])) here |= bb(Square(swapped ? s ^ 56 : s));
+          if (held & bb(kTransforms[size_t(g)][size_t(s)])) here |= bb(swapped ? flip_rank(Square(s)) : Square(s));
         const Piece p = decoder.pieces()[size_t(j)];
         o.marks.push_back({swapped ? make_piece(~color_of(p), type_of(p)) : p, here});
       }
