@@ -4,8 +4,6 @@
 // region_index_build.cpp.
 #include "probe/region_index.hpp"
 
-#include <cstring>
-
 namespace egtmin::probe {
 
 void RegionIndex::load_state(ByteReader& r) {

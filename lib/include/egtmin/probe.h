@@ -133,7 +133,8 @@ typedef struct egtmin_options {
 } egtmin_options;
 
 /* Every option at its default, struct_size set: the only right way to start an egtmin_options. */
-#define EGTMIN_OPTIONS_INIT {sizeof(egtmin_options), 0}
+#define EGTMIN_OPTIONS_INIT \
+  { sizeof(egtmin_options), 0 }
 
 typedef struct egtmin_root_move {
   unsigned from, to;  /* squares, 0 = a1 */
