@@ -20,6 +20,7 @@
 #include "covers/cover_model.hpp"
 #include "covers/cover_viewer.hpp"
 #include "covers/cube_decoder.hpp"
+#include "logic/pass_sequence.hpp"
 #include "logic/pipeline.hpp"
 #include "main_window.hpp"
 #include "runs/runs_panel.hpp"
@@ -210,7 +211,7 @@ class TestCovers : public QObject {
     QVERIFY2(covers->infoLabel()->text().startsWith("No cover files"), qPrintable(covers->infoLabel()->text()));
     RunSpec spec;
     spec.balances = {"KRvK"};
-    spec.passes = "canon,compact,expand,irredundant";
+    spec.passes = logic::default_passes();
     spec.dataDir = data.path();
     RunJob* job = w.runsPanel()->startRun(spec);
     QVERIFY(job->wait(ms(120000)));
