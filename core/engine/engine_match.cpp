@@ -136,8 +136,8 @@ Result<MatchReport> run_match(const MatchRequest& request, const Progress& progr
   auto b = start(request.b);
   if (!b) return b.error();
   MatchReport report;
-  report.fathom_a = (*a)->mapped_files("libfathom");
-  report.fathom_b = (*b)->mapped_files("libfathom");
+  report.fathom_a = (*a)->mapped_files("libfathom.so");
+  report.fathom_b = (*b)->mapped_files("libfathom.so");
   for (size_t i = 0; i < request.fens.size(); ++i) {
     if (progress.cancelled()) return Error{"cancelled"};
     progress.report(Stage::Time, double(i) / double(request.fens.size()),

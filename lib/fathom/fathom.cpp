@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "chess/attacks.hpp"
+#include "chess/position.hpp"
 #include "egtmin/probe.h"
 #include "tablebase.hpp"
 #include "tbprobe.h"
@@ -68,6 +69,42 @@ egtmin_position position(uint64_t white, uint64_t black, uint64_t kings, uint64_
 constexpr Square square_of(unsigned fathom_square) { return Square(fathom_square ^ 56); }
 inline Bitboard mirrored(Bitboard b) { return __builtin_bswap64(b); }
 
+// A position of a balance without a cover fails, unless a capture wins it (Tablebase::no_cover):
+// one without any capture fails at once, from its bitboards, as cheaply as Fathom's. Engines probe
+// such positions often. Pseudo-legal captures are enough to go the full way, which checks them.
+bool fails_at_once(const capi::Tablebase& tb, const egtmin_position& p) {
+  const uint64_t types[6] = {p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns};
+  uint64_t key = 0;
+  for (int t = 0; t < 6; ++t)
+    key +=
+        uint64_t(__builtin_popcountll(types[t] & p.white)) * Position::material_unit(make_piece(White, PieceType(t))) +
+        uint64_t(__builtin_popcountll(types[t] & p.black)) * Position::material_unit(make_piece(Black, PieceType(t)));
+  if (tb.has_cover(key) || __builtin_popcountll(p.white | p.black) <= 2) return false;
+  const Color side = p.white_to_move ? White : Black;
+  const Bitboard us = mirrored(p.white_to_move ? p.white : p.black);
+  const Bitboard them = mirrored(p.white_to_move ? p.black : p.white) & ~mirrored(p.kings);
+  const Bitboard occ = mirrored(p.white | p.black);
+  Bitboard targets = them;
+  if (p.ep && p.ep < 64) targets |= bb(square_of(p.ep));
+  for (Bitboard b = us; b;) {
+    const Square s = pop_lsb(b);
+    const Bitboard bit = bb(s);
+    Bitboard a = 0;
+    if (mirrored(p.kings) & bit)
+      a = kKingAttacks[s];
+    else if (mirrored(p.knights) & bit)
+      a = kKnightAttacks[s];
+    else if (mirrored(p.pawns) & bit)
+      a = pawn_attacks(side, s);
+    else {
+      if (mirrored(p.rooks | p.queens) & bit) a |= rook_attacks(s, occ);
+      if (mirrored(p.bishops | p.queens) & bit) a |= bishop_attacks(s, occ);
+    }
+    if (a & (mirrored(p.pawns) & bit ? targets : them)) return false;
+  }
+  return true;
+}
+
 // Whether the side to move is in check (the position passed egtmin_probe_root's checks).
 bool in_check(const egtmin_position& p) {
   const Bitboard us = p.white_to_move ? p.white : p.black, them = p.white_to_move ? p.black : p.white;
@@ -99,6 +136,8 @@ FATHOM_API bool tb_init(const char* path) {
     if (dirs.empty()) return true;
     std::unique_ptr<capi::Tablebase> tb;
     if (capi::Tablebase::open(dirs, capi::Tablebase::Missing::Skip, 0, tb) != EGTMIN_OK) return false;
+    // A balance without a cover answers as Fathom's missing table does: a winning capture, or a failure.
+    tb->set_missing_cover(capi::Tablebase::MissingCover::WinningCapture);
     TB_LARGEST = unsigned(tb->largest());
     TB_MaxCardinality = tb->largest();
     // The handle is the Tablebase itself (capi.cpp), which egtmin_close deletes.
@@ -123,8 +162,11 @@ FATHOM_API void tb_free(void) {
 FATHOM_API unsigned tb_probe_wdl_impl(uint64_t white, uint64_t black, uint64_t kings, uint64_t queens, uint64_t rooks,
                                       uint64_t bishops, uint64_t knights, uint64_t pawns, unsigned ep, bool turn) {
   const egtmin_position p = position(white, black, kings, queens, rooks, bishops, knights, pawns, 0, ep, turn);
+  egtmin_tb* tb = handle();
+  if (tb && fails_at_once(*reinterpret_cast<const capi::Tablebase*>(tb), p)) [[unlikely]]
+    return TB_RESULT_FAILED;
   // EGTMIN_LOSS .. EGTMIN_WIN are TB_LOSS .. TB_WIN; a null handle and every refusal are < 0.
-  const int v = egtmin_probe_wdl(handle(), &p);
+  const int v = egtmin_probe_wdl(tb, &p);
   return v >= 0 ? unsigned(v) : TB_RESULT_FAILED;
 }
 

@@ -137,10 +137,40 @@ Tablebase::~Tablebase() {
   for (const Retired& x : retired_) delete x.loaded;
 }
 
-int Tablebase::no_cover(const Position& pos, Wdl& out) const {
+namespace {
+// Set while the probe of a position without a cover, or a capture-resolved cover's search, probes
+// the positions its captures reach: those must come from covers (Fathom fails on a missing table
+// there), not from a search of their own captures.
+thread_local bool tl_children_from_covers = false;
+
+struct ChildrenFromCovers {
+  bool was = tl_children_from_covers;
+  ChildrenFromCovers() { tl_children_from_covers = true; }
+  ~ChildrenFromCovers() { tl_children_from_covers = was; }
+};
+}  // namespace
+
+int Tablebase::no_cover(const Position& pos, Wdl& out) {
   if (pos.piece_count() == 2) {  // the bare kings need no file
     out = Wdl::Draw;
     return EGTMIN_OK;
+  }
+  if (missing_cover_ == MissingCover::WinningCapture) {
+    // Fathom resolves captures before it reads a table, and answers a win found there without it.
+    if (!tl_children_from_covers) {
+      const ChildrenFromCovers from_covers;
+      for (const Move& m : capture_and_promotion_moves(pos)) {
+        if (!pos.is_capture(m)) continue;  // Fathom's search takes captures only
+        Wdl v;
+        if (probe(pos.after(m), v) != EGTMIN_OK) break;
+        if (v == Wdl::Loss) {
+          out = Wdl::Win;
+          return EGTMIN_OK;
+        }
+      }
+    }
+    // Fathom's API has no message to read, and engines probe such positions often: none is made.
+    return EGTMIN_ERR_NO_COVER;
   }
   if (pos.piece_count() > 5) return fail(EGTMIN_ERR_NO_COVER, "more than 5 pieces; covers go up to 5");
   return fail(EGTMIN_ERR_NO_COVER, "no cover for " + Balance::of(pos).canonical().name() + " in " +
@@ -163,6 +193,10 @@ int Tablebase::probe_ep(const Position& pos, Wdl& out) {
     if (const int rc = probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
     best = better(best, negate(v));
   }
+  if (best == Wdl::Win) {  // nothing is better, whatever the position without the capture gives
+    out = best;
+    return EGTMIN_OK;
+  }
   Position plain = pos;
   plain.set_ep_square(NoSquare);
   if (!ep_move) return probe_plain(plain, out);
@@ -180,6 +214,7 @@ int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& o
   // handle: each balance's prober holds that balance alone. A child that cannot be probed (no
   // cover, a damaged file) fails the probe, as a missing table fails Fathom's.
   int child_error = EGTMIN_OK;
+  const ChildrenFromCovers from_covers;
   const Wdl reached = capture_value(pos, [&](const Position& after) {
     Wdl v = Wdl::Illegal;
     if (child_error != EGTMIN_OK) return Wdl::Illegal;

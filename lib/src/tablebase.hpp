@@ -109,6 +109,15 @@ class Tablebase {
   // Whether probes must hold a ReadScope (a handle with a memory cap, which may unload).
   bool tracked() const { return tracked_; }
 
+  // What a probe of a balance without a cover gives: an error (libegtmin-probe), or, as Fathom
+  // answers for a missing table, a win when one of the position's captures reaches a loss for the
+  // other side, probed from the covers alone, and an error otherwise (egtmin's libfathom.so.1).
+  enum class MissingCover : uint8_t { Fail, WinningCapture };
+  void set_missing_cover(MissingCover m) { missing_cover_ = m; }
+
+  // Whether a cover of this material key (Position::material_key()) was found at open.
+  bool has_cover(uint64_t material_key) const { return find(material_key) != nullptr; }
+
   int largest() const { return largest_; }
   int set_memory_cap(uint64_t bytes);
   void stats(egtmin_stats& s);
@@ -207,7 +216,7 @@ class Tablebase {
   // A capture-resolved cover's position: `out` holds the cover's value (Illegal: none) and gets
   // the better of it and what a capture or promotion reaches, each probed through this handle.
   int resolve_captures(const Position& pos, const BalanceRec& r, Wdl& out);
-  int no_cover(const Position& pos, Wdl& out) const;
+  int no_cover(const Position& pos, Wdl& out);
   int load(BalanceRec& r, const Loaded*& out);
   // Under lru_mutex_: unload least recently used balances (never `keep`) while over the cap.
   void unload_over_cap(const BalanceRec* keep);
@@ -223,6 +232,7 @@ class Tablebase {
   int largest_ = 0;
   // Fixed at open: a handle opened with a cap tracks its probes (ReadEpochs) and may unload.
   bool tracked_ = false;
+  MissingCover missing_cover_ = MissingCover::Fail;
   std::atomic<uint64_t> tick_{1};
 
   std::mutex lru_mutex_;  // everything below

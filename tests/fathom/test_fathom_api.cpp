@@ -224,6 +224,25 @@ TEST(FathomApi, AnswersAsLibfathomDoes) {
   }
   EXPECT_EQ(bad, 0u);
   EXPECT_GT(answered, boards.size() * 9 / 10);
+  // Balances with neither a cover nor a WDL file here, whose captures reach covered ones: Fathom
+  // answers a win that a capture finds without the missing table, and fails otherwise.
+  std::vector<Balance> missing;
+  for (const char* name : {"KQvKB", "KQvKN", "KBvKN", "KRvKP", "KQvKP", "KBPvK"})
+    if (std::find(t->balances.begin(), t->balances.end(), *Balance::parse(name)) == t->balances.end())
+      missing.push_back(*Balance::parse(name));
+  ASSERT_FALSE(missing.empty());
+  size_t wins = 0, failed = 0;
+  for (const Board& b : sample_boards(missing, 300, 11)) {
+    const unsigned want =
+        sys.wdl(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns, b.ep, b.turn);
+    const unsigned got = probe(b);
+    wins += got == TB_WIN;
+    failed += got == TB_RESULT_FAILED;
+    if (got != want && ++bad <= 5) ADD_FAILURE() << "balance without a table: wdl " << got << ", libfathom " << want;
+  }
+  EXPECT_EQ(bad, 0u);
+  EXPECT_GT(wins, 0u);
+  EXPECT_GT(failed, 0u);
   // More pieces than TB_LARGEST, and a balance with neither a cover nor a WDL file here.
   for (const char* fen : {"8/8/8/3k4/8/8/1RR5/KQ6 w - - 0 1", "8/8/8/3k4/8/8/1PP5/K7 w - - 0 1"}) {
     const Board b = board(fen);
