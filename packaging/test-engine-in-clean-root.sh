@@ -45,7 +45,7 @@ rm -f /tmp/in && mkfifo /tmp/in
 egtmin-cli engine -- ethereal-chess </tmp/in >/tmp/search.log 2>&1 &
 exec 3>/tmp/in
 printf 'uci\nsetoption name Threads value %s\nsetoption name SyzygyPath value /covers\nisready\nucinewgame\n' "$threads" >&3
-printf 'position fen 8/8/3k4/8/8/2r5/8/R2RK3 w - - 0 1\ngo depth 12\n' >&3
+printf 'position fen 8/4k3/8/8/8/2r5/1R6/3RK3 w - - 0 1\ngo depth 12\n' >&3
 for _ in $(seq 300); do grep -q '^bestmove' /tmp/search.log && break; sleep 1; done
 echo quit >&3
 exec 3>&-
