@@ -232,6 +232,14 @@ int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& o
   return EGTMIN_OK;
 }
 
+void Tablebase::preload(int pieces) {
+  for (auto& r : recs_)
+    if (r->balance.pieces() <= pieces && !r->loaded.load(std::memory_order_acquire)) {
+      const Loaded* l = nullptr;
+      (void)load(*r, l);
+    }
+}
+
 int Tablebase::load(BalanceRec& r, const Loaded*& out) {
   std::lock_guard lock(r.load_mutex);
   // Another thread may have loaded it while this one waited.

@@ -115,6 +115,10 @@ class Tablebase {
   enum class MissingCover : uint8_t { Fail, WinningCapture };
   void set_missing_cover(MissingCover m) { missing_cover_ = m; }
 
+  // Loads every balance of at most `pieces` pieces now rather than on its first probe (a failed
+  // one stays failed, for its probes to report). Not concurrent with probes of this handle.
+  void preload(int pieces);
+
   // Whether a cover of this material key (Position::material_key()) was found at open.
   bool has_cover(uint64_t material_key) const { return find(material_key) != nullptr; }
 

@@ -137,8 +137,9 @@ extern int TB_MaxCardinality, TB_MaxCardinalityDTM;
 /* Reads the covers of the directories in `path` (':'-separated; "" or "<empty>": none), after
  * freeing what an earlier call read, and sets TB_LARGEST. Directories that do not exist are passed
  * over, as Fathom passes over a path without tables; the environment variable EGTMIN_COVERS (set by
- * egtmin-cli engine --covers) names more. Returns false only when `path` is NULL or memory runs
- * out (TB_LARGEST is then 0). Not to be called while another thread probes. */
+ * egtmin-cli engine --covers) names more. The 3-piece covers are read at once, the others on their
+ * first probe. Returns false only when `path` is NULL or memory runs out (TB_LARGEST is then 0).
+ * Not to be called while another thread probes. */
 bool tb_init(const char *_path);
 
 /* Frees what tb_init read; TB_LARGEST becomes 0. tb_init may be called again afterwards. */
