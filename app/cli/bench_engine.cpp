@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "drop_in.hpp"
@@ -25,6 +26,7 @@ struct Args {
   std::vector<int> extra{1, 2};
   int hash_mb = 16;
   int engine_threads = 1;
+  store::CoverKind prefer = store::CoverKind::Standalone;
 };
 
 std::string names(const std::vector<Balance>& list) {
@@ -70,7 +72,7 @@ int run(const Args& a) {
     }
   } cleanup{remove_work ? work : fs::path()};
 
-  auto tables = engine::prepare_match_tables(a.covers, a.syzygy, work);
+  auto tables = engine::prepare_match_tables(a.covers, a.syzygy, work, a.prefer);
   if (!tables) return fail(tables.error().message);
   std::vector<Balance> bases;
   for (const Balance& b : tables->balances)
@@ -98,8 +100,11 @@ int run(const Args& a) {
   if (!a.common.quiet && !a.common.json) {
     std::printf("balances: %zu, largest %d pieces: %s\n", tables->balances.size(), tables->largest,
                 names(tables->balances).c_str());
-    std::printf("left out: only a cover: %s; only a WDL file: %s\n", names(tables->only_covers).c_str(),
-                names(tables->only_syzygy).c_str());
+    std::printf("capture-resolved covers: %s\n", names(tables->capture_resolved).c_str());
+    std::printf(
+        "left out: only a cover: %s; only a WDL file: %s; a capture-resolved cover whose search reaches "
+        "one left out: %s\n",
+        names(tables->only_covers).c_str(), names(tables->only_syzygy).c_str(), names(tables->unreachable).c_str());
     std::printf(
         "positions: %zu of %s pieces, from %s plus pieces (seed %llu)\n", req.fens.size(),
         [&] {
@@ -131,8 +136,9 @@ int run(const Args& a) {
     for (const engine::MatchPosition& p : r.positions)
       positions.push_back(
           {{"fen", p.fen}, {"same", p.same()}, {"drop_in", search_json(p.a)}, {"libfathom", search_json(p.b)}});
-    std::vector<std::string> balance_names;
+    std::vector<std::string> balance_names, resolved_names;
     for (const Balance& b : tables->balances) balance_names.push_back(b.name());
+    for (const Balance& b : tables->capture_resolved) resolved_names.push_back(b.name());
     print_json(
         {{"engine", engine_path->string()},
          {"depth", a.depth},
@@ -140,6 +146,7 @@ int run(const Args& a) {
          {"hash_mb", a.hash_mb},
          {"seed", a.seed},
          {"balances", balance_names},
+         {"capture_resolved", resolved_names},
          {"largest", tables->largest},
          {"positions", r.positions.size()},
          {"compared", compared},
@@ -212,6 +219,12 @@ Command add_bench_engine(CLI::App* bench) {
                   "The engine's Threads option (1: a deterministic search, the check; more: a run without errors)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  sub->add_option("--prefer", a->prefer,
+                  "Which cover a balance with both kinds is answered by: standalone or capture-resolved (the "
+                  "latter only where every balance its capture search reaches is kept)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, store::CoverKind>{
+          {"standalone", store::CoverKind::Standalone}, {"capture-resolved", store::CoverKind::CaptureResolved}}))
+      ->capture_default_str();
   sub->add_option("--work", a->work, "Directory for the two sides' symlinked tables (default: a temporary one)");
   sub->footer(
       "Each side's directory holds the balances with both a cover and a WDL file, and nothing else (no DTZ\n"

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "store/cover_file.hpp"
+#include "table/generator.hpp"
 
 namespace egtmin::engine {
 
@@ -29,7 +30,8 @@ Status link_into(const fs::path& target, const fs::path& dir) {
 }  // namespace
 
 Result<MatchTables> prepare_match_tables(const fs::path& covers_dir, const fs::path& syzygy_dir,
-                                         const fs::path& work_dir) {
+                                         const fs::path& work_dir, store::CoverKind prefer) {
+  using store::CoverKind;
   std::error_code ec;
   auto list = [&](const fs::path& d) {
     std::vector<fs::path> files;
@@ -45,14 +47,15 @@ Result<MatchTables> prepare_match_tables(const fs::path& covers_dir, const fs::p
     cover_files = list(cover_dir);
     if (ec) return Error{"cannot list " + cover_dir.string() + ": " + ec.message()};
   }
-  // Per balance, the stem of its cover's files (the standalone cover when there are both kinds).
-  std::map<Balance, std::string> covers;
+  // Per balance and kind, its cover file.
+  std::map<Balance, std::map<CoverKind, fs::path>> covers;
   for (const fs::path& f : cover_files) {
     if (!is_cover(f)) continue;
     auto b = Balance::parse(f.stem().string());
     if (!b) continue;
-    const bool standalone = f.extension() == store::cover_extension(store::CoverKind::Standalone);
-    if (standalone || !covers.count(b->canonical())) covers[b->canonical()] = f.stem().string();
+    const CoverKind kind = f.extension() == store::cover_extension(CoverKind::Standalone) ? CoverKind::Standalone
+                                                                                          : CoverKind::CaptureResolved;
+    covers[b->canonical()].emplace(kind, f);
   }
   std::map<Balance, fs::path> wdl;
   for (const fs::path& f : list(syzygy_dir)) {
@@ -62,6 +65,41 @@ Result<MatchTables> prepare_match_tables(const fs::path& covers_dir, const fs::p
   if (ec) return Error{"cannot list " + syzygy_dir.string() + ": " + ec.message()};
 
   MatchTables t;
+  std::map<Balance, CoverKind> kept;
+  for (const auto& [b, kinds] : covers) {
+    if (!wdl.count(b)) {
+      t.only_covers.push_back(b);
+      continue;
+    }
+    kept[b] = kinds.count(prefer) ? prefer : kinds.begin()->first;
+  }
+  for (const auto& [b, path] : wdl)
+    if (!covers.count(b)) t.only_syzygy.push_back(b);
+  // A capture-resolved cover answers only with the balances its search reaches: the standalone
+  // one where they are not all kept, else none (which may leave out others in turn).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = kept.begin(); it != kept.end();) {
+      bool reaches_all = true;
+      if (it->second == CoverKind::CaptureResolved)
+        for (const Balance& s : successor_balances(it->first))
+          if (s.pieces() > 2 && !kept.count(s.canonical())) reaches_all = false;
+      if (reaches_all) {
+        ++it;
+      } else if (covers[it->first].count(CoverKind::Standalone)) {
+        it->second = CoverKind::Standalone;
+        changed = true;
+        ++it;
+      } else {
+        t.unreachable.push_back(it->first);
+        it = kept.erase(it);
+        changed = true;
+      }
+    }
+  }
+  if (kept.empty())
+    return Error{"no balance has both a cover in " + cover_dir.string() + " and a WDL file in " + syzygy_dir.string()};
+
   t.covers = work_dir / "covers";
   t.syzygy = work_dir / "syzygy";
   for (const fs::path& d : {t.covers, t.syzygy}) {
@@ -69,23 +107,19 @@ Result<MatchTables> prepare_match_tables(const fs::path& covers_dir, const fs::p
     fs::create_directories(d, ec);
     if (ec) return Error{"cannot make " + d.string() + ": " + ec.message()};
   }
-  for (const auto& [b, stem] : covers) {
-    if (!wdl.count(b)) {
-      t.only_covers.push_back(b);
-      continue;
-    }
+  for (const auto& [b, kind] : kept) {
     t.balances.push_back(b);
+    if (kind == CoverKind::CaptureResolved) t.capture_resolved.push_back(b);
     t.largest = std::max(t.largest, b.pieces());
-    // The cover with its probe layouts: every file of the balance's name.
-    for (const fs::path& f : cover_files)
-      if (f.stem() == stem)
-        if (auto s = link_into(f, t.covers); !s) return s.error();
+    // The chosen cover and its probe layout (NAME.egtl beside NAME.egtc, NAME.egtlr beside NAME.egtcr).
+    const fs::path& cover = covers[b][kind];
+    fs::path layout = cover;
+    layout.replace_extension(kind == CoverKind::Standalone ? ".egtl" : ".egtlr");
+    if (auto s = link_into(cover, t.covers); !s) return s.error();
+    if (fs::exists(layout, ec))
+      if (auto s = link_into(layout, t.covers); !s) return s.error();
     if (auto s = link_into(wdl[b], t.syzygy); !s) return s.error();
   }
-  for (const auto& [b, path] : wdl)
-    if (!covers.count(b)) t.only_syzygy.push_back(b);
-  if (t.balances.empty())
-    return Error{"no balance has both a cover in " + cover_dir.string() + " and a WDL file in " + syzygy_dir.string()};
   return t;
 }
 

@@ -13,6 +13,7 @@
 
 #include "chess/balance.hpp"
 #include "engine/uci_engine.hpp"
+#include "store/cover_file.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -21,18 +22,24 @@ namespace egtmin::engine {
 // The balances both sides can answer, each side's directory holding just those (symlinks made
 // under `work_dir`), and what was left out of each.
 struct MatchTables {
-  std::vector<Balance> balances;     // canonical, sorted
-  std::filesystem::path covers;      // symlinks to the covers (and their probe layouts)
-  std::filesystem::path syzygy;      // symlinks to the .rtbw files, and nothing else (no DTZ)
-  std::vector<Balance> only_covers;  // a cover but no WDL file: left out
-  std::vector<Balance> only_syzygy;  // a WDL file but no cover: left out
-  int largest = 0;                   // pieces of the largest balance kept (TB_LARGEST on both sides)
+  std::vector<Balance> balances;          // canonical, sorted
+  std::vector<Balance> capture_resolved;  // of them, those answered by a capture-resolved cover
+  std::filesystem::path covers;           // symlinks to the covers (and their probe layouts)
+  std::filesystem::path syzygy;           // symlinks to the .rtbw files, and nothing else (no DTZ)
+  std::vector<Balance> only_covers;       // a cover but no WDL file: left out
+  std::vector<Balance> only_syzygy;       // a WDL file but no cover: left out
+  // Only a capture-resolved cover, and a balance its search reaches left out: left out too (its
+  // probes would fail where Fathom answers from the file).
+  std::vector<Balance> unreachable;
+  int largest = 0;  // pieces of the largest balance kept (TB_LARGEST on both sides)
 };
-// `covers_dir`: a directory of covers, or an egtmin data directory (its covers/). A balance with a
-// standalone and a capture-resolved cover keeps the standalone one, as the library would read it.
+// `covers_dir`: a directory of covers, or an egtmin data directory (its covers/). A balance with
+// both kinds of cover keeps the `prefer`red one, a capture-resolved one only while every balance
+// its capture search reaches is kept too; only the chosen kind is linked, so that the library
+// reads it.
 Result<MatchTables> prepare_match_tables(const std::filesystem::path& covers_dir,
-                                         const std::filesystem::path& syzygy_dir,
-                                         const std::filesystem::path& work_dir);
+                                         const std::filesystem::path& syzygy_dir, const std::filesystem::path& work_dir,
+                                         store::CoverKind prefer = store::CoverKind::Standalone);
 
 // `count` random legal positions (FEN), each of a balance of `bases` with `extra[k]` more pieces
 // (queens, rooks, bishops, knights or pawns of either colour; the extras taken in turn, the bases

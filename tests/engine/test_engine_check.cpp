@@ -94,25 +94,42 @@ TEST(EngineCheck, EtherealSearchesAlikeThroughCoversAndFathom) {
 TEST(EngineCheck, EtherealSearchesAlikeThroughCaptureResolvedCovers) {
   EGTMIN_REQUIRE_ENGINE();
   test::TempDir work("engine-check-cr");
-  const fs::path covers = work.path / "mixed";
-  fs::create_directories(covers);
-  int resolved = 0;
-  for (const auto& e : fs::directory_iterator(kData / "covers")) {
-    const fs::path& f = e.path();
-    const auto b = Balance::parse(f.stem().string());
-    if (!b) continue;
-    const bool cr = f.extension() == ".egtcr" || f.extension() == ".egtlr";
-    const bool has_cr = fs::exists(kData / "covers" / (f.stem().string() + ".egtcr"));
-    // A balance with a capture-resolved cover keeps only that one.
-    if (cr || !has_cr) fs::create_symlink(f, covers / f.filename());
-    resolved += f.extension() == ".egtcr";
-  }
-  ASSERT_GE(resolved, 2);
-  auto t = engine::prepare_match_tables(covers, test::syzygy_dir(), work.path);
+  auto t = engine::prepare_match_tables(kData, test::syzygy_dir(), work.path, store::CoverKind::CaptureResolved);
   ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->capture_resolved.size(), 2u);  // KQvKR and KRvKR
+  EXPECT_TRUE(fs::exists(t->covers / "KQvKR.egtcr"));
+  EXPECT_FALSE(fs::exists(t->covers / "KQvKR.egtc"));
   auto r = engine::run_match(request(*t, 16, 8));
   ASSERT_TRUE(r) << r.error().message;
   expect_identical(*r);
+}
+
+// A capture-resolved cover is kept only with the covers its search reaches: else the standalone
+// cover of the balance, else the balance is left out on both sides.
+TEST(EngineCheck, TablesKeepCaptureResolvedCoversWithTheirSuccessors) {
+  if (test::syzygy_dir().empty()) GTEST_SKIP() << test::syzygy_missing_message();
+  if (!fs::exists(kData / "covers" / "KRvKR.egtcr")) GTEST_SKIP() << "the covers of engine.make_covers are missing";
+  test::TempDir work("engine-check-tables");
+  const fs::path covers = work.path / "given";
+  fs::create_directories(covers);
+  for (const char* f : {"KQvKR.egtcr", "KRvKR.egtcr", "KRvKR.egtc", "KRvK.egtc"})
+    fs::create_symlink(kData / "covers" / f, covers / f);
+  // KQvKR's search reaches KQvK, which has no cover here: left out. KRvKR's reaches KRvK only.
+  auto t = engine::prepare_match_tables(covers, test::syzygy_dir(), work.path, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->balances, (std::vector<Balance>{*Balance::parse("KRvK"), *Balance::parse("KRvKR")}));
+  EXPECT_EQ(t->capture_resolved, std::vector<Balance>{*Balance::parse("KRvKR")});
+  EXPECT_EQ(t->unreachable, std::vector<Balance>{*Balance::parse("KQvKR")});
+  EXPECT_TRUE(fs::exists(t->syzygy / "KRvKR.rtbw"));
+  EXPECT_FALSE(fs::exists(t->syzygy / "KQvKR.rtbw"));
+  EXPECT_FALSE(fs::exists(t->syzygy / "KRvKR.rtbz"));
+  // Without KRvK, KRvKR falls back to its standalone cover.
+  fs::remove(covers / "KRvK.egtc");
+  t = engine::prepare_match_tables(covers, test::syzygy_dir(), work.path, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_TRUE(t->capture_resolved.empty());
+  EXPECT_TRUE(fs::exists(t->covers / "KRvKR.egtc"));
+  EXPECT_FALSE(fs::exists(t->covers / "KRvKR.egtcr"));
 }
 
 // The check can fail: one position answered wrongly (tests/engine/flip_one_answer.c, preloaded
