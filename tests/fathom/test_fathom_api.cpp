@@ -181,12 +181,13 @@ TEST(FathomApi, HelpersAgreeWithLibfathom) {
 
 // The WDL answers and the root's WDL ranking of every sampled position, against libfathom over
 // Syzygy's WDL files of the same balances; then positions neither can answer.
-TEST(FathomApi, AnswersAsLibfathomDoes) {
-  EGTMIN_REQUIRE_COVERS();
-  EGTMIN_REQUIRE_SYSTEM_FATHOM();
+void answers_as_libfathom(store::CoverKind prefer) {
   test::TempDir work("fathom-api");
-  auto t = engine::prepare_match_tables(covers_dir(), test::syzygy_dir(), work.path);
+  auto t = engine::prepare_match_tables(covers_dir(), test::syzygy_dir(), work.path, prefer);
   ASSERT_TRUE(t) << t.error().message;
+  if (prefer == store::CoverKind::CaptureResolved) {
+    ASSERT_FALSE(t->capture_resolved.empty());
+  }
   SystemFathom sys;
   ASSERT_TRUE(sys.handle) << dlerror();
   ASSERT_TRUE(sys.init(t->syzygy.c_str()));
@@ -252,6 +253,20 @@ TEST(FathomApi, AnswersAsLibfathomDoes) {
         << fen;
   }
   sys.free();
+}
+
+TEST(FathomApi, AnswersAsLibfathomDoes) {
+  EGTMIN_REQUIRE_COVERS();
+  EGTMIN_REQUIRE_SYSTEM_FATHOM();
+  answers_as_libfathom(store::CoverKind::Standalone);
+}
+
+// The same with KQvKR and KRvKR answered by their capture-resolved covers, whose search probes the
+// covers of the balances their captures and promotions reach.
+TEST(FathomApi, AnswersAsLibfathomDoesFromCaptureResolvedCovers) {
+  EGTMIN_REQUIRE_COVERS();
+  EGTMIN_REQUIRE_SYSTEM_FATHOM();
+  answers_as_libfathom(store::CoverKind::CaptureResolved);
 }
 
 TEST(FathomApi, RefusesWhatFathomRefuses) {
