@@ -147,13 +147,33 @@ Error UciEngine::died(const std::string& what) const {
   return Error{name_ + " " + what + (tail.empty() ? "" : ": " + tail)};
 }
 
+void UciEngine::drain_errors() {
+  // What the engine said on stderr before it went: it has exited or is exiting, so its end comes
+  // soon; a second at most.
+  char buf[4096];
+  const auto deadline = Clock::now() + std::chrono::seconds(1);
+  while (engine_err_ >= 0 && Clock::now() < deadline) {
+    pollfd fd{engine_err_, POLLIN, 0};
+    if (::poll(&fd, 1, 100) <= 0) continue;
+    const ssize_t m = ::read(engine_err_, buf, sizeof buf);
+    if (m > 0)
+      err_tail_.append(buf, size_t(m));
+    else if (m == 0 || errno != EINTR)
+      close_fd(engine_err_);
+  }
+  if (err_tail_.size() > 2048) err_tail_.erase(0, err_tail_.size() - 2048);
+}
+
 Status UciEngine::send(std::string_view line) {
   std::string text(line);
   text += '\n';
   for (size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(to_engine_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return died("stopped reading its input");
+    if (n <= 0) {
+      drain_errors();
+      return died("stopped reading its input");
+    }
     done += size_t(n);
   }
   return ok_status();
@@ -189,14 +209,7 @@ Result<std::string> UciEngine::read_line(std::chrono::milliseconds timeout) {
       if (n > 0) {
         out_buffer_.append(buf, size_t(n));
       } else if (n == 0 || errno != EINTR) {
-        // Its stderr may still hold why it stopped.
-        while (engine_err_ >= 0) {
-          const ssize_t m = ::read(engine_err_, buf, sizeof buf);
-          if (m > 0)
-            err_tail_.append(buf, size_t(m));
-          else if (m == 0 || errno != EINTR)
-            close_fd(engine_err_);
-        }
+        drain_errors();  // why it stopped
         close_fd(from_engine_);
       }
     }

@@ -74,6 +74,8 @@ class UciEngine {
  private:
   UciEngine() = default;
   Error died(const std::string& what) const;
+  // Reads the rest of the engine's stderr into err_tail_ (for died()'s message).
+  void drain_errors();
 
   pid_t pid_ = -1;
   int to_engine_ = -1, from_engine_ = -1, engine_err_ = -1;
