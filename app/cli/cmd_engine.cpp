@@ -47,24 +47,25 @@ Command add_engine(CLI::App& app) {
       "WDL in its tree (docs/fathom-library.md).\n"
       "Examples:\n  egtmin-cli engine -- ethereal-chess\n"
       "  egtmin-cli engine --covers ~/.local/share/egtmin -- /usr/games/ethereal-chess");
-  return {sub, [a] {
-            std::optional<fs::path> covers;
-            if (!a->covers.empty())
-              covers = fs::absolute(a->covers);
-            else if (!a->common.data.empty())
-              covers = fs::absolute(a->common.data_dir() / "covers");
-            std::error_code ec;
-            if (covers && !fs::is_directory(*covers, ec)) {
-              fail("--covers: " + covers->string() + " is not a directory");
-              return int(kUsage);
-            }
-            const std::optional<fs::path> dir = fathom_dir();
-            if (!dir)
-              return fail(std::string("egtmin's ") + engine::kFathomLibrary +
-                          " is not installed beside this program (package egtmin-fathom)");
-            // Only an error comes back: on success the engine has taken over this process.
-            return fail(engine::exec_engine(engine::drop_in_command(*dir, covers, a->command)).message);
-          }};
+  return {
+      sub, [a] {
+        std::optional<fs::path> covers;
+        if (!a->covers.empty())
+          covers = fs::absolute(a->covers);
+        else if (!a->common.data.empty())
+          covers = fs::absolute(a->common.data_dir() / "covers");
+        std::error_code ec;
+        if (covers && !fs::is_directory(*covers, ec)) {
+          fail(std::string(a->covers.empty() ? "--data: " : "--covers: ") + covers->string() + " is not a directory");
+          return int(kUsage);
+        }
+        const std::optional<fs::path> dir = fathom_dir();
+        if (!dir)
+          return fail(std::string("egtmin's ") + engine::kFathomLibrary +
+                      " is not installed beside this program (package egtmin-fathom)");
+        // Only an error comes back: on success the engine has taken over this process.
+        return fail(engine::exec_engine(engine::drop_in_command(*dir, covers, a->command)).message);
+      }};
 }
 
 const CommandRegistration kRegistered(75, add_engine);
