@@ -15,4 +15,4 @@ jobs=${JOBS:-$(nproc)}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 cmake --build "$build" --parallel "$jobs"
 (cd "$build" && cpack -G DEB && cpack -G TGZ)
-ls -l "$build"/egtmin_*.deb "$build"/libegtmin-probe*.deb "$build"/egtmin-*.tar.gz
+ls -l "$build"/egtmin_*.deb "$build"/libegtmin-probe*.deb "$build"/egtmin-fathom_*.deb "$build"/egtmin-*.tar.gz

@@ -5,6 +5,7 @@
 #include "bench/ablation.hpp"
 #include "bench/probe_bench.hpp"
 #include "bench/size_report.hpp"
+#include "bench_engine.hpp"
 #include "common.hpp"
 #include "probe/probe.hpp"
 #include "table/table_store.hpp"
@@ -371,8 +372,10 @@ Command add_bench(CLI::App& app) {
                    "is timed on the same positions (seed 1) with Fathom in the same run.\n"
                    "Example:\n  egtmin-cli bench ablation --pieces 4 --syzygy ../shared/syzygy --json");
   add_common(ablation, ab->common);
-  return {sub, [a, p, s, ab, ablation] {
+  const Command engine = add_bench_engine(sub);
+  return {sub, [a, p, s, ab, ablation, engine] {
             if (ablation->parsed()) return run_ablation_bench(*ab);
+            if (engine.sub->parsed()) return engine.run();
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
               for (const std::string& name : a->balance_names) {

@@ -176,7 +176,8 @@ int egtmin_probe_wdl_many(egtmin_tb* tb, const egtmin_position* positions, size_
         if ((p.castling | p.rule50 | p.ep) || !capi::make_view(p, v)) [[unlikely]]
           continue;
         const capi::Tablebase::Fast f = t.fast(v.material);
-        if (!f.entry) [[unlikely]]
+        // A capture-resolved cover's search probes other balances: the full path.
+        if (!f.entry || f.entry->kind == store::CoverKind::CaptureResolved) [[unlikely]]
           continue;
         if (probe::hot::RegionBatch::takes(*f.entry, probe::Method::Indexed)) {
           value[i] = kInBatch;

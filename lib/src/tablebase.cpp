@@ -6,6 +6,7 @@
 #include <new>
 
 #include "store/cover_file.hpp"
+#include "table/capture_resolve.hpp"
 #include "util/key_hash.hpp"
 
 namespace egtmin::capi {
@@ -27,30 +28,56 @@ int fail(int code, std::string_view message) noexcept {
 const char* last_error() noexcept { return tl_error; }
 
 int Tablebase::open(const fs::path& dir, uint64_t memory_cap, std::unique_ptr<Tablebase>& out) {
+  return open(std::vector<fs::path>{dir}, Missing::Fail, memory_cap, out);
+}
+
+int Tablebase::open(const std::vector<fs::path>& dirs, Missing missing, uint64_t memory_cap,
+                    std::unique_ptr<Tablebase>& out) {
   std::unique_ptr<Tablebase> tb(new Tablebase);
   tb->tracked_ = memory_cap != 0;
   tb->cap_ = memory_cap;
 
+  // A directory's covers: the standalone ones first, so that a balance with both kinds is read
+  // from its standalone cover (no capture search), each kind in name order.
   auto list = [](const fs::path& d, std::vector<fs::path>& files, std::error_code& ec) {
-    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
-      if (it->path().extension() == store::cover_extension(store::CoverKind::Standalone)) files.push_back(it->path());
+    std::vector<fs::path> resolved;
+    const size_t first = files.size();
+    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path ext = it->path().extension();
+      if (ext == store::cover_extension(store::CoverKind::Standalone)) files.push_back(it->path());
+      if (ext == store::cover_extension(store::CoverKind::CaptureResolved)) resolved.push_back(it->path());
+    }
+    std::sort(files.begin() + std::ptrdiff_t(first), files.end());
+    std::sort(resolved.begin(), resolved.end());
+    files.insert(files.end(), resolved.begin(), resolved.end());
   };
   std::vector<fs::path> files;
-  std::error_code ec;
-  list(dir, files, ec);
-  if (ec) return fail(EGTMIN_ERR_DIRECTORY, dir.string() + ": " + ec.message());
-  // An egtmin data directory keeps its covers in covers/.
-  if (files.empty() && fs::is_directory(dir / "covers", ec)) {
-    tb->dir_ = dir / "covers";
-    list(tb->dir_, files, ec);
-    if (ec) return fail(EGTMIN_ERR_DIRECTORY, tb->dir_.string() + ": " + ec.message());
-  } else {
-    tb->dir_ = dir;
+  for (const fs::path& dir : dirs) {
+    std::error_code ec;
+    const size_t before = files.size();
+    list(dir, files, ec);
+    if (ec) {
+      files.resize(before);
+      if (missing == Missing::Skip) continue;
+      return fail(EGTMIN_ERR_DIRECTORY, dir.string() + ": " + ec.message());
+    }
+    // An egtmin data directory keeps its covers in covers/.
+    fs::path read = dir;
+    if (files.size() == before && fs::is_directory(dir / "covers", ec)) {
+      read = dir / "covers";
+      list(read, files, ec);
+      if (ec) {
+        files.resize(before);
+        if (missing == Missing::Skip) continue;
+        return fail(EGTMIN_ERR_DIRECTORY, read.string() + ": " + ec.message());
+      }
+    }
+    tb->dirs_ += (tb->dirs_.empty() ? "" : ", ") + read.string();
   }
-  std::sort(files.begin(), files.end());
 
   // Each file's colourings by material key; a key already taken (a file named for the colour swap
-  // of another) is left to the first file in name order. Names that are no balance of 2-5 pieces
+  // of another, the other kind's cover of a balance, a cover of an earlier directory) is left to
+  // the first file in the order above. Names that are no balance of 2-5 pieces
   // are not covers of ours and are left alone.
   struct Key {
     uint64_t key;
@@ -110,13 +137,44 @@ Tablebase::~Tablebase() {
   for (const Retired& x : retired_) delete x.loaded;
 }
 
-int Tablebase::no_cover(const Position& pos, Wdl& out) const {
+namespace {
+// Set while the probe of a position without a cover, or a capture-resolved cover's search, probes
+// the positions its captures reach: those must come from covers (Fathom fails on a missing table
+// there), not from a search of their own captures.
+thread_local bool tl_children_from_covers = false;
+
+struct ChildrenFromCovers {
+  bool was = tl_children_from_covers;
+  ChildrenFromCovers() { tl_children_from_covers = true; }
+  ~ChildrenFromCovers() { tl_children_from_covers = was; }
+};
+}  // namespace
+
+int Tablebase::no_cover(const Position& pos, Wdl& out) {
   if (pos.piece_count() == 2) {  // the bare kings need no file
     out = Wdl::Draw;
     return EGTMIN_OK;
   }
+  if (missing_cover_ == MissingCover::WinningCapture) {
+    // Fathom resolves captures before it reads a table, and answers a win found there without it.
+    if (!tl_children_from_covers) {
+      const ChildrenFromCovers from_covers;
+      for (const Move& m : capture_and_promotion_moves(pos)) {
+        if (!pos.is_capture(m)) continue;  // Fathom's search takes captures only
+        Wdl v;
+        if (probe(pos.after(m), v) != EGTMIN_OK) break;
+        if (v == Wdl::Loss) {
+          out = Wdl::Win;
+          return EGTMIN_OK;
+        }
+      }
+    }
+    // Fathom's API has no message to read, and engines probe such positions often: none is made.
+    return EGTMIN_ERR_NO_COVER;
+  }
   if (pos.piece_count() > 5) return fail(EGTMIN_ERR_NO_COVER, "more than 5 pieces; covers go up to 5");
-  return fail(EGTMIN_ERR_NO_COVER, "no cover for " + Balance::of(pos).canonical().name() + " in " + dir_.string());
+  return fail(EGTMIN_ERR_NO_COVER, "no cover for " + Balance::of(pos).canonical().name() + " in " +
+                                       (dirs_.empty() ? std::string("no directory") : dirs_));
 }
 
 int Tablebase::probe_ep(const Position& pos, Wdl& out) {
@@ -135,6 +193,10 @@ int Tablebase::probe_ep(const Position& pos, Wdl& out) {
     if (const int rc = probe(pos.after(m), v); rc != EGTMIN_OK) return rc;
     best = better(best, negate(v));
   }
+  if (best == Wdl::Win) {  // nothing is better, whatever the position without the capture gives
+    out = best;
+    return EGTMIN_OK;
+  }
   Position plain = pos;
   plain.set_ep_square(NoSquare);
   if (!ep_move) return probe_plain(plain, out);
@@ -145,6 +207,37 @@ int Tablebase::probe_ep(const Position& pos, Wdl& out) {
   }
   out = best;
   return EGTMIN_OK;
+}
+
+int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& out) {
+  // The core's capture search (table/capture_resolve.hpp), its children probed through this
+  // handle: each balance's prober holds that balance alone. A child that cannot be probed (no
+  // cover, a damaged file) fails the probe, as a missing table fails Fathom's.
+  int child_error = EGTMIN_OK;
+  const ChildrenFromCovers from_covers;
+  const Wdl reached = capture_value(pos, [&](const Position& after) {
+    Wdl v = Wdl::Illegal;
+    if (child_error != EGTMIN_OK) return Wdl::Illegal;
+    if (const int rc = probe(after, v); rc != EGTMIN_OK) {
+      child_error = rc;
+      return Wdl::Illegal;
+    }
+    return v;
+  });
+  if (child_error != EGTMIN_OK) return child_error;
+  out = better(out, reached);
+  if (out == Wdl::Illegal)
+    return fail(EGTMIN_ERR_POSITION,
+                "neither the " + r.balance.name() + " cover nor a capture gives the position a value (is it legal?)");
+  return EGTMIN_OK;
+}
+
+void Tablebase::preload(int pieces) {
+  for (auto& r : recs_)
+    if (r->balance.pieces() <= pieces && !r->loaded.load(std::memory_order_acquire)) {
+      const Loaded* l = nullptr;
+      (void)load(*r, l);
+    }
 }
 
 int Tablebase::load(BalanceRec& r, const Loaded*& out) {
@@ -165,9 +258,6 @@ int Tablebase::load(BalanceRec& r, const Loaded*& out) {
     if (!k) continue;
     const probe::CoverProber::HotEntry* e = l->prober->hot_entry(k->key);
     if (!e) return failed(r.path.string() + ": the cover holds another balance than its name says");
-    // A capture-resolved cover needs other balances' covers for its search: not a standalone one.
-    if (e->kind == store::CoverKind::CaptureResolved)
-      return failed(r.path.string() + ": a capture-resolved cover; the library reads standalone covers");
     l->entry[k->colouring] = *e;
     // probe_fast's view holds the engine's square numbers (a1 = 0, egtmin's a8 = 0): the hot
     // path's square XOR mirrors the ranks. The representative does not depend on which of two

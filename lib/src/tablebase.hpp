@@ -46,6 +46,12 @@ class Tablebase {
  public:
   // EGTMIN_OK and the handle in `out`, or an error code (message recorded).
   static int open(const std::filesystem::path& dir, uint64_t memory_cap, std::unique_ptr<Tablebase>& out);
+  // The covers of several directories (a Fathom path list): a balance's cover is the first found,
+  // in the order given. A directory that cannot be listed is an error with Missing::Fail, and is
+  // passed over with Missing::Skip, as Fathom passes over a path without tables.
+  enum class Missing : uint8_t { Fail, Skip };
+  static int open(const std::vector<std::filesystem::path>& dirs, Missing missing, uint64_t memory_cap,
+                  std::unique_ptr<Tablebase>& out);
   ~Tablebase();
   Tablebase(const Tablebase&) = delete;
   Tablebase& operator=(const Tablebase&) = delete;
@@ -68,7 +74,10 @@ class Tablebase {
     if (!f.entry) [[unlikely]]
       return kTakeFullPath;
     const Wdl w = f.prober->probe_standalone(v, *f.entry, probe::Method::Indexed);
-    return w == Wdl::Illegal ? kTakeFullPath : c_value(w);
+    // A capture-resolved cover's value below a win waits for the capture search (probe_plain).
+    if (w == Wdl::Illegal || (f.entry->kind == store::CoverKind::CaptureResolved && w != Wdl::Win)) [[unlikely]]
+      return kTakeFullPath;
+    return c_value(w);
   }
 
   // A loaded balance's prober and the hot entry of its colouring for a BoardView, as the probes
@@ -96,6 +105,19 @@ class Tablebase {
   }
   // Whether probes must hold a ReadScope (a handle with a memory cap, which may unload).
   bool tracked() const { return tracked_; }
+
+  // What a probe of a balance without a cover gives: an error (libegtmin-probe), or, as Fathom
+  // answers for a missing table, a win when one of the position's captures reaches a loss for the
+  // other side, probed from the covers alone, and an error otherwise (egtmin's libfathom.so.1).
+  enum class MissingCover : uint8_t { Fail, WinningCapture };
+  void set_missing_cover(MissingCover m) { missing_cover_ = m; }
+
+  // Loads every balance of at most `pieces` pieces now rather than on its first probe (a failed
+  // one stays failed, for its probes to report). Not concurrent with probes of this handle.
+  void preload(int pieces);
+
+  // Whether a cover of this material key (Position::material_key()) was found at open.
+  bool has_cover(uint64_t material_key) const { return find(material_key) != nullptr; }
 
   int largest() const { return largest_; }
   int set_memory_cap(uint64_t bytes);
@@ -158,13 +180,26 @@ class Tablebase {
     if (!s) [[unlikely]]
       return no_cover(pos, out);
     BalanceRec& r = *recs_[s->rec];
-    const ReadScope reading(tracked_);
-    // seq_cst (a plain load on x86): ordered after the read scope's store, see ReadEpochs.
-    const Loaded* l = s->loaded.load(std::memory_order_seq_cst);
-    if (!l) [[unlikely]]
-      if (const int rc = load(r, l); rc != EGTMIN_OK) return rc;
-    if (tracked_) touch(r);
-    out = l->prober->probe_hot(pos, l->entry[s->colouring], probe::Method::Indexed);
+    bool search = false;
+    {
+      const ReadScope reading(tracked_);
+      // seq_cst (a plain load on x86): ordered after the read scope's store, see ReadEpochs.
+      const Loaded* l = s->loaded.load(std::memory_order_seq_cst);
+      if (!l) [[unlikely]]
+        if (const int rc = load(r, l); rc != EGTMIN_OK) return rc;
+      if (tracked_) touch(r);
+      const probe::CoverProber::HotEntry& e = l->entry[s->colouring];
+      if (e.kind == store::CoverKind::CaptureResolved) [[unlikely]] {
+        // The cover's value, then the capture search through this handle (the prober holds this
+        // balance alone), after the read scope: a child's probe opens its own, and may load.
+        out = l->prober->probe_standalone(pos, e, probe::Method::Indexed);
+        search = out != Wdl::Win;
+      } else {
+        out = l->prober->probe_hot(pos, e, probe::Method::Indexed);
+      }
+    }
+    if (search) [[unlikely]]
+      return resolve_captures(pos, r, out);
     if (out == Wdl::Illegal) [[unlikely]]
       return fail(EGTMIN_ERR_POSITION,
                   "no cube of the " + r.balance.name() + " cover holds the position (is it legal?)");
@@ -179,14 +214,17 @@ class Tablebase {
   }
 
   int probe_ep(const Position& pos, Wdl& out);
-  int no_cover(const Position& pos, Wdl& out) const;
+  // A capture-resolved cover's position: `out` holds the cover's value (Illegal: none) and gets
+  // the better of it and what a capture or promotion reaches, each probed through this handle.
+  int resolve_captures(const Position& pos, const BalanceRec& r, Wdl& out);
+  int no_cover(const Position& pos, Wdl& out);
   int load(BalanceRec& r, const Loaded*& out);
   // Under lru_mutex_: unload least recently used balances (never `keep`) while over the cap.
   void unload_over_cap(const BalanceRec* keep);
   // Under lru_mutex_: free what no probe can still read.
   void free_retired();
 
-  std::filesystem::path dir_;
+  std::string dirs_;  // the directories read, for messages
   std::vector<std::unique_ptr<BalanceRec>> recs_;
   std::unique_ptr<KeySlot[]> slots_;
   size_t slot_mask_ = 0;
@@ -195,6 +233,7 @@ class Tablebase {
   int largest_ = 0;
   // Fixed at open: a handle opened with a cap tracks its probes (ReadEpochs) and may unload.
   bool tracked_ = false;
+  MissingCover missing_cover_ = MissingCover::Fail;
   std::atomic<uint64_t> tick_{1};
 
   std::mutex lru_mutex_;  // everything below

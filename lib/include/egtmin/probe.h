@@ -18,10 +18,12 @@
  * Link with `pkg-config --cflags --libs egtmin-probe`, or in CMake with
  * `find_package(EgtminProbe)` and the target `egtmin::probe`.
  *
- * Files. Opening lists the standalone cover files (NAME.egtc) of the directory, or of its covers/
- * subdirectory when the directory itself has none (an egtmin data directory). A balance's cover
- * is read when a position of that balance is first probed, using its probe layout (NAME.egtl)
- * when one made from the same cover file lies beside it, else building the index in memory. The
+ * Files. Opening lists the cover files (NAME.egtc, or capture-resolved NAME.egtcr when a balance
+ * has no NAME.egtc) of the directory, or of its covers/ subdirectory when the directory itself has
+ * none (an egtmin data directory). A balance's cover is read when a position of that balance is
+ * first probed, using its probe layout (NAME.egtl, NAME.egtlr) when one made from the same cover
+ * file lies beside it, else building the index in memory. A capture-resolved cover's probe also
+ * probes the positions its captures and promotions reach, through the same handle. The
  * library never writes files. A missing, truncated, corrupted, wrong-version or wrong-balance
  * cover makes the probes of that balance fail with an error code; the library never aborts,
  * exits or prints.
