@@ -21,6 +21,26 @@ TEST(Encoding, PapersExampleRowIsADrawInKNvKP) {
   EXPECT_EQ(square_name(p.sq[3]), "b7");
   EXPECT_EQ(t.encoding().encode(p), index);
   EXPECT_EQ(t.value(index), Wdl::Draw);
+  // The named numbers read the same string: the side to move above each slot's sextet, and a
+  // cube's inputs the string from its top.
+  EXPECT_EQ(t.encoding().bits(), inputs_for(4));
+  EXPECT_EQ(inputs_for(4), 25);
+  EXPECT_EQ(index >> stm_shift(4), 0u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(Square((index >> square_shift(4, i)) & kSquareMask), p.sq[size_t(i)]) << i;
+    EXPECT_EQ(square_input(i), inputs_for(4) - square_shift(4, i) - kSquareBits) << i;
+  }
+}
+
+TEST(Encoding, SquareNumberingsAndMirrors) {
+  // egtmin counts from a8, Fathom, the C API and engines from a1.
+  EXPECT_EQ(to_a1_index(parse_square("a1")), 0u);
+  EXPECT_EQ(to_a1_index(parse_square("h1")), 7u);
+  EXPECT_EQ(to_a1_index(parse_square("a8")), 56u);
+  EXPECT_EQ(to_a1_index(parse_square("e4")), 28u);
+  for (int s = 0; s < 64; ++s) EXPECT_EQ(from_a1_index(to_a1_index(Square(s))), Square(s));
+  EXPECT_EQ(flip_rank(parse_square("c2")), parse_square("c7"));
+  EXPECT_EQ(flip_file(parse_square("c2")), parse_square("f2"));
 }
 
 TEST(Encoding, IllegalPositionsAreMarked) {
