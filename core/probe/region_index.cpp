@@ -28,7 +28,7 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
   // Two free pieces need a subcube field (0-3) for the output to fit; one has none.
   if ((k - fixed_count(k) == 2) != (subcube_ < kNoSubcube) || subcube_ > kNoSubcube) return false;
-  const uint32_t regions = (2 * kKingSquares.count[kings_]) << (6 * (fixed_count(k) - 1));
+  const uint32_t regions = (2 * kKingSquares.count[kings_]) << (kSquareBits * (fixed_count(k) - 1));
   const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
   if (dir_words_ != blocks * kBlockBytes / 8 || hot_words.size() < dir_words_ + kScanPad / 2 || unit_shift_ > 24)
     return false;
@@ -54,7 +54,8 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
 
 RegionIndex::Query RegionIndex::query(const Hot& h, uint64_t index) const {
   // The index's low 6 k bits are the squares packed as locate takes them.
-  const uint32_t stm = uint32_t(index >> (6 * k_)) & 1, packed = uint32_t(index & ((uint64_t{1} << (6 * k_)) - 1));
+  const uint32_t stm = uint32_t(index >> stm_shift(k_)) & 1,
+                 packed = uint32_t(index & ((uint64_t{1} << stm_shift(k_)) - 1));
   switch (k_) {
     case 3: return locate<3>(h, stm, packed);
     case 4: return locate<4>(h, stm, packed);
@@ -90,9 +91,9 @@ RegionIndex::Answer RegionIndex::answer(uint64_t index) const {
 
 logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWord> cubes) const {
   if (!built() || first_id_.empty()) return 0;
-  const int inputs = 1 + 6 * k_;
-  uint32_t r = uint32_t(index >> (6 * k_)) & 1;
-  for (int slot : fixed_) r = r << kSquareBits | (uint32_t(index >> (kSquareBits * (k_ - 1 - slot))) & 63);
+  const int inputs = inputs_for(k_);
+  uint32_t r = uint32_t(index >> stm_shift(k_)) & 1;
+  for (int slot : fixed_) r = r << kSquareBits | (uint32_t(index >> square_shift(k_, slot)) & kSquareMask);
   const logic::CubeWord m = logic::minterm(index, inputs);
   for (uint32_t j = first_id_[r]; j < first_id_[r + 1]; ++j)
     if (logic::contains(cubes[ids_[j]], m)) return cubes[ids_[j]];

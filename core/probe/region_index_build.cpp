@@ -18,7 +18,9 @@ namespace {
 // A cube's inputs for the piece in encoding slot `slot` (inputs 1 + 6 slot .. 6 + 6 slot: the
 // square's row bits, then its file bits, most significant first) as PCN pairs (01 for a 1 bit, 10
 // for a 0 bit).
-uint32_t slot_field(logic::CubeWord c, int slot) { return uint32_t(c >> logic::pair_shift(6 + 6 * slot)) & 0xFFF; }
+uint32_t slot_field(logic::CubeWord c, int slot) {
+  return uint32_t(c >> logic::pair_shift(square_input(slot) + kSquareBits - 1)) & 0xFFF;
+}
 
 unsigned stm_mask(logic::CubeWord c) {
   const unsigned pair = unsigned(c >> logic::pair_shift(0)) & 3;
@@ -105,7 +107,8 @@ struct Layout {
       if (!(s.stm >> stm & 1)) continue;
       for (uint64_t x = a; x; x &= x - 1)
         for (uint64_t y = b; y; y &= y - 1) {
-          const uint32_t r = stm << (2 * kSquareBits) | uint32_t(std::countr_zero(x)) << kSquareBits | uint32_t(std::countr_zero(y));
+          const uint32_t r =
+              stm << (2 * kSquareBits) | uint32_t(std::countr_zero(x)) << kSquareBits | uint32_t(std::countr_zero(y));
           if (fixed.size() == 2) {
             f(r);
             continue;
@@ -325,7 +328,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   const uint8_t kings_mode = canon.scheme() == CanonScheme::None ? 0 : enc.balance().has_pawns() ? 1 : 2;
   // What a layout's directory costs: layouts that fix White's king number its canonical squares
   // only.
-  const unsigned below_king = unsigned(6 * (nfixed - 1));  // the other fixed squares' bits in a region
+  const unsigned below_king = unsigned(kSquareBits * (nfixed - 1));  // the other fixed squares' bits in a region
   auto numbered_regions = [&](uint8_t kings) { return (2 * kKingSquares.count[kings]) << below_king; };
   auto directory_bytes = [&](const Layout& lay) -> size_t {
     const size_t numbered = numbered_regions(lay.fixed[0] == 0 ? kings_mode : 0);
@@ -365,10 +368,11 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       if (s.stm >> stm & 1) clear(clear, 0, stm);
   }
   auto gather = [&](const Layout& lay, uint32_t r, uint64_t* out) {
-    uint64_t base = uint64_t(r >> (6 * lay.fixed.size())) << (6 * k_);
+    uint64_t base = uint64_t(r >> (kSquareBits * lay.fixed.size())) << stm_shift(k_);
     for (size_t i = 0; i < lay.fixed.size(); ++i)
-      base |= uint64_t((r >> (6 * (lay.fixed.size() - 1 - i))) & 63) << (6 * (k_ - 1 - lay.fixed[i]));
-    const unsigned s0 = unsigned(6 * (k_ - 1 - lay.free[0])), s1 = unsigned(6 * (k_ - 1 - lay.free[1]));
+      base |= uint64_t((r >> (kSquareBits * (lay.fixed.size() - 1 - i))) & kSquareMask)
+              << square_shift(k_, lay.fixed[i]);
+    const unsigned s0 = unsigned(square_shift(k_, lay.free[0])), s1 = unsigned(square_shift(k_, lay.free[1]));
     auto bit = [&](uint64_t index) { return care_bits[index >> 6] >> (index & 63) & 1; };
     if (lay.nfree == 1) {
       if (s0 == 0) {
@@ -454,7 +458,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   std::vector<uint32_t> region_cubes;
   region_cubes.reserve(best.ids.size() + kScanPad);
   for (uint32_t r = 0; r < regions; ++r) {
-    const uint32_t sq0 = (r >> below_king) & 63, stm = r >> (below_king + 6);
+    const uint32_t sq0 = (r >> below_king) & kSquareMask, stm = r >> (below_king + kSquareBits);
     if (kings_ && kKingSquares.id[kings_][sq0] == 0 && sq0 != 0) {         // square 0 (a8) is canonical: id 0
       if (best.first[r + 1] != best.first[r] || best.fallback[r]) return;  // a non-canonical king holds positions
       continue;
@@ -520,7 +524,7 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
   auto checks = [&](Piece p, Square s, Bitboard occ) {
     return color_of(p) == mover && attacks_square(type_of(p), mover, s, their_king, occ);
   };
-  const size_t words = size_t(1) << (6 * (nfree - 1));
+  const size_t words = size_t(1) << (kSquareBits * (nfree - 1));
   std::vector<uint64_t> t(words, 0);
   for (Bitboard as = allowed(fp[0], kings); as;) {
     const Square sa = pop_lsb(as);
@@ -553,8 +557,8 @@ std::vector<uint64_t> RegionIndex::care(const Encoding& enc, const CoverCanon& c
         p.sq[0] = Square(wk);
         p.sq[size_t(bk_slot)] = Square(bk);
         const unsigned f = unsigned(std::countr_zero(bits));
-        if (nfree >= 2) p.sq[size_t(fs[size_t(nfree - 2)])] = Square(w & 63);
-        if (nfree == 3) p.sq[size_t(fs[0])] = Square(w >> 6);
+        if (nfree >= 2) p.sq[size_t(fs[size_t(nfree - 2)])] = Square(w & kSquareMask);
+        if (nfree == 3) p.sq[size_t(fs[0])] = Square(w >> kSquareBits);
         p.sq[size_t(fs[size_t(nfree - 1)])] = Square(f);
         if (!canon.is_representative(p)) t[w] &= ~(uint64_t{1} << f);
       }
@@ -568,17 +572,18 @@ std::vector<uint64_t> RegionIndex::care_bitmap(const Encoding& enc, const CoverC
   if (!applies_to(enc)) return bits;
   const Slots slots(enc);
   const int nfree = slots.nfree;
-  auto shift = [&](int slot) { return unsigned(6 * (k - 1 - slot)); };
+  auto shift = [&](int slot) { return unsigned(square_shift(k, slot)); };
   for (uint32_t kr = 0; kr < 2 * 64 * 64; ++kr) {  // side to move and both kings
-    const uint32_t stm = kr >> 12, wk = (kr >> 6) & 63, bk = kr & 63;
+    const uint32_t stm = kr >> (2 * kSquareBits), wk = (kr >> kSquareBits) & kSquareMask, bk = kr & kSquareMask;
     const std::vector<uint64_t> t = care(enc, canon, stm, int(wk), int(bk));
-    const uint64_t base = uint64_t(stm) << (kSquareBits * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
+    const uint64_t base =
+        uint64_t(stm) << (kSquareBits * k) | uint64_t(wk) << shift(0) | uint64_t(bk) << shift(slots.bk);
     for (size_t w = 0; w < t.size(); ++w) {
       if (!t[w]) continue;
       // care()'s word w: the free pieces but the last on its squares, bits: the last's square.
       uint64_t row = base;
-      if (nfree >= 2) row |= uint64_t(w & 63) << shift(slots.free[size_t(nfree - 2)]);
-      if (nfree == 3) row |= uint64_t(w >> 6) << shift(slots.free[0]);
+      if (nfree >= 2) row |= uint64_t(w & kSquareMask) << shift(slots.free[size_t(nfree - 2)]);
+      if (nfree == 3) row |= uint64_t(w >> kSquareBits) << shift(slots.free[0]);
       const unsigned last = shift(slots.free[size_t(nfree - 1)]);
       if (last == 0) {
         bits[row >> 6] |= t[w];
