@@ -43,7 +43,7 @@ class AppContext : public QObject {
   void setSyzygyDir(const QString& dir);
   void setThreads(int n);
   // Persists; with covers as the source, they are opened again at the new level, on the next
-  // probe's worker thread (reading every cover's cubes takes seconds at five pieces).
+  // probe's worker thread (reading every cover's cubes is slow at five pieces).
   void setProbeMemory(probe::ProbeMemory level);
   void markStarted();
 

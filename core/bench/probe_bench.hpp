@@ -25,21 +25,20 @@ struct ProbeBenchOptions {
   uint64_t seed = 1;
   bool keep_times = false;  // keep every per-probe time (for a CSV)
   // Each round times every method once over all positions, the methods in turn. On a shared
-  // machine whose speed drifts over tens of seconds, one pass per method lets a slow phase land on
-  // one method only; with several rounds it falls on all of them alike, and the statistics pool
-  // every round.
+  // machine whose speed drifts, one pass per method lets a slow phase land on one method only;
+  // with several rounds it falls on all of them alike, and the statistics pool every round.
   int rounds = 1;
   // How the methods take turns within a round. Pass: each method probes every position before the
   // next starts (the paper's batch timing; each method runs with its own warm caches). Chunk: the
   // methods take turns every 4,096 positions, which one goes first rotating, so that a machine
-  // whose speed drifts within seconds slows every method alike and the ratios of a round hold
+  // whose speed drifts even within a pass slows every method alike and the ratios of a round hold
   // still; each method then starts its chunk after the others' work, as an engine's probe starts
   // after its search. Methods that scan whole covers keep passes of their own either way: their
   // scans would flush every cache before the others' chunks.
   enum class Turns { Pass, Chunk };
   Turns turns = Turns::Pass;
   // Methods that scan whole covers (ProbeMethodInfo::scans_cover) are checked and timed on the
-  // first this many positions only (0: all of them): a KRPvKR cover takes a millisecond a probe.
+  // first this many positions only (0: all of them): a scan of a 5-piece cover is slow.
   uint64_t scan_positions = 0;
   // Only positions of these balances (canonical names; empty: every balance with a cover and a
   // Syzygy file), for per-balance figures. When one of them has no Syzygy WDL file, the run is

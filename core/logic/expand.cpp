@@ -259,8 +259,8 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
   }
   // Every cube of `out` is a prime of the same function (expand_one raises until each literal
   // left is blocked, and blocking only grows with the cube), and no prime contains another: only
-  // repeats go. (A pairwise containment sweep here found nothing, quadratically: a quarter of a
-  // 5-piece minimization's time.)
+  // repeats go. (A pairwise containment sweep here found nothing, at a quadratic cost:
+  // docs/measured.md.)
   std::sort(out.begin(), out.end(), [](CubeWord a, CubeWord b) {
     int la = literals(a), lb = literals(b);
     return la != lb ? la < lb : a < b;

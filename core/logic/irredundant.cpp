@@ -539,8 +539,8 @@ std::vector<uint32_t> reduce_matrix(CoverMatrix& m, std::vector<double>& tiebrea
 }
 
 // Larger matrices get no reduction and no rwls: both hold a few copies of the matrix and per-row
-// state, gigabytes on 5-piece covers; the largest 2-4 piece matrix (KRvKR's draws, about 33
-// million entries) stays below.
+// state, too much memory on 5-piece covers; the largest 2-4 piece matrix (KRvKR's draws) stays
+// below (docs/measured.md).
 constexpr size_t kLocalSearchEntries = size_t{1} << 26;
 // rwls picks the column to drop by scanning the whole solution up to this size; above, a scan per
 // step would cost more than the swap itself, so it takes the best of kSample random picks.
@@ -548,9 +548,9 @@ constexpr size_t kExactPick = 4096;
 constexpr uint32_t kSample = 128;
 // Every step of rwls raises the weight of each uncovered row and the score of each column on it,
 // so a step costs the uncovered rows' entries: on the matrices of a 5-piece part, where many rows
-// stay uncovered, a search of irredundant_steps() swaps ran for tens of minutes per output and
-// part. The search stops once the weighting has touched this many rows and entries; the largest
-// search of the 3-4-piece covers touches 1.7e9, under it, so their covers are unchanged.
+// stay uncovered, a search of irredundant_steps() swaps ran far longer than the rest of the pass.
+// The search stops once the weighting has touched this many rows and entries; the largest search
+// of the 3-4-piece covers stays under it (docs/measured.md), so their covers are unchanged.
 constexpr uint64_t kRwlsVisitBudget = uint64_t{1} << 32;
 
 // Row-weighting local search for unicost set cover (RWLS: Gao, Weise & Li, "An efficient local

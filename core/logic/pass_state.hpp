@@ -29,8 +29,8 @@ constexpr uint64_t kBitmapCompactMinterms = uint64_t{1} << 26;  // Auto's thresh
 
 // A function with more care minterms than kPartCareMinterms is minimized in parts (see
 // logic/split.hpp and MinimizeOptions::split): the passes' memory grows with the care minterms
-// they see at once, and their time faster than that; larger parts give a few fewer cubes for
-// several times the memory and time (docs/measured.md).
+// they see at once, and their time faster than that; larger parts give slightly fewer cubes for
+// much more memory and time (docs/measured.md).
 constexpr uint64_t kPartCareMinterms = uint64_t{1} << 24;
 constexpr int kMaxSplitInputs = 8;  // at most 256 parts
 

@@ -25,8 +25,8 @@ namespace egtmin::logic {
 
 // The passes as the pipeline runs them, by name, are listed in logic/pass_registry.hpp.
 
-// How hard expand and irredundant try (egtmin-cli minimize --effort). Normal is sized so that
-// the whole 3-4 piece set minimizes in minutes; High spends more CPU on each balance (more
+// How hard expand and irredundant try (egtmin-cli minimize --effort). Normal is sized to keep
+// the whole 3-4 piece set quick to minimize; High spends more CPU on each balance (more
 // seed orders and LAST_GASP rounds in expand whatever the cover's size, a row-weighting local
 // search in irredundant) for fewer cubes.
 enum class Effort : uint8_t { Normal, High };

@@ -330,8 +330,8 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
     }
   }
   std::sort(files.begin(), files.end());
-  // Loading and index building take seconds per big cover and share nothing: a worker per core
-  // takes the next file until none is left.
+  // Loading and index building are the slow part of opening big covers and share nothing: a
+  // worker per core takes the next file until none is left.
   std::vector<std::unique_ptr<LoadedCover>> built(files.size());
   std::vector<std::string> errors(files.size());
   parallel_for(files.size(), threads, 1, no_progress(), [&](uint64_t i, uint64_t, int) {

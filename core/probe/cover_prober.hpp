@@ -84,8 +84,8 @@ struct LoadedCover {
   // cube that holds it, whether White's value must be negated, and the representative's index.
   // `p` must be of this (canonical) balance. The index may answer without naming a cube (a
   // region's fallback value, a region cube grown past the cover's, an index read from a layout past
-  // its front line): with `name_cube` the cover is then scanned for it (a millisecond at five
-  // pieces) unless the value is the implied output, which no cube holds; else `cube` stays 0.
+  // its front line): with `name_cube` the cover is then scanned for it (slow at five pieces)
+  // unless the value is the implied output, which no cube holds; else `cube` stays 0.
   struct Found {
     logic::Output out = logic::Output::None;
     logic::CubeWord cube = 0;

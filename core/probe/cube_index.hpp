@@ -8,9 +8,9 @@
 // first, by expected work (the share of sampled queries reaching the node times its 64-cube
 // blocks), within a copy budget.
 //
-// Leaves: scanning a leaf cube by cube costs a compare and a branch per cube, and measured leaves
-// hold hundreds of cubes. Instead a leaf is cut into blocks of 64 cubes, and for every input group
-// (the side-to-move bit, then each piece's rank bits and file bits: 3 inputs, 8 values) each block
+// Leaves: scanning a leaf cube by cube costs a compare and a branch per cube, and a leaf holds
+// many cubes. Instead a leaf is cut into blocks of 64 cubes, and for every input group (the
+// side-to-move bit, then each piece's rank bits and file bits: 3 inputs, 8 values) each block
 // has one 64-bit mask per value of the group: bit j set when cube j admits that value. A PCN cube
 // is a product over its inputs, so cube j contains the query exactly when bit j is set in the mask
 // of every group's query value: matching 64 cubes is one AND per group (9 loads for 4 pieces), and
@@ -112,7 +112,7 @@ class CubeIndex {
   CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies = 2.0, double split_copies = 2.0,
             std::span<const uint64_t> queries = {});
   // The front line alone, for covers whose misses another structure answers from the start (5-piece
-  // covers and their RegionIndex): building the tree of a cover of millions of cubes takes minutes
+  // covers and their RegionIndex): building the tree of a cover of millions of cubes is slow
   // and is thrown away. find() gives 0 after a front miss, as after drop_tree().
   static CubeIndex front_line(std::span<const logic::CubeWord> cubes, int inputs, std::span<const uint64_t> queries);
 

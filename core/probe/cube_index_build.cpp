@@ -330,7 +330,7 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   }
   // A block at a time: 64 greedy picks, kept while the block answers enough of what is left (a
   // block costs a few cached loads to every query that reaches it; answering a query here instead
-  // of in a leaf saves tens of times that).
+  // of in a leaf saves far more than that).
   std::vector<char> covered(holds.size(), 0);
   std::vector<uint32_t> chosen;
   size_t left = holds.size();

@@ -10,7 +10,7 @@
 // picks among the eight board transforms and breaks ties on the diagonals. The table is filled at
 // open from the cover's own indexed probe, placement by placement, so it answers exactly what the
 // index answers (the mirror image's answer, which a legal position shares). It is not stored in
-// the layout file: it is built in milliseconds.
+// the layout file: it is cheap to build at open.
 #pragma once
 
 #include <cstddef>

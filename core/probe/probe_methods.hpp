@@ -48,8 +48,8 @@ struct ProbeMethodInfo {
   std::string_view label;        // "cover, indexed": for people (chart legends)
   std::string_view description;  // one line
   MethodRole role;
-  // Its time grows with the cover (a scan of every cube): at five pieces, milliseconds a probe, so
-  // the benchmark checks and times it on a subsample (ProbeBenchOptions::scan_positions).
+  // Its time grows with the cover (a scan of every cube): slow at five pieces, so the benchmark
+  // checks and times it on a subsample (ProbeBenchOptions::scan_positions).
   bool scans_cover;
   // It probes ProbeTargets::resolved: left out of a run that has none.
   bool reads_resolved;

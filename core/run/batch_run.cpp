@@ -317,7 +317,8 @@ void minimize_stage(const BatchRequest& req, BatchRecord& r, const Progress& pro
 }
 
 // The capture-resolved stages refuse to start without the covers the capture search probes: the
-// cover could be made, but neither proven nor probed, and a 5-piece minimization takes an hour.
+// cover could be made, but neither proven nor probed, and a 5-piece minimization is too long to
+// waste.
 bool successor_covers_there(const BatchRequest& req, BatchRecord& r, BatchStage stage) {
   const std::vector<Balance> missing = missing_successor_covers(req.data_dir, r.balance);
   if (missing.empty()) return true;

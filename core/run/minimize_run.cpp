@@ -30,7 +30,7 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // position, is a capture-resolved cover as it stands. Taken only when it was made by the request's
 // passes, canonicalization and implied-output rule, the request asks for the normal effort (a
 // cover of high effort is made afresh), and it agrees with `table` on every legal position (a
-// cover left from an older table is not carried over: seconds, where minimizing takes minutes);
+// cover left from an older table is not carried over; the check is cheap beside minimizing);
 // anything else gives nullopt.
 std::optional<store::CoverFile> standalone_for_capture_resolved(const MinimizeRequest& request, const Balance& b,
                                                                 const Table& table, int threads) {
@@ -214,7 +214,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
         return false;
       }
       r.cover_path = path;
-      // The probe's index, built once here rather than on every open (minutes at 5 pieces). A
+      // The probe's index, built once here rather than on every open (expensive at 5 pieces). A
       // cover without it still probes: the prober builds it then.
       tracker.report(slot, work, 1.0, Stage::Save, detail("probe layout"));
       if (auto s = probe::make_layout(path); !s) r.error = b.name() + ": probe layout: " + s.error().message;

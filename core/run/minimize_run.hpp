@@ -28,7 +28,7 @@ namespace egtmin::run {
 enum class CoverOutput : uint8_t { Save, Discard };
 
 // Which output a saved cover leaves implied (store::CoverFile::implied): none, or the one with the
-// most cubes (about half of every measured cover's cubes).
+// most cubes, which saves the most (docs/algorithms.md, "Storage").
 enum class ImpliedOutput : uint8_t { None, MostCubes };
 constexpr ImpliedOutput kDefaultImplied = ImpliedOutput::MostCubes;
 // As --implied spells them (util/enum_names.hpp).

@@ -3,7 +3,7 @@
 // tables its captures and promotions reach), the balances it then minimizes, each step's share of
 // the whole work and the memory it is expected to need at its peak. Runs report progress by these
 // steps ("table 2 of 5: KRRvKR"), and a run whose peak the machine cannot hold is refused before
-// it starts rather than killed an hour in.
+// it starts rather than killed midway, its work lost.
 //
 // The memory figures are upper estimates from the data structures' sizes, calibrated on measured
 // runs (docs/data/batch): a table step holds the generator's per-slot state (three bytes), the

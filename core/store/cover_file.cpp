@@ -152,9 +152,9 @@ std::vector<uint8_t> encode_payload(std::span<const logic::CubeWord> cubes, int 
   // Try every candidate order in the row layout (the planes when rows cannot hold the cubes; for
   // small covers both). Above 16 KiB, rank them with LZMA2's fastest preset and compress only the
   // best three at 9e: on the 36 covers of 2-4 pieces that finds the order compressing all 72 at
-  // 9e finds, in a tenth of the time. Above 512 KiB (5-piece covers: 360 orders), the ranking
-  // runs on an evenly spread sample of the cubes of about 256 KiB. Ties go to the earlier
-  // candidate, so the bytes depend on the cover alone.
+  // 9e finds, at a fraction of the cost (docs/measured.md). Above 512 KiB (5-piece covers: 360
+  // orders), the ranking runs on an evenly spread sample of the cubes of about 256 KiB. Ties go to
+  // the earlier candidate, so the bytes depend on the cover alone.
   constexpr size_t kSmall = 16 * 1024;
   constexpr size_t kSampleAbove = 512 * 1024, kSampleSize = 256 * 1024;
   constexpr size_t kFinalists = 3;

@@ -173,7 +173,7 @@ class Generator {
   // Canonical slots with a quiet (non-pawn, non-capturing) move into p's class. All are found,
   // and their state bytes (and `counters`' bytes, when given) fetched, before f sees the first:
   // in a 5-piece table each is a cache miss, and taken one at a time the misses did not overlap
-  // (the retrograde passes spent a third of their time waiting on one load).
+  // and the retrograde passes stalled on each in turn (docs/measured.md).
   template <class F>
   void for_each_quiet_predecessor(const Placement& p, const uint8_t* counters, F&& f) const;
   // Starts fetching what the retrograde passes read first for a frontier entry a few ahead.

@@ -29,8 +29,8 @@ struct GenerateOptions {
   // within the 50-move rule, kNoRuleDistance for every other slot: the certificate
   // table/self_check.hpp proves.
   std::vector<uint8_t>* distances = nullptr;
-  // For TableStore::ensure: prove each new table with the self-check before writing it (about as
-  // long again as generating it; what gen, verify and minimize runs do).
+  // For TableStore::ensure: prove each new table with the self-check before writing it (a one-ply
+  // proof of every position, costly in its own right; what gen, verify and minimize runs do).
   bool self_check = false;
   // Run the analyses without and with the rule separately in every pawn layer, as the generator
   // must where a zeroing move reaches a cursed win or a blessed loss: the reference that tests

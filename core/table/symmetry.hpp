@@ -81,7 +81,7 @@ class Symmetry {
 
  private:
   // canonical_slot for K pieces and X compare-exchanges: fixed loop counts, for the generator's
-  // and the self-check's inner loops (a quarter of their time is here).
+  // and the self-check's inner loops (much of their time is here: docs/measured.md).
   template <int K>
   uint64_t canonical_slot_k(const Placement& p) const;
   template <int K, int X>
@@ -109,7 +109,8 @@ inline Placement Symmetry::from_slot(uint64_t slot) const {
   const int k = enc_.pieces();
   for (int i = k - 1; i >= 1; --i, slot >>= kSquareBits) p.sq[i] = Square(slot & kSquareMask);
   // What is left is stm * domain_kings + king slot, below 2 * domain_kings: a compare, not a
-  // division (a 64-bit division was a fifth of the exhaustive check's time).
+  // division (a 64-bit division was a large share of the exhaustive check's time:
+  // docs/measured.md).
   const bool black = slot >= uint64_t(domain_kings_);
   p.sq[0] = slot_king_[slot - (black ? uint64_t(domain_kings_) : 0)];
   p.stm = black ? Black : White;

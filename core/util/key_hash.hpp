@@ -3,7 +3,7 @@
 // material lookups): the slot is the top `bits` bits of key * multiplier, and the multiplier is
 // chosen to leave the fewest keys off their home slot, ideally none: then a probe's loop always
 // stops at its first compare, a branch that never mispredicts. The keys are few (two per cover),
-// so trying a few thousand multipliers costs microseconds.
+// so trying a few thousand multipliers is cheap beside opening the covers.
 #pragma once
 
 #include <algorithm>

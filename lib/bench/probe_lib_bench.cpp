@@ -226,9 +226,9 @@ int main(int argc, char** argv) {
     std::vector<double> total(m_count), cpu(m_count);
     uint64_t sink = 0;
     // The methods probe each chunk back to back, which goes first rotating from chunk to chunk:
-    // a shared host's speed drifts over seconds, and whole rounds taken in turn put that drift
-    // into the ratio (rounds 0.94-1.26 apart on an idle host); the chunk that one method leaves in
-    // the cache helps each method first as often as later.
+    // a shared host's speed drifts, and whole rounds taken in turn put that drift into the ratio
+    // (docs/probe-library.md); the chunk that one method leaves in the cache helps each method
+    // first as often as later.
     for (size_t base = 0, index = 0; base < samples.size(); base += chunk.size(), ++index) {
       const size_t n = std::min(chunk.size(), samples.size() - base);
       for (size_t k = 0; k < n; ++k) {

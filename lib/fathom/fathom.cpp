@@ -138,9 +138,9 @@ FATHOM_API bool tb_init(const char* path) {
     if (capi::Tablebase::open(dirs, capi::Tablebase::Missing::Skip, 0, tb) != EGTMIN_OK) return false;
     // A balance without a cover answers as Fathom's missing table does: a winning capture, or a failure.
     tb->set_missing_cover(capi::Tablebase::MissingCover::WinningCapture);
-    // The 3-piece covers fill a table of every placement's answer when they load, tens of
-    // milliseconds each: here, not in the first search that reaches them. The others load on
-    // their first probe (a mapping and a checksum).
+    // The 3-piece covers fill a table of every placement's answer when they load, slow beside a
+    // probe: here, not in the first search that reaches them. The others load on their first
+    // probe (a mapping and a checksum).
     tb->preload(3);
     TB_LARGEST = unsigned(tb->largest());
     TB_MaxCardinality = tb->largest();

@@ -73,7 +73,7 @@ inline bool make_view(const egtmin_position& p, BoardView& v) {
     v.by_piece[size_t(6 + t)] = bt;
     material += uint64_t(popcount(wt)) << (5 * t) | uint64_t(popcount(bt)) << (5 * (6 + t));
     // One type at a time: unrolled freely, GCC held every board at once, spilled them to the
-    // stack and loaded the position's fields again, about twice the work.
+    // stack and loaded the position's fields again, adding work.
     asm("" : "+r"(material), "+r"(seen), "+r"(overlap));
   }
   v.material = material;

@@ -67,7 +67,7 @@ struct AblationChart::Shared : ChartRun::State {
   size_t idea = 0, ideas = 1;
   std::string ideaName;
   // With Syzygy each idea ends with the probe benchmark; its rough share of an idea's time (the
-  // minimization dominates at 4 pieces, both are seconds at 3).
+  // minimization dominates at 4 pieces, both are short at 3).
   double minimizeShare = 1.0;
   Shared()
       : State([this](const ProgressEvent& e) {

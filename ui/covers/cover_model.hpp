@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Table model over a cover's cubes. Holds only the 64-bit words; every column is decoded when a
-// view asks for it, so 100k+ cube covers open instantly and scroll smoothly.
+// view asks for it, so a large cover opens and scrolls without decoding every cube.
 #pragma once
 
 #include <QAbstractTableModel>

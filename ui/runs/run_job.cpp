@@ -15,8 +15,8 @@ namespace egtmin::ui {
 RunJob::RunJob(RunSpec spec, QObject* parent)
     : QObject(parent), spec_(std::move(spec)), progress_([this](const ProgressEvent& e) {
         // Worker threads: poll() shows the latest fraction at 10 Hz, and every stage the run
-        // entered since the last poll in order, however briefly it lasted (a 3-piece table takes
-        // milliseconds). The run service reports fractions of the whole run.
+        // entered since the last poll in order, however briefly it lasted (a 3-piece table can be
+        // made between two polls). The run service reports fractions of the whole run.
         QString label = QString::fromStdString(progress_label(e));
         std::lock_guard lock(mutex_);
         if (label != sharedStage_) {
