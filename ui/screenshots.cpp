@@ -78,6 +78,7 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
   RunSpec more = spec;
   more.balances = {QStringLiteral("KBvK"), QStringLiteral("KNvK"), QStringLiteral("KPvK")};
   more.passes = *logic::parse_passes("canon,compact,espresso");
+  more.saveCovers = false;  // a picture of a run: the covers in the data directory stay the user's
   RunJob* second = runs->startRun(more);
   second->wait(120000);
   RunSpec big;
