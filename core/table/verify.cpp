@@ -41,7 +41,8 @@ VerifyReport verify_against_syzygy(const Table& table, const Syzygy& syzygy, con
       if (ours != want) {
         ++r.mismatches;
         if (r.examples.size() < 5)
-          r.examples.push_back(enc.position(p).fen() + " ours=" + std::string(name_of(ours)) + " syzygy=" + std::string(name_of(want)));
+          r.examples.push_back(enc.position(p).fen() + " ours=" + std::string(name_of(ours)) +
+                               " syzygy=" + std::string(name_of(want)));
       }
     }
   });

@@ -127,7 +127,7 @@ TEST(ClusterResources, FollowTheBalanceSize) {
     const auto four = cluster::stage_resources(bal("KQvKR"), s, 2);
     const auto five = cluster::stage_resources(bal("KRPvKR"), s, 2);
     EXPECT_GE(four.time, 600s) << name_of(s);  // never under the floor
-    EXPECT_EQ(four.time.count() % 60, 0);              // whole minutes
+    EXPECT_EQ(four.time.count() % 60, 0);      // whole minutes
     EXPECT_GT(five.memory_bytes, four.memory_bytes) << name_of(s);
     EXPECT_GE(five.time, four.time) << name_of(s);
     // Above the plan's expected peak: a job over its request is killed.

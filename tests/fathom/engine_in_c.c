@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <tbprobe.h>
 
-#define SQ(file, rank) ((uint64_t)1 << ((rank) * 8 + (file)))
+#define SQ(file, rank) ((uint64_t)1 << ((rank)*8 + (file)))
 
 int main(int argc, char** argv) {
   if (argc != 2 || !tb_init(argv[1])) return 2;
