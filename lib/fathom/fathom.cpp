@@ -64,9 +64,8 @@ egtmin_position position(uint64_t white, uint64_t black, uint64_t kings, uint64_
   return {white, black, kings, queens, rooks, bishops, knights, pawns, ep, rule50, 0, turn ? 1 : 0};
 }
 
-// Fathom's squares and bitboards count from a1, egtmin's from a8: a rank mirror, which on a
-// bitboard is a byte swap.
-constexpr Square square_of(unsigned fathom_square) { return Square(fathom_square ^ 56); }
+// Fathom's squares and bitboards count from a1, egtmin's from a8 (from_a1_index): a rank mirror,
+// which on a bitboard is a byte swap.
 inline Bitboard mirrored(Bitboard b) { return __builtin_bswap64(b); }
 
 // A position of a balance without a cover fails, unless a capture wins it (Tablebase::no_cover):
@@ -76,16 +75,15 @@ bool fails_at_once(const capi::Tablebase& tb, const egtmin_position& p) {
   const uint64_t types[6] = {p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns};
   uint64_t key = 0;
   for (int t = 0; t < 6; ++t)
-    key +=
-        uint64_t(__builtin_popcountll(types[t] & p.white)) * Position::material_unit(make_piece(White, PieceType(t))) +
-        uint64_t(__builtin_popcountll(types[t] & p.black)) * Position::material_unit(make_piece(Black, PieceType(t)));
-  if (tb.has_cover(key) || __builtin_popcountll(p.white | p.black) <= 2) return false;
+    key += uint64_t(popcount(types[t] & p.white)) * Position::material_unit(make_piece(White, PieceType(t))) +
+           uint64_t(popcount(types[t] & p.black)) * Position::material_unit(make_piece(Black, PieceType(t)));
+  if (tb.has_cover(key) || popcount(p.white | p.black) <= 2) return false;
   const Color side = p.white_to_move ? White : Black;
   const Bitboard us = mirrored(p.white_to_move ? p.white : p.black);
   const Bitboard them = mirrored(p.white_to_move ? p.black : p.white) & ~mirrored(p.kings);
   const Bitboard occ = mirrored(p.white | p.black);
   Bitboard targets = them;
-  if (p.ep && p.ep < 64) targets |= bb(square_of(p.ep));
+  if (p.ep && p.ep < 64) targets |= bb(from_a1_index(p.ep));
   for (Bitboard b = us; b;) {
     const Square s = pop_lsb(b);
     const Bitboard bit = bb(s);
@@ -108,7 +106,7 @@ bool fails_at_once(const capi::Tablebase& tb, const egtmin_position& p) {
 // Whether the side to move is in check (the position passed egtmin_probe_root's checks).
 bool in_check(const egtmin_position& p) {
   const Bitboard us = p.white_to_move ? p.white : p.black, them = p.white_to_move ? p.black : p.white;
-  const Square king = square_of(unsigned(__builtin_ctzll(p.kings & us)));
+  const Square king = from_a1_index(unsigned(lsb(p.kings & us)));
   const Bitboard occ = mirrored(p.white | p.black), t = mirrored(them);
   const Color side = p.white_to_move ? White : Black;
   return (kKnightAttacks[king] & mirrored(p.knights) & t) || (kKingAttacks[king] & mirrored(p.kings) & t) ||
@@ -222,23 +220,23 @@ FATHOM_API int tb_probe_root_wdl(uint64_t white, uint64_t black, uint64_t kings,
   return 1;
 }
 
-FATHOM_API unsigned tb_pop_count(uint64_t bb) { return unsigned(__builtin_popcountll(bb)); }
+FATHOM_API unsigned tb_pop_count(uint64_t bb) { return unsigned(popcount(bb)); }
 FATHOM_API unsigned tb_lsb(uint64_t bb) { return unsigned(__builtin_ffsll(int64_t(bb)) - 1); }
 FATHOM_API uint64_t tb_pop_lsb(uint64_t bb) { return bb & (bb - 1); }
 
-FATHOM_API uint64_t tb_king_attacks(unsigned sq) { return sq < 64 ? mirrored(kKingAttacks[square_of(sq)]) : 0; }
-FATHOM_API uint64_t tb_knight_attacks(unsigned sq) { return sq < 64 ? mirrored(kKnightAttacks[square_of(sq)]) : 0; }
+FATHOM_API uint64_t tb_king_attacks(unsigned sq) { return sq < 64 ? mirrored(kKingAttacks[from_a1_index(sq)]) : 0; }
+FATHOM_API uint64_t tb_knight_attacks(unsigned sq) { return sq < 64 ? mirrored(kKnightAttacks[from_a1_index(sq)]) : 0; }
 FATHOM_API uint64_t tb_rook_attacks(unsigned sq, uint64_t occ) {
-  return sq < 64 ? mirrored(rook_attacks(square_of(sq), mirrored(occ))) : 0;
+  return sq < 64 ? mirrored(rook_attacks(from_a1_index(sq), mirrored(occ))) : 0;
 }
 FATHOM_API uint64_t tb_bishop_attacks(unsigned sq, uint64_t occ) {
-  return sq < 64 ? mirrored(bishop_attacks(square_of(sq), mirrored(occ))) : 0;
+  return sq < 64 ? mirrored(bishop_attacks(from_a1_index(sq), mirrored(occ))) : 0;
 }
 FATHOM_API uint64_t tb_queen_attacks(unsigned sq, uint64_t occ) {
   return tb_rook_attacks(sq, occ) | tb_bishop_attacks(sq, occ);
 }
 FATHOM_API uint64_t tb_pawn_attacks(unsigned sq, bool color) {
-  return sq < 64 ? mirrored(pawn_attacks(color ? White : Black, square_of(sq))) : 0;
+  return sq < 64 ? mirrored(pawn_attacks(color ? White : Black, from_a1_index(sq))) : 0;
 }
 
 }  // extern "C"
