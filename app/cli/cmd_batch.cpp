@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli batch: every stage for a whole piece count (or the balances named), resumable.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -11,11 +12,11 @@ namespace egtmin::cli {
 
 namespace {
 
-nlohmann::json stage_json(const run::StageFigures& s) {
+nlohmann::json field_json(const run::StageFigures& s) {
   return {{"done", s.done}, {"seconds", s.seconds}, {"peak_bytes", s.peak_bytes}};
 }
-
-nlohmann::json passes_json(const std::vector<logic::PassReport>& passes) {
+nlohmann::json field_json(const Table::Counts& c) { return value_counts_json(c); }
+nlohmann::json field_json(const std::vector<logic::PassReport>& passes) {
   nlohmann::json j = nlohmann::json::array();
   for (const logic::PassReport& p : passes)
     j.push_back({{"pass", p.pass},
@@ -25,56 +26,25 @@ nlohmann::json passes_json(const std::vector<logic::PassReport>& passes) {
                  {"peak_bytes", p.peak_bytes}});
   return j;
 }
-
-// Present for a balance whose capture-resolved stages were asked for, or are done from an earlier run.
-void add_capture_resolved_json(nlohmann::json& j, const run::BatchRecord& r) {
-  j["minimize_cr"] = stage_json(r.minimize_cr);
-  j["cr_minimize_expected_peak_bytes"] = r.cr_minimize_expected_peak;
-  j["cr_minimize_cpu_seconds"] = r.cr_minimize_cpu_seconds;
-  j["cr_cubes"] = r.cr_cubes;
-  j["cr_rule_draws"] = r.cr_rule_draws;
-  j["cr_cover_bytes"] = r.cr_cover_bytes;
-  j["cr_search_positions"] = r.cr_search_positions;
-  j["cr_reused_standalone"] = r.cr_reused_standalone;
-  j["check_cr"] = stage_json(r.check_cr);
-  j["cr_checked_positions"] = r.cr_checked_positions;
-  j["cr_probed_positions"] = r.cr_probed_positions;
-  j["cr_mismatches"] = r.cr_mismatches;
+template <class T>
+nlohmann::json field_json(const T& v) {
+  return v;
 }
 
-// `asked`: the covers the run was asked for; a capture-resolved one's figures are listed then too.
-nlohmann::json record_json(const run::BatchRecord& r, store::CoverKind asked) {
-  nlohmann::json j = {{"balance", r.balance.name()},
-                      {"positions", r.positions},
-                      {"values", value_counts_json(r.counts)},
-                      {"table", stage_json(r.table)},
-                      {"table_expected_peak_bytes", r.table_expected_peak},
-                      {"generate_seconds", r.generate_seconds},
-                      {"self_check_seconds", r.self_check_seconds},
-                      {"minimize", stage_json(r.minimize)},
-                      {"minimize_expected_peak_bytes", r.minimize_expected_peak},
-                      {"minimize_cpu_seconds", r.minimize_cpu_seconds},
-                      {"cubes", r.cubes},
-                      {"rule_draws", r.rule_draws},
-                      {"cover_bytes", r.cover_bytes},
-                      {"split_inputs", r.split_inputs},
-                      {"care_positions", r.care_positions},
-                      {"passes", passes_json(r.passes)},
-                      {"verify", stage_json(r.verify)},
-                      {"syzygy_compared", r.syzygy_compared},
-                      {"syzygy_positions", r.syzygy_positions},
-                      {"syzygy_mismatches", r.syzygy_mismatches},
-                      {"check", stage_json(r.check)},
-                      {"checked_positions", r.checked_positions},
-                      {"mismatches", r.mismatches}};
+// A stage's figures and results are listed when the run asked for its cover, or it is done.
+nlohmann::json record_json(const run::BatchRecord& r, run::CoverSet asked) {
+  nlohmann::json j = {{"balance", r.balance.name()}};
+  run::for_each_stage([&]<run::BatchStage S>() {
+    if (!run::serves(run::part_of(S), asked) && !r.stage(S).done) return;
+    std::string key(name_of(S));
+    std::replace(key.begin(), key.end(), '-', '_');
+    j[key] = field_json(r.stage(S));
+    run::Stage<S>::each(r.results<S>(), [&](const char* k, const auto& v) { j[k] = field_json(v); });
+  });
   j["syzygy_wdl_bytes"] = r.syzygy_wdl_bytes ? nlohmann::json(*r.syzygy_wdl_bytes) : nlohmann::json(nullptr);
-  if (asked == store::CoverKind::CaptureResolved || r.minimize_cr.done || r.check_cr.done)
-    add_capture_resolved_json(j, r);
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
-
-double gb(uint64_t bytes) { return double(bytes) / 1e9; }
 
 // A scheduler stops a job with SIGTERM (then SIGKILL after a grace period): cancel the run so the
 // stage in flight stops at its next step and writes nothing, rather than die mid-way.
@@ -92,6 +62,7 @@ Command add_batch(CLI::App& app) {
     std::string memory_limit = "auto";
     std::string syzygy;
     std::string stage;
+    std::string covers;
     bool capture_resolved = false;
   };
   auto a = std::make_shared<Args>();
@@ -109,19 +80,21 @@ Command add_batch(CLI::App& app) {
       "With --syzygy, each table is also compared with Syzygy's WDL file (the verify stage).\n"
       "--stage runs one stage of the balances named, as a cluster job does (see cluster submit): the\n"
       "stages it needs must be done, and SIGTERM stops it without writing anything.\n"
-      "With --capture-resolved, each balance also gets its capture-resolved cover (minimize-cr, as\n"
-      "minimize --capture-resolved) and that cover's proof (check-cr, as check --capture-resolved\n"
-      "--probe), after the standalone stages of every balance named. Its capture search probes the\n"
-      "covers of the balances captures and promotions reach: without them the stage fails, naming them.\n"
+      "--covers picks the covers made and proven: standalone (minimize, check), capture-resolved\n"
+      "(minimize-cr as minimize --capture-resolved, check-cr as check --capture-resolved --probe) or\n"
+      "both. A capture-resolved cover needs the table, not the standalone cover, and its proof probes\n"
+      "the covers of the balances captures and promotions reach: the run makes those balances'\n"
+      "capture-resolved covers first when they have none.\n"
       "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv\n"
       "  egtmin-cli batch KQvKR --stage minimize --data /shared/egtmin\n"
-      "  egtmin-cli batch --pieces 4 --capture-resolved");
+      "  egtmin-cli batch --pieces 5 --covers capture-resolved");
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files to compare each table with (verify stage)");
   sub->add_option("--stage", a->stage, "Run only this stage: " + enum_names_text<run::BatchStage>());
-  sub->add_flag("--capture-resolved", a->capture_resolved,
-                "Also make each balance's capture-resolved cover (NAME.egtcr) and prove it (minimize-cr, check-cr)");
+  sub->add_option("--covers", a->covers,
+                  "Covers to make and prove: " + enum_names_text<run::CoverSet>() + " (default standalone)");
+  sub->add_flag("--capture-resolved", a->capture_resolved, "As --covers capture-resolved");
   add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
@@ -142,8 +115,19 @@ Command add_batch(CLI::App& app) {
             request.threads = a->common.threads;
             request.only = only;
             request.syzygy_dir = a->syzygy;
-            request.covers = cover_kind(a->capture_resolved);
-            const store::CoverKind asked = cover_kind(a->capture_resolved || (only && run::is_capture_resolved(*only)));
+            if (a->capture_resolved && !a->covers.empty() && a->covers != "capture-resolved")
+              return fail("--capture-resolved and --covers " + a->covers + " ask for different covers");
+            if (a->capture_resolved) request.covers = run::CoverSet::CaptureResolved;
+            if (!a->covers.empty()) {
+              auto covers = parse_named<run::CoverSet>(a->covers, "cover set");
+              if (!covers) return fail("--covers: " + covers.error().message);
+              request.covers = *covers;
+            }
+            // The figures reported: those of the covers asked for, or of the one stage's.
+            const run::CoverSet asked = !only ? request.covers
+                                        : run::part_of(*only) == run::StagePart::CaptureResolved
+                                            ? run::CoverSet::CaptureResolved
+                                            : run::CoverSet::Standalone;
             auto limit = memory_limit(a->memory_limit);
             if (!limit) return fail(limit.error().message);
             request.memory_limit = *limit;
@@ -166,47 +150,9 @@ Command add_batch(CLI::App& app) {
                 else if (skipped)
                   std::printf("done before");
                 else
-                  switch (stage) {
-                    case run::BatchStage::Table:
-                      std::printf("%.1f s generate + %.1f s self-check, peak %.2f GB: %s", r.generate_seconds,
-                                  r.self_check_seconds, gb(r.table.peak_bytes), value_counts_text(r.counts).c_str());
-                      break;
-                    case run::BatchStage::Verify:
-                      if (!r.syzygy_compared)
-                        std::printf("no Syzygy WDL file: not compared");
-                      else
-                        std::printf("%llu positions against Syzygy, %llu mismatches in %.1f s",
-                                    (unsigned long long)r.syzygy_positions, (unsigned long long)r.syzygy_mismatches,
-                                    r.verify.seconds);
-                      break;
-                    case run::BatchStage::Minimize:
-                      std::printf("%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
-                                  (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, r.minimize.seconds,
-                                  gb(r.minimize.peak_bytes), gb(r.minimize_expected_peak));
-                      for (const logic::PassReport& p : r.passes) std::printf(" %s %.0f s", p.pass.c_str(), p.seconds);
-                      break;
-                    case run::BatchStage::MinimizeCr:
-                      std::printf(
-                          "%llu cubes, %llu bytes, %llu positions left to the capture search%s, "
-                          "in %.1f s, peak %.2f GB (expected %.2f)",
-                          (unsigned long long)r.cr_cubes, (unsigned long long)r.cr_cover_bytes,
-                          (unsigned long long)r.cr_search_positions,
-                          r.cr_reused_standalone ? " (its standalone cover, saved again)" : "", r.minimize_cr.seconds,
-                          gb(r.minimize_cr.peak_bytes), gb(r.cr_minimize_expected_peak));
-                      break;
-                    case run::BatchStage::CheckCr:
-                      std::printf(
-                          "%llu positions by the cubes, %llu through the capture search, "
-                          "%llu mismatches in %.1f s, peak %.2f GB",
-                          (unsigned long long)r.cr_checked_positions, (unsigned long long)r.cr_probed_positions,
-                          (unsigned long long)r.cr_mismatches, r.check_cr.seconds, gb(r.check_cr.peak_bytes));
-                      break;
-                    case run::BatchStage::Check:
-                      std::printf("%llu positions, %llu mismatches in %.1f s, peak %.2f GB",
-                                  (unsigned long long)r.checked_positions, (unsigned long long)r.mismatches,
-                                  r.check.seconds, gb(r.check.peak_bytes));
-                      break;
-                  }
+                  std::printf("%s", run::with_stage(stage, [&]<run::BatchStage S>() {
+                                      return run::Stage<S>::summary(r.stage(S), r.results<S>());
+                                    }).c_str());
                 std::printf("\n");
                 std::fflush(stdout);
               };
@@ -224,12 +170,12 @@ Command add_batch(CLI::App& app) {
             for (const run::BatchRecord& r : *records) {
               rows.push_back(record_json(r, asked));
               failed += !r.error.empty();
-              if (r.minimize.done && r.syzygy_wdl_bytes) {
-                cover_bytes += r.cover_bytes;
+              if (r.stage(run::BatchStage::Minimize).done && r.syzygy_wdl_bytes) {
+                cover_bytes += r.results<run::BatchStage::Minimize>().cover_bytes;
                 syzygy_bytes += *r.syzygy_wdl_bytes;
               }
-              if (r.minimize_cr.done && r.syzygy_wdl_bytes) {
-                cr_cover_bytes += r.cr_cover_bytes;
+              if (r.stage(run::BatchStage::MinimizeCr).done && r.syzygy_wdl_bytes) {
+                cr_cover_bytes += r.results<run::BatchStage::MinimizeCr>().cover_bytes;
                 cr_syzygy_bytes += *r.syzygy_wdl_bytes;
               }
             }
@@ -239,7 +185,7 @@ Command add_batch(CLI::App& app) {
                                        {"cover_bytes_with_syzygy_size", cover_bytes},
                                        {"syzygy_wdl_bytes", syzygy_bytes},
                                        {"data", request.data_dir.string()}};
-              if (asked == store::CoverKind::CaptureResolved || cr_syzygy_bytes) {
+              if (run::serves(run::StagePart::CaptureResolved, asked) || cr_syzygy_bytes) {
                 report["cr_cover_bytes_with_syzygy_size"] = cr_cover_bytes;
                 report["cr_syzygy_wdl_bytes"] = cr_syzygy_bytes;
               }

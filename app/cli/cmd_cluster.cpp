@@ -147,7 +147,7 @@ nlohmann::json status_json(const cluster::ClusterStatus& st) {
   nlohmann::json rows = nlohmann::json::array();
   for (const cluster::BalanceStatus& b : st.balances) {
     nlohmann::json stages = nlohmann::json::object();
-    for (run::BatchStage s : run::kBatchStages) {
+    for (run::BatchStage s : run::kClusterStages) {
       const cluster::StageStatus& x = b.stage(s);
       stages[std::string(name_of(s))] = {
           {"state", std::string(name_of(x.state))}, {"job", x.job_id}, {"detail", x.detail}, {"log_tail", x.log_tail}};
@@ -169,14 +169,14 @@ void print_status(const cluster::ClusterStatus& st) {
     std::printf("the queue could not be read (%s): states from the records only\n", st.queue_error.c_str());
   for (const cluster::BalanceStatus& b : st.balances) {
     std::printf("%-8s", b.balance.name().c_str());
-    for (run::BatchStage s : run::kBatchStages) {
+    for (run::BatchStage s : run::kClusterStages) {
       const cluster::StageStatus& x = b.stage(s);
       if (x.state == StageState::NotSubmitted) continue;
       std::printf("  %s: %s", std::string(name_of(s)).c_str(), std::string(name_of(x.state)).c_str());
       if (x.state != StageState::Done && !x.job_id.empty()) std::printf(" (job %s)", x.job_id.c_str());
     }
     std::printf("\n");
-    for (run::BatchStage s : run::kBatchStages) {
+    for (run::BatchStage s : run::kClusterStages) {
       const cluster::StageStatus& x = b.stage(s);
       if (x.state != StageState::Failed) continue;
       std::printf("  %s %s failed: %s\n", b.balance.name().c_str(), std::string(name_of(s)).c_str(), x.detail.c_str());

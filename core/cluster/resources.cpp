@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "run/run_plan.hpp"
+#include "run/stages/all.hpp"
 #include "table/generator.hpp"
 #include "util/memory.hpp"
 
@@ -16,68 +17,47 @@ namespace {
 
 using run::BatchStage;
 
-// Wall seconds per canonical table slot, on one or two cores of a 2-core machine with other work
-// alongside, taken at the slower of the recorded balances (docs/data/batch, docs/cluster.md) so
-// that a job's time limit is rarely too short: a table generated and self-checked, a
-// minimization, and (from cluster jobs under a load of several jobs per core) the Syzygy
-// comparison and the check.
-constexpr double kTableSecondsPerSlot = 2.7e-6;
-constexpr double kMinimizeSecondsPerSlot = 3.5e-6;
-constexpr double kVerifySecondsPerSlot = 3.0e-6;
-constexpr double kCheckSecondsPerSlot = 1.4e-6;
+// A job's time limit is this times the stage's expected time (Stage<S>::kSecondsPerSlot).
 constexpr double kTimeSafety = 3;
 constexpr std::chrono::seconds kMinimumTime{600};
 constexpr double kMemoryHeadroom = 1.2;
 constexpr uint64_t kMinimumMemory = uint64_t{512} << 20;
-// The process and a loaded table (four bits a slot), as run_plan counts them.
-constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
-constexpr double kLoadedTableBytesPerSlot = 0.5;
+
+// "table, verify, minimize or check": the stages a cluster submits.
+std::string job_stage_names() {
+  std::string out;
+  for (size_t i = 0; i < run::kClusterStages.size(); ++i)
+    out += (i == 0                                ? ""
+            : i + 1 == run::kClusterStages.size() ? " or "
+                                                  : ", ") +
+           std::string(name_of(run::kClusterStages[i]));
+  return out;
+}
 
 Result<std::pair<BatchStage, std::string_view>> split_override(std::string_view text, const char* flag) {
   const auto eq = text.find('=');
   if (eq == std::string_view::npos)
-    return Error{std::string(flag) + ": '" + std::string(text) +
-                 "' is not STAGE=VALUE (stage: table, verify, minimize, check)"};
+    return Error{std::string(flag) + ": '" + std::string(text) + "' is not STAGE=VALUE (stage: " + job_stage_names() +
+                 ")"};
   const auto stage = parse_enum<BatchStage>(text.substr(0, eq));
-  if (!stage || run::is_capture_resolved(*stage))
-    return Error{std::string(flag) + ": unknown stage '" + std::string(text.substr(0, eq)) +
-                 "' (table, verify, minimize or check)"};
+  if (!stage || !run::info(*stage).cluster_job)
+    return Error{std::string(flag) + ": unknown stage '" + std::string(text.substr(0, eq)) + "' (" + job_stage_names() +
+                 ")"};
   return std::pair{*stage, text.substr(eq + 1)};
 }
 
 }  // namespace
 
 uint64_t expected_memory_bytes(const Balance& b, BatchStage s, int cpus) {
-  const double slots = double(run::table_slots(b));
-  switch (s) {
-    case BatchStage::Table: return run::table_peak_bytes(b);
-    case BatchStage::Minimize: return run::minimize_peak_bytes(b, cpus);
-    // The table loaded, and the cover (or Syzygy's file, mapped) beside it, well under a byte a slot.
-    case BatchStage::Verify:
-    case BatchStage::Check: return kBaseBytes + uint64_t(2 * kLoadedTableBytesPerSlot * slots);
-    // Not submitted as jobs (kBatchStages); the resolved copy and the tables the captures reach
-    // load beside the table in both.
-    case BatchStage::MinimizeCr:
-    case BatchStage::CheckCr: return run::minimize_peak_bytes(b, cpus, store::CoverKind::CaptureResolved);
-  }
-  return kBaseBytes;
+  return run::with_stage(s, [&]<BatchStage S>() { return run::Stage<S>::expected_memory_bytes(b, cpus); });
 }
 
 std::chrono::seconds expected_seconds(const Balance& b, BatchStage s, int cpus) {
-  const double slots = double(run::table_slots(b));
-  double per_slot = 0;
-  switch (s) {
-    case BatchStage::Table: per_slot = kTableSecondsPerSlot; break;
-    case BatchStage::Verify: per_slot = kVerifySecondsPerSlot; break;
-    case BatchStage::Minimize: per_slot = kMinimizeSecondsPerSlot; break;
-    case BatchStage::Check: per_slot = kCheckSecondsPerSlot; break;
-    case BatchStage::MinimizeCr: per_slot = kMinimizeSecondsPerSlot; break;  // not submitted as jobs
-    case BatchStage::CheckCr: per_slot = kCheckSecondsPerSlot; break;
-  }
+  const double per_slot = run::with_stage(s, [&]<BatchStage S>() { return run::Stage<S>::kSecondsPerSlot; });
   // The rates were measured on one to two cores; more cores help up to the parts in flight, so
   // count no more than half of each core beyond two.
   const double speedup = cpus <= 2 ? 1.0 : 1.0 + 0.5 * double(cpus - 2) / 2.0;
-  return std::chrono::seconds(int64_t(std::ceil(per_slot * slots / speedup)));
+  return std::chrono::seconds(int64_t(std::ceil(per_slot * double(run::table_slots(b)) / speedup)));
 }
 
 StageResources stage_resources(const Balance& b, BatchStage s, int cpus, const ResourceOverrides& overrides) {

@@ -34,7 +34,7 @@ Result<ClusterStatus> cluster_status(const StatusRequest& req, Slurm& slurm) {
 
   std::vector<std::string> ids;
   for (const Balance& b : balances)
-    for (BatchStage s : run::kBatchStages)
+    for (BatchStage s : run::kClusterStages)
       if (auto id = read_job_id(req.data_dir, b, s)) ids.push_back(*id);
   std::map<std::string, JobState> queued, ended;
   bool know_queue = false;
@@ -58,8 +58,8 @@ Result<ClusterStatus> cluster_status(const StatusRequest& req, Slurm& slurm) {
     BalanceStatus bs;
     bs.balance = b;
     const run::BatchRecord record = run::record_as_found(req.data_dir, b);
-    for (BatchStage s : run::kBatchStages) {
-      StageStatus& st = bs.stages[size_t(s)];
+    for (BatchStage s : run::kClusterStages) {
+      StageStatus& st = bs.stage(s);
       const auto id = read_job_id(req.data_dir, b, s);
       if (id) st.job_id = *id;
       if (record.stage(s).done) {

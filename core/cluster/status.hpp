@@ -41,8 +41,15 @@ struct StageStatus {
 
 struct BalanceStatus {
   Balance balance;
-  std::array<StageStatus, 4> stages;  // by run::BatchStage
-  const StageStatus& stage(run::BatchStage s) const { return stages[size_t(s)]; }
+  std::array<StageStatus, run::kClusterStages.size()> stages;  // in run::kClusterStages' order
+  StageStatus& stage(run::BatchStage s) { return stages[job_index(s)]; }
+  const StageStatus& stage(run::BatchStage s) const { return stages[job_index(s)]; }
+  // s's place in run::kClusterStages (s a job stage).
+  static constexpr size_t job_index(run::BatchStage s) {
+    for (size_t i = 0; i < run::kClusterStages.size(); ++i)
+      if (run::kClusterStages[i] == s) return i;
+    return 0;
+  }
 };
 
 struct ClusterStatus {

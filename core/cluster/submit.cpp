@@ -78,7 +78,7 @@ Result<SubmitReport> submit(const SubmitRequest& req, Slurm& slurm) {
   std::map<std::string, JobState> queued;
   std::vector<std::string> known;
   for (const Balance& b : order)
-    for (BatchStage s : run::kBatchStages)
+    for (BatchStage s : run::kClusterStages)
       if (auto id = read_job_id(req.data_dir, b, s)) known.push_back(*id);
   if (!known.empty() && !req.dry_run) {
     auto q = slurm.queue(known);
@@ -90,12 +90,12 @@ Result<SubmitReport> submit(const SubmitRequest& req, Slurm& slurm) {
   std::map<std::string, std::string> pending;  // "NAME.STAGE" -> the job that will finish it
   for (const Balance& b : order) {
     const run::BatchRecord record = run::record_as_found(req.data_dir, b);
-    std::vector<BatchStage> stages = {BatchStage::Table};
-    if (requested.count(b)) {
-      if (!req.syzygy_dir.empty()) stages.push_back(BatchStage::Verify);
-      stages.push_back(BatchStage::Minimize);
-      stages.push_back(BatchStage::Check);
-    }
+    // A table the requested balances need gets its table job alone; the Syzygy comparison runs
+    // when the jobs are given Syzygy's directory.
+    std::vector<BatchStage> stages;
+    for (BatchStage s : run::kClusterStages)
+      if (s == BatchStage::Table || (requested.count(b) && (s != BatchStage::Verify || !req.syzygy_dir.empty())))
+        stages.push_back(s);
     std::string previous;  // the job of the stage before, when it is still to finish
     for (BatchStage s : stages) {
       PlannedJob job;

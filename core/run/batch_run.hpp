@@ -1,120 +1,58 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A whole set of balances (a piece count) through every stage: the table is generated and proven
-// by the self-check (or, made earlier, proven now), minimized into a cover file, and the cover
-// checked against the table over every legal position; when asked for, a capture-resolved cover
-// too, proven like `check --capture-resolved --probe`. Each finished stage leaves a record,
+// A set of balances (a piece count, or those named) through the stages of run/batch_stage.hpp:
+// the table generated and proven by the self-check (or, made earlier, proven now), and the covers
+// asked for, each made and proven over every legal position. Each finished stage leaves a record,
 // DATA/batch/NAME.rec, written atomically after the stage's own file, so a run killed at any
 // moment and started again redoes at most the stage it was in, never a finished one, and the
 // report is rebuilt from the records. Balances go in dependency order (a balance after the
-// tables its captures and promotions reach), each stage timed with its own peak memory.
+// tables its captures and promotions reach, and after the covers its capture search probes), each
+// stage timed with its own peak memory.
 // A request for one stage only is what a cluster job runs (cluster/submit.hpp): the scheduler
 // orders the jobs, and the records are the one account of what is finished.
 #pragma once
 
-#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "chess/balance.hpp"
-#include "logic/pipeline.hpp"
-#include "run/batch_stage.hpp"
-#include "run/run_plan.hpp"
-#include "store/cover_kind.hpp"
-#include "table/table.hpp"
+#include "run/batch_request.hpp"
+#include "run/stages/all.hpp"
+#include "table/table_store.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::run {
 
-struct StageFigures {
-  bool done = false;
-  double seconds = 0;       // wall
-  uint64_t peak_bytes = 0;  // the process's peak resident set during the stage
-};
-
 struct BatchRecord {
   Balance balance;
-  // Table: generated and self-checked here or on the way to another balance's table
-  // (generate.seconds > 0), or found on disk and self-checked here (generate.seconds == 0,
-  // self_check_seconds its proof). Its peak is that table's own (the dependencies made before
-  // it have theirs in their records).
-  StageFigures table;
-  uint64_t table_expected_peak = 0;  // the run plan's estimate (run/run_plan.hpp), beside the measured
-  double generate_seconds = 0;
-  double self_check_seconds = 0;
-  uint64_t positions = 0;  // canonical legal positions
-  Table::Counts counts;
-  // Cover.
-  StageFigures minimize;
-  uint64_t minimize_expected_peak = 0;
-  double minimize_cpu_seconds = 0;
-  uint64_t cubes = 0;
-  uint64_t rule_draws = 0;
-  uint64_t cover_bytes = 0;
-  std::vector<int> split_inputs;
-  uint64_t care_positions = 0;
-  // Per pass, over parts summed (logic::Minimized::reports): where the minimization's time goes.
-  std::vector<logic::PassReport> passes;
-  // Comparison with Syzygy's WDL file on every legal position (the verify stage, run when a
-  // Syzygy directory is given); not compared when the directory has no file for the balance.
-  StageFigures verify;
-  bool syzygy_compared = false;
-  uint64_t syzygy_positions = 0;
-  uint64_t syzygy_mismatches = 0;
-  // Check of the cover over every legal position.
-  StageFigures check;
-  uint64_t checked_positions = 0;
-  uint64_t mismatches = 0;
-  // The capture-resolved cover (NAME.egtcr, with its probe layout), when asked for.
-  StageFigures minimize_cr;
-  uint64_t cr_minimize_expected_peak = 0;
-  double cr_minimize_cpu_seconds = 0;
-  uint64_t cr_cubes = 0;
-  uint64_t cr_rule_draws = 0;
-  uint64_t cr_cover_bytes = 0;
-  uint64_t cr_search_positions = 0;   // left to the probe's capture search (wins, and at most a draw)
-  bool cr_reused_standalone = false;  // none left: the standalone cover saved again (no pass ran)
-  // Its proof: the cubes against the table with those positions open, and every legal position
-  // through the indexed probe with its capture search.
-  StageFigures check_cr;
-  uint64_t cr_checked_positions = 0;  // by the cubes
-  uint64_t cr_probed_positions = 0;   // through the probe
-  uint64_t cr_mismatches = 0;         // of both
+  StageRecords stages;  // by BatchStage: done, time and peak, and what the stage found
   // Syzygy's WDL file for the balance, in bytes, when the sizes are known.
   std::optional<uint64_t> syzygy_wdl_bytes;
-  std::string error;  // the stage that failed and why; empty when none did
+  std::string error;  // "STAGE: why" for the stage that failed; empty when none did
 
+  template <BatchStage S>
+  StageRecord<S>& at() {
+    return std::get<size_t(S)>(stages);
+  }
+  template <BatchStage S>
+  const StageRecord<S>& at() const {
+    return std::get<size_t(S)>(stages);
+  }
+  template <BatchStage S>
+  typename Stage<S>::Results& results() {
+    return at<S>().results;
+  }
+  template <BatchStage S>
+  const typename Stage<S>::Results& results() const {
+    return at<S>().results;
+  }
   StageFigures& stage(BatchStage s);
   const StageFigures& stage(BatchStage s) const;
-};
-
-struct BatchRequest {
-  std::vector<Balance> balances;
-  std::filesystem::path data_dir;
-  logic::PassSequence passes;
-  CanonScheme canon = CanonScheme::Full;
-  logic::Effort effort = logic::Effort::Normal;
-  int threads = 0;  // 0: default_threads()
-  // As run::MinimizeRequest::memory_limit: a stage expected to need more is refused (the balance's
-  // record says why) and the run goes on with the others.
-  std::optional<uint64_t> memory_limit;
-  // Syzygy WDL sizes, by balance name (read_syzygy_sizes()).
-  std::map<std::string, uint64_t> syzygy_sizes;
-  // Syzygy's directory: when given, each table is compared with its WDL file (the verify stage).
-  std::filesystem::path syzygy_dir;
-  // Only this stage of each balance (a cluster job's step). The stages it needs must be done: a
-  // balance whose are not gets an error naming them, and nothing of it is run.
-  std::optional<BatchStage> only;
-  // The covers to make and prove. Standalone: the standalone cover's stages alone. CaptureResolved:
-  // also the capture-resolved stages (minimize-cr, check-cr) of each balance, run after the
-  // standalone stages of every balance listed: the capture search of one balance probes the covers
-  // of the balances its captures and promotions reach. A balance one of those covers is missing
-  // for gets an error naming them.
-  store::CoverKind covers = store::CoverKind::Standalone;
 };
 
 struct BatchEvents {
@@ -129,18 +67,24 @@ Result<std::map<std::string, uint64_t>> read_syzygy_sizes(const std::filesystem:
 std::optional<BatchRecord> load_record(const std::filesystem::path& data_dir, const Balance& b);
 
 // The record of b as the files under data_dir bear it out: a stage counts as done only while what
-// it made is still there (no table: nothing done; no cover: neither minimize nor check; no
-// capture-resolved cover: neither minimize-cr nor check-cr). A balance without a record has every
-// stage to do.
+// it made is still there and the stages it needs are done (no table: nothing done; no cover:
+// neither its minimization nor its check). A balance without a record has every stage to do.
 BatchRecord record_as_found(const std::filesystem::path& data_dir, const Balance& b);
 
-// The balances b's capture search probes (those its captures and promotions reach) that have no
-// cover of either kind under data_dir: its capture-resolved cover cannot be probed without them.
-std::vector<Balance> missing_successor_covers(const std::filesystem::path& data_dir, const Balance& b);
+// A table made and self-checked on the way to another balance's: b's record gets the table stage,
+// so that a batch of b later finds it done instead of proving the table a second time. Stages made
+// from an older table are undone.
+void record_dependency_table(const std::filesystem::path& data_dir, const Balance& b, const TableStore::Generated& g);
 
-// Runs every stage not done yet for each balance (or, with request.only, that one stage). Before a
-// stage runs, temporaries that a killed earlier attempt left beside the files it writes are removed. A balance whose
-// stage fails keeps its error in its record and the run goes on with the others; cancellation stops it between steps.
+// The balances the run goes through, in dependency order: those asked for and, when the run makes
+// capture-resolved covers, the balances their capture searches reach that have no cover yet (and
+// theirs, in turn), whose capture-resolved covers it makes first.
+std::vector<Balance> batch_balances(const BatchRequest& request);
+
+// Runs every stage asked for and not done yet of each balance of batch_balances (or, with
+// request.only, that one stage). Before a balance's stages run, temporaries that a killed earlier
+// attempt left beside the files they write are removed. A balance whose stage fails keeps its
+// error in its record and the run goes on with the others; cancellation stops it between steps.
 Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const BatchEvents& events = {},
                                            const Progress& progress = no_progress());
 

@@ -103,6 +103,10 @@ std::vector<Balance> missing_tables(const std::filesystem::path& data_dir, const
 
 uint64_t table_slots(const Balance& b) { return Symmetry(Encoding(b.canonical())).domain_size(); }
 
+uint64_t compare_peak_bytes(const Balance& b) {
+  return kBaseBytes + uint64_t(2 * kLoadedTableBytesPerSlot * double(table_slots(b)));
+}
+
 uint64_t table_peak_bytes(const Balance& b) {
   double bytes = (b.has_pawns() ? kPawnTableBytesPerSlot : kTableBytesPerSlot) * double(table_slots(b));
   for (const Balance& d : successor_balances(b.canonical())) bytes += kLoadedTableBytesPerSlot * double(table_slots(d));

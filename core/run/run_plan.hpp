@@ -58,6 +58,10 @@ uint64_t table_peak_bytes(const Balance& b);
 // captures and promotions reach.
 uint64_t minimize_peak_bytes(const Balance& b, int threads, store::CoverKind kind = store::CoverKind::Standalone);
 
+// The expected peak of comparing b's table with another form of it on every legal position: the
+// table loaded, and a cover (or Syzygy's file, mapped) beside it, well under a byte a slot.
+uint64_t compare_peak_bytes(const Balance& b);
+
 // The plan of making the missing tables of `balances` and, when `minimizing`, minimizing each.
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
                  int threads, store::CoverKind kind = store::CoverKind::Standalone);

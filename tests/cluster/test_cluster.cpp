@@ -123,7 +123,7 @@ TEST(ClusterResources, OverridesNameWhatIsWrong) {
 }
 
 TEST(ClusterResources, FollowTheBalanceSize) {
-  for (BatchStage s : run::kBatchStages) {
+  for (BatchStage s : run::kClusterStages) {
     const auto four = cluster::stage_resources(bal("KQvKR"), s, 2);
     const auto five = cluster::stage_resources(bal("KRPvKR"), s, 2);
     EXPECT_GE(four.time, 600s) << name_of(s);  // never under the floor

@@ -19,6 +19,7 @@ using namespace egtmin;
 namespace fs = std::filesystem;
 
 using test::TempDir;
+using S = run::BatchStage;
 
 run::BatchRequest request(const fs::path& dir, std::vector<std::string> names) {
   run::BatchRequest r;
@@ -66,19 +67,22 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
                                            "KPvK check"}));
   for (const run::BatchRecord& r : *first) {
     EXPECT_TRUE(r.error.empty()) << r.error;
-    EXPECT_TRUE(r.table.done && r.minimize.done && r.check.done);
-    EXPECT_GT(r.positions, 0u);
-    EXPECT_EQ(r.counts.legal(), r.positions);
-    EXPECT_GT(r.cubes, 0u);
-    EXPECT_EQ(r.cover_bytes, fs::file_size(store::cover_path(dir.path, r.balance)));
-    EXPECT_GT(r.checked_positions, r.positions);  // every legal position, not only representatives
-    EXPECT_EQ(r.mismatches, 0u);
-    EXPECT_GT(r.table.peak_bytes, 0u);
-    EXPECT_GE(r.table_expected_peak, r.table.peak_bytes);  // the plan's estimate is an upper one
-    EXPECT_GT(r.care_positions, 0u);
-    ASSERT_EQ(r.passes.size(), 4u);  // the default passes, each timed
-    EXPECT_EQ(r.passes.back().pass, "irredundant");
-    EXPECT_LT(r.cubes, r.passes.back().cubes);  // the output with the most cubes is left implied
+    EXPECT_TRUE(r.stage(S::Table).done && r.stage(S::Minimize).done && r.stage(S::Check).done);
+    EXPECT_GT(r.results<S::Table>().positions, 0u);
+    EXPECT_EQ(r.results<S::Table>().values.legal(), r.results<S::Table>().positions);
+    EXPECT_GT(r.results<S::Minimize>().cubes, 0u);
+    EXPECT_EQ(r.results<S::Minimize>().cover_bytes, fs::file_size(store::cover_path(dir.path, r.balance)));
+    EXPECT_GT(r.results<S::Check>().checked_positions,
+              r.results<S::Table>().positions);  // every legal position, not only representatives
+    EXPECT_EQ(r.results<S::Check>().mismatches, 0u);
+    EXPECT_GT(r.stage(S::Table).peak_bytes, 0u);
+    EXPECT_GE(r.results<S::Table>().expected_peak_bytes,
+              r.stage(S::Table).peak_bytes);  // the plan's estimate is an upper one
+    EXPECT_GT(r.results<S::Minimize>().care_positions, 0u);
+    ASSERT_EQ(r.results<S::Minimize>().passes.size(), 4u);  // the default passes, each timed
+    EXPECT_EQ(r.results<S::Minimize>().passes.back().pass, "irredundant");
+    EXPECT_LT(r.results<S::Minimize>().cubes,
+              r.results<S::Minimize>().passes.back().cubes);  // the output with the most cubes is left implied
   }
   EXPECT_EQ((*first)[1].syzygy_wdl_bytes, std::optional<uint64_t>(7824));
   EXPECT_FALSE((*first)[0].syzygy_wdl_bytes);
@@ -87,13 +91,14 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
   log = run_logged(request(dir.path, {"KPvK", "KRvK"}), no_progress(), &again);
   ASSERT_TRUE(again);
   for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
-  EXPECT_EQ((*again)[1].cubes, (*first)[1].cubes);  // the report comes back from the records
-  EXPECT_EQ((*again)[1].generate_seconds, (*first)[1].generate_seconds);
-  ASSERT_EQ((*again)[1].passes.size(), (*first)[1].passes.size());
-  EXPECT_EQ((*again)[1].passes[2].pass, (*first)[1].passes[2].pass);
-  EXPECT_EQ((*again)[1].passes[2].seconds, (*first)[1].passes[2].seconds);
-  EXPECT_EQ((*again)[1].care_positions, (*first)[1].care_positions);
-  EXPECT_EQ((*again)[1].table_expected_peak, (*first)[1].table_expected_peak);
+  EXPECT_EQ((*again)[1].results<S::Minimize>().cubes,
+            (*first)[1].results<S::Minimize>().cubes);  // the report comes back from the records
+  EXPECT_EQ((*again)[1].results<S::Table>().generate_seconds, (*first)[1].results<S::Table>().generate_seconds);
+  ASSERT_EQ((*again)[1].results<S::Minimize>().passes.size(), (*first)[1].results<S::Minimize>().passes.size());
+  EXPECT_EQ((*again)[1].results<S::Minimize>().passes[2].pass, (*first)[1].results<S::Minimize>().passes[2].pass);
+  EXPECT_EQ((*again)[1].results<S::Minimize>().passes[2].seconds, (*first)[1].results<S::Minimize>().passes[2].seconds);
+  EXPECT_EQ((*again)[1].results<S::Minimize>().care_positions, (*first)[1].results<S::Minimize>().care_positions);
+  EXPECT_EQ((*again)[1].results<S::Table>().expected_peak_bytes, (*first)[1].results<S::Table>().expected_peak_bytes);
 
   // A cover that disappeared is made and checked again; the table is not.
   fs::remove(store::cover_path(dir.path, *Balance::parse("KRvK")));
@@ -104,18 +109,18 @@ TEST(BatchRun, EveryStageOnceThenNothingToDo) {
   // table stage, so a batch of KQvK proves nothing twice.
   auto dep = run::load_record(dir.path, *Balance::parse("KQvK"));
   ASSERT_TRUE(dep);
-  EXPECT_TRUE(dep->table.done);
-  EXPECT_FALSE(dep->minimize.done);
-  EXPECT_GT(dep->generate_seconds, 0);
-  EXPECT_GT(dep->self_check_seconds, 0);
-  EXPECT_GT(dep->positions, 0u);
-  EXPECT_EQ(dep->counts.legal(), dep->positions);
+  EXPECT_TRUE(dep->stage(S::Table).done);
+  EXPECT_FALSE(dep->stage(S::Minimize).done);
+  EXPECT_GT(dep->results<S::Table>().generate_seconds, 0);
+  EXPECT_GT(dep->results<S::Table>().self_check_seconds, 0);
+  EXPECT_GT(dep->results<S::Table>().positions, 0u);
+  EXPECT_EQ(dep->results<S::Table>().values.legal(), dep->results<S::Table>().positions);
   Result<std::vector<run::BatchRecord>> queen = Error{""};
   log = run_logged(request(dir.path, {"KQvK"}), no_progress(), &queen);
   ASSERT_TRUE(queen) << queen.error().message;
   EXPECT_EQ(log, (std::vector<std::string>{"KQvK table (skipped)", "KQvK minimize", "KQvK check"}));
-  EXPECT_EQ(queen->front().positions, dep->positions);
-  EXPECT_EQ(queen->front().mismatches, 0u);
+  EXPECT_EQ(queen->front().results<S::Table>().positions, dep->results<S::Table>().positions);
+  EXPECT_EQ(queen->front().results<S::Check>().mismatches, 0u);
 }
 
 // Stopped while minimizing the second balance (as a kill would stop it): the first balance is
@@ -135,8 +140,8 @@ TEST(BatchRun, StoppedRunResumesAtTheStageItWasIn) {
   EXPECT_FALSE(fs::exists(store::cover_path(dir.path, *Balance::parse("KPvK"))));
   auto rec = run::load_record(dir.path, *Balance::parse("KPvK"));
   ASSERT_TRUE(rec);
-  EXPECT_TRUE(rec->table.done);
-  EXPECT_FALSE(rec->minimize.done);
+  EXPECT_TRUE(rec->stage(S::Table).done);
+  EXPECT_FALSE(rec->stage(S::Minimize).done);
   for (const auto& e : fs::directory_iterator(dir.path / "covers"))  // covers and their probe layouts, no temporaries
     EXPECT_TRUE(e.path().extension() == ".egtc" || e.path().extension() == ".egtl") << "left behind: " << e.path();
 
@@ -145,48 +150,46 @@ TEST(BatchRun, StoppedRunResumesAtTheStageItWasIn) {
   ASSERT_TRUE(resumed) << resumed.error().message;
   EXPECT_EQ(log, (std::vector<std::string>{"KRvK table (skipped)", "KRvK minimize (skipped)", "KRvK check (skipped)",
                                            "KPvK table (skipped)", "KPvK minimize", "KPvK check"}));
-  EXPECT_EQ(resumed->back().mismatches, 0u);
+  EXPECT_EQ(resumed->back().results<S::Check>().mismatches, 0u);
 }
 
 bool has(const std::vector<std::string>& log, const std::string& line) {
   return std::find(log.begin(), log.end(), line) != log.end();
 }
 
-// --capture-resolved adds each balance's capture-resolved cover and its exhaustive proof, after the
-// standalone stages of every balance listed; the records make a rerun skip them, and only a
-// missing .egtcr brings them back.
-TEST(BatchRun, CaptureResolvedStagesMakeAndProveTheSecondCover) {
+// Both covers: each balance gets its standalone and capture-resolved covers, each proven, after the
+// covers its capture search probes; the records make a rerun skip them, and only a missing .egtcr
+// brings its stages back.
+TEST(BatchRun, BothCoversAreMadeAndProven) {
   TempDir dir("batch-cr");
   // KPvK's promotions reach the other four, and every capture KvK.
   const std::vector<std::string> names = {"KPvK", "KQvK", "KRvK", "KBvK", "KNvK", "KvK"};
   run::BatchRequest req = request(dir.path, names);
-  req.covers = store::CoverKind::CaptureResolved;
+  req.covers = run::CoverSet::Both;
   Result<std::vector<run::BatchRecord>> first = Error{""};
   auto log = run_logged(req, no_progress(), &first);
   ASSERT_TRUE(first) << first.error().message;
-  ASSERT_EQ(log.size(), 6u * 5u);  // table, minimize, check, minimize-cr, check-cr each
-  for (size_t i = 0; i < log.size(); ++i) {
-    const bool cr = log[i].find("-cr") != std::string::npos;
-    EXPECT_EQ(cr, i >= 6u * 3u) << "every standalone stage comes before any capture-resolved one: " << log[i];
-  }
+  ASSERT_EQ(log.size(), 6u * 5u);          // table, minimize, check, minimize-cr, check-cr each
   EXPECT_EQ(log.back(), "KPvK check-cr");  // after the covers its promotions probe
   for (const run::BatchRecord& r : *first) {
     SCOPED_TRACE(r.balance.name());
     EXPECT_TRUE(r.error.empty()) << r.error;
-    EXPECT_TRUE(r.minimize.done && r.check.done && r.minimize_cr.done && r.check_cr.done);
+    EXPECT_TRUE(r.stage(S::Minimize).done && r.stage(S::Check).done && r.stage(S::MinimizeCr).done &&
+                r.stage(S::CheckCr).done);
     const fs::path cr_path = store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved);
     ASSERT_TRUE(fs::exists(cr_path));
-    EXPECT_EQ(r.cr_cover_bytes, fs::file_size(cr_path));
-    EXPECT_GT(r.minimize_cr.seconds, 0);
-    EXPECT_GT(r.cr_minimize_expected_peak, 0u);
-    EXPECT_GT(r.cr_checked_positions, 0u);
-    EXPECT_EQ(r.cr_probed_positions, r.checked_positions);  // every legal position, as the standalone check
-    EXPECT_EQ(r.cr_mismatches, 0u);
+    EXPECT_EQ(r.results<S::MinimizeCr>().cover_bytes, fs::file_size(cr_path));
+    EXPECT_GT(r.stage(S::MinimizeCr).seconds, 0);
+    EXPECT_GT(r.results<S::MinimizeCr>().expected_peak_bytes, 0u);
+    EXPECT_GT(r.results<S::CheckCr>().checked_positions, 0u);
+    // Every legal position, as the standalone check.
+    EXPECT_EQ(r.results<S::CheckCr>().probed_positions, r.results<S::Check>().checked_positions);
+    EXPECT_EQ(r.results<S::CheckCr>().mismatches, 0u);
   }
   const run::BatchRecord& kpk = first->back();
   ASSERT_EQ(kpk.balance, *Balance::parse("KPvK"));
-  EXPECT_GT(kpk.cr_search_positions, 0u);  // promotions that win
-  EXPECT_GT(kpk.cr_cubes, 0u);
+  EXPECT_GT(kpk.results<S::MinimizeCr>().search_positions, 0u);  // promotions that win
+  EXPECT_GT(kpk.results<S::MinimizeCr>().cubes, 0u);
 
   // Done: nothing runs again, and the figures come back from the records.
   Result<std::vector<run::BatchRecord>> again = Error{""};
@@ -194,12 +197,12 @@ TEST(BatchRun, CaptureResolvedStagesMakeAndProveTheSecondCover) {
   ASSERT_TRUE(again);
   ASSERT_EQ(log.size(), 6u * 5u);
   for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
-  EXPECT_EQ(again->back().cr_cover_bytes, kpk.cr_cover_bytes);
-  EXPECT_EQ(again->back().cr_search_positions, kpk.cr_search_positions);
-  EXPECT_EQ(again->back().cr_probed_positions, kpk.cr_probed_positions);
-  EXPECT_EQ(again->back().check_cr.seconds, kpk.check_cr.seconds);
+  EXPECT_EQ(again->back().results<S::MinimizeCr>().cover_bytes, kpk.results<S::MinimizeCr>().cover_bytes);
+  EXPECT_EQ(again->back().results<S::MinimizeCr>().search_positions, kpk.results<S::MinimizeCr>().search_positions);
+  EXPECT_EQ(again->back().results<S::CheckCr>().probed_positions, kpk.results<S::CheckCr>().probed_positions);
+  EXPECT_EQ(again->back().stage(S::CheckCr).seconds, kpk.stage(S::CheckCr).seconds);
 
-  // Without the flag the batch is what it was: no capture-resolved stage.
+  // The standalone covers alone: no capture-resolved stage.
   run::BatchRequest plain = request(dir.path, names);
   log = run_logged(plain);
   EXPECT_EQ(log.size(), 6u * 3u);
@@ -219,51 +222,74 @@ TEST(BatchRun, CaptureResolvedStagesMakeAndProveTheSecondCover) {
   EXPECT_TRUE(fs::exists(store::cover_path(dir.path, kpk.balance, store::CoverKind::CaptureResolved)));
 }
 
-// A capture-resolved stage without the covers its capture search probes fails naming them, and the
-// run goes on with the other balances; once the covers are there, it runs.
-TEST(BatchRun, CaptureResolvedStageNamesTheMissingCovers) {
-  TempDir dir("batch-cr-missing");
-  run::BatchRequest req = request(dir.path, {"KBvK", "KNvK"});
-  req.covers = store::CoverKind::CaptureResolved;
+// Capture-resolved covers alone: no standalone cover is made, and the balances a capture search
+// reaches that have no cover get theirs first, in the same run.
+TEST(BatchRun, CaptureResolvedRunMakesTheCoversItsSearchesProbe) {
+  TempDir dir("batch-cr-only");
+  run::BatchRequest req = request(dir.path, {"KPvK"});
+  req.covers = run::CoverSet::CaptureResolved;
+  const std::vector<Balance> planned = run::batch_balances(req);
+  ASSERT_EQ(planned.size(), 6u);  // KPvK, the four it promotes to, and KvK their captures reach
+  EXPECT_EQ(planned.front(), *Balance::parse("KvK"));
+  EXPECT_EQ(planned.back(), *Balance::parse("KPvK"));
   Result<std::vector<run::BatchRecord>> result = Error{""};
   auto log = run_logged(req, no_progress(), &result);
-  ASSERT_TRUE(result) << result.error().message;  // a balance that fails does not stop the run
-  EXPECT_EQ(log, (std::vector<std::string>{"KNvK table", "KNvK minimize", "KNvK check", "KBvK table", "KBvK minimize",
-                                           "KBvK check", "KNvK minimize-cr", "KBvK minimize-cr"}));
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(result->size(), 6u);
+  EXPECT_EQ(log.size(), 6u * 3u);  // table, minimize-cr, check-cr each
+  for (const std::string& line : log) {
+    EXPECT_EQ(line.find(" minimize "), std::string::npos) << line;
+    EXPECT_FALSE(line.ends_with(" check")) << line;
+  }
+  EXPECT_EQ(log.back(), "KPvK check-cr");
   for (const run::BatchRecord& r : *result) {
     SCOPED_TRACE(r.balance.name());
-    EXPECT_TRUE(r.check.done);  // the standalone cover is made and proven all the same
-    EXPECT_FALSE(r.minimize_cr.done);
-    EXPECT_EQ(r.error.rfind("minimize-cr: " + r.balance.name() + "'s capture-resolved cover needs the covers", 0), 0u)
-        << r.error;
-    EXPECT_NE(r.error.find("missing: KvK "), std::string::npos) << r.error;
-    EXPECT_FALSE(fs::exists(store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved)));
-    EXPECT_FALSE(run::load_record(dir.path, r.balance)->minimize_cr.done);
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_TRUE(r.stage(S::CheckCr).done);
+    EXPECT_FALSE(r.stage(S::Minimize).done);
+    EXPECT_EQ(r.results<S::CheckCr>().mismatches, 0u);
+    EXPECT_GT(r.results<S::CheckCr>().probed_positions, 0u);
+    EXPECT_FALSE(fs::exists(store::cover_path(dir.path, r.balance, store::CoverKind::Standalone)));
   }
+  // Now that they have covers, a second run plans KPvK alone.
+  EXPECT_EQ(run::batch_balances(req), (std::vector<Balance>{*Balance::parse("KPvK")}));
+}
 
-  // One stage alone needs the stages before it.
+// One capture-resolved stage alone (a cluster job's step) makes nothing else: without the covers
+// its capture search probes it fails naming them, and it needs the stages before it.
+TEST(BatchRun, CaptureResolvedStageAloneNamesTheMissingCovers) {
+  TempDir dir("batch-cr-missing");
+  ASSERT_TRUE(run::run_batch(request(dir.path, {"KBvK"})));  // the table (and KvK's) and the standalone cover
   run::BatchRequest one = request(dir.path, {"KBvK"});
   one.only = run::BatchStage::CheckCr;
   auto early = run::run_batch(one);
   ASSERT_TRUE(early);
   EXPECT_EQ(early->at(0).error, "check-cr: needs the minimize-cr stage done first");
 
-  // With KvK's cover made, both go through and the standalone stages are not run again.
-  run_logged(request(dir.path, {"KvK"}));
-  log = run_logged(req, no_progress(), &result);
-  ASSERT_TRUE(result);
-  EXPECT_EQ(log, (std::vector<std::string>{"KNvK table (skipped)", "KNvK minimize (skipped)", "KNvK check (skipped)",
-                                           "KBvK table (skipped)", "KBvK minimize (skipped)", "KBvK check (skipped)",
-                                           "KNvK minimize-cr", "KNvK check-cr", "KBvK minimize-cr", "KBvK check-cr"}));
-  for (const run::BatchRecord& r : *result) EXPECT_TRUE(r.error.empty() && r.check_cr.done) << r.error;
+  one.only = run::BatchStage::MinimizeCr;
+  EXPECT_EQ(run::batch_balances(one), (std::vector<Balance>{*Balance::parse("KBvK")}));
+  auto missing = run::run_batch(one);
+  ASSERT_TRUE(missing);
+  const run::BatchRecord& r = missing->at(0);
+  EXPECT_EQ(r.error.rfind("minimize-cr: KBvK's capture-resolved cover needs the covers", 0), 0u) << r.error;
+  EXPECT_NE(r.error.find("missing: KvK "), std::string::npos) << r.error;
+  EXPECT_FALSE(fs::exists(store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved)));
+  EXPECT_FALSE(run::load_record(dir.path, r.balance)->stage(S::MinimizeCr).done);
+
+  // With KvK's cover made, it goes through.
+  ASSERT_TRUE(run::run_batch(request(dir.path, {"KvK"})));
+  auto made = run::run_batch(one);
+  ASSERT_TRUE(made);
+  EXPECT_TRUE(made->at(0).error.empty()) << made->at(0).error;
+  EXPECT_TRUE(made->at(0).stage(S::MinimizeCr).done);
   // The missing-cover check is the one the stages ask.
   EXPECT_TRUE(run::missing_successor_covers(dir.path, *Balance::parse("KBvK")).empty());
   EXPECT_EQ(run::missing_successor_covers(dir.path, *Balance::parse("KPvK")),
-            (std::vector<Balance>{*Balance::parse("KQvK"), *Balance::parse("KRvK")}));  // KBvK, KNvK, KvK are there
+            (std::vector<Balance>{*Balance::parse("KQvK"), *Balance::parse("KRvK"), *Balance::parse("KNvK")}));
 }
 
-// The report carries the capture-resolved figures only when those stages were asked for or are done,
-// and --stage takes their names.
+// The report carries a cover's figures only when its stages were asked for or are done, and
+// --stage and --covers take their names.
 TEST(BatchRun, CliReportsCaptureResolvedFiguresOnlyWhenThere) {
   TempDir dir("batch-cr-cli");
   auto batch = [&](std::vector<std::string> extra) {
@@ -285,6 +311,11 @@ TEST(BatchRun, CliReportsCaptureResolvedFiguresOnlyWhenThere) {
   ASSERT_EQ(later.exit_code, 0) << later.err;
   EXPECT_NE(later.out.find("\"cr_probed_positions\""), std::string::npos) << later.out;
   EXPECT_NE(batch({"--stage", "bogus-cr"}).exit_code, 0);
+  auto bad = batch({"--covers", "some"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("unknown cover set 'some' (standalone, capture-resolved or both)"), std::string::npos)
+      << bad.err;
+  EXPECT_NE(batch({"--capture-resolved", "--covers", "standalone"}).exit_code, 0);
 }
 
 TEST(BatchRun, SizesFileErrorsNameTheLine) {

@@ -20,6 +20,7 @@ using namespace egtmin;
 namespace fs = std::filesystem;
 using run::BatchStage;
 using test::TempDir;
+using S = run::BatchStage;
 
 Balance bal(const char* name) { return *Balance::parse(name); }
 
@@ -45,8 +46,8 @@ TEST(BatchStages, OneStageAtATime) {
   ASSERT_TRUE(run::run_batch(req));
   auto rec = run::load_record(dir.path, bal("KRvK"));
   ASSERT_TRUE(rec);
-  EXPECT_TRUE(rec->table.done);
-  EXPECT_FALSE(rec->minimize.done);
+  EXPECT_TRUE(rec->stage(S::Table).done);
+  EXPECT_FALSE(rec->stage(S::Minimize).done);
   const fs::path stale = store::cover_path(dir.path, bal("KRvK")).string() + ".tmp-Ab12Cd";
   fs::create_directories(stale.parent_path());
   std::ofstream(stale) << "half a cover";
@@ -58,9 +59,9 @@ TEST(BatchStages, OneStageAtATime) {
   req.only = BatchStage::Check;
   auto checked = run::run_batch(req);
   ASSERT_TRUE(checked);
-  EXPECT_TRUE(checked->at(0).check.done);
-  EXPECT_EQ(checked->at(0).mismatches, 0u);
-  EXPECT_GT(checked->at(0).checked_positions, 0u);
+  EXPECT_TRUE(checked->at(0).stage(S::Check).done);
+  EXPECT_EQ(checked->at(0).results<S::Check>().mismatches, 0u);
+  EXPECT_GT(checked->at(0).results<S::Check>().checked_positions, 0u);
   // The verify stage needs Syzygy's directory.
   req.only = BatchStage::Verify;
   EXPECT_FALSE(run::run_batch(req));
@@ -89,13 +90,14 @@ TEST(BatchStages, VerifyIsRecorded) {
   for (const Balance& b : req.balances) {
     auto rec = run::load_record(req.data_dir, b);
     ASSERT_TRUE(rec);
-    EXPECT_TRUE(rec->verify.done) << b.name();
-    EXPECT_EQ(rec->syzygy_mismatches, 0u);
+    EXPECT_TRUE(rec->stage(S::Verify).done) << b.name();
+    EXPECT_EQ(rec->results<S::Verify>().syzygy_mismatches, 0u);
   }
   auto krvk = run::load_record(req.data_dir, bal("KRvK"));
-  EXPECT_TRUE(krvk->syzygy_compared);
-  EXPECT_GT(krvk->syzygy_positions, krvk->positions);  // every legal position, not only canonical ones
-  EXPECT_FALSE(run::load_record(req.data_dir, bal("KQvK"))->syzygy_compared);
+  EXPECT_TRUE(krvk->results<S::Verify>().syzygy_compared);
+  EXPECT_GT(krvk->results<S::Verify>().syzygy_positions,
+            krvk->results<S::Table>().positions);  // every legal position, not only canonical ones
+  EXPECT_FALSE(run::load_record(req.data_dir, bal("KQvK"))->results<S::Verify>().syzygy_compared);
   std::vector<std::string> log;
   run::BatchEvents ev;
   ev.stage_done = [&](const run::BatchRecord&, run::BatchStage, bool skipped) {

@@ -32,9 +32,9 @@ ClusterView::ClusterView(AppContext* ctx, QWidget* parent) : QGroupBox(tr("Clust
   tree_ = new QTreeWidget(this);
   tree_->setObjectName("cluster-stages");
   tree_->setRootIsDecorated(false);
-  tree_->setColumnCount(1 + int(run::kBatchStages.size()));
+  tree_->setColumnCount(1 + int(run::kClusterStages.size()));
   QStringList headers = {tr("Balance")};
-  for (run::BatchStage s : run::kBatchStages) headers << enumText(s);
+  for (run::BatchStage s : run::kClusterStages) headers << enumText(s);
   tree_->setHeaderLabels(headers);
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
   tree_->setMinimumHeight(120);
@@ -103,7 +103,7 @@ void ClusterView::showStatus(const Result<cluster::ClusterStatus>& status) {
   for (const cluster::BalanceStatus& b : status->balances) {
     auto* item = new QTreeWidgetItem(tree_);
     item->setText(0, QString::fromStdString(b.balance.name()));
-    for (run::BatchStage s : run::kBatchStages) {
+    for (run::BatchStage s : run::kClusterStages) {
       const cluster::StageStatus& st = b.stage(s);
       const int column = 1 + int(s);
       if (st.state == cluster::StageState::NotSubmitted) {

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/stage.hpp"
+
+#include "store/cover_file.hpp"
+#include "table/generator.hpp"
+
+namespace egtmin::run {
+
+MadeCover make_cover(const StageContext& c, store::CoverKind kind) {
+  MinimizeRequest m;
+  m.balances = {c.balance};
+  m.passes = c.request.passes;
+  m.canon = c.request.canon;
+  m.effort = c.request.effort;
+  m.threads = c.threads;
+  m.data_dir = c.request.data_dir;
+  m.memory_limit = c.request.memory_limit;
+  m.kind = kind;
+  MadeCover made;
+  made.figures = measured([&] {
+    auto run = run_minimize(m, {}, c.progress);
+    if (!run) {
+      if (!c.progress.cancelled()) made.error = run.error().message;
+      return;
+    }
+    if (run->balances.empty() || !run->balances.front().ok()) {
+      made.error = run->balances.empty() ? std::string("no result") : run->balances.front().error;
+      return;
+    }
+    made.result = run->balances.front();
+  });
+  if (made.result) {
+    std::error_code ec;
+    made.bytes = std::filesystem::file_size(made.result->cover_path, ec);
+  }
+  return made;
+}
+
+std::vector<Balance> missing_successor_covers(const std::filesystem::path& data_dir, const Balance& b) {
+  std::vector<Balance> missing;
+  std::error_code ec;
+  for (const Balance& s : successor_balances(b.canonical()))
+    if (!std::filesystem::exists(store::cover_path(data_dir, s), ec) &&
+        !std::filesystem::exists(store::cover_path(data_dir, s, store::CoverKind::CaptureResolved), ec))
+      missing.push_back(s);
+  return missing;
+}
+
+bool successor_covers_there(StageContext& c) {
+  const std::vector<Balance> missing = missing_successor_covers(c.request.data_dir, c.balance);
+  if (missing.empty()) return true;
+  std::string listed, command;
+  for (const Balance& m : missing) {
+    listed += (listed.empty() ? "" : ", ") + m.name();
+    command += " " + m.name();
+  }
+  c.error = c.balance.name() +
+            "'s capture-resolved cover needs the covers of the balances its captures and promotions reach; "
+            "missing: " +
+            listed + " (a batch asked for capture-resolved covers makes them; or: egtmin-cli minimize" + command + ")";
+  return false;
+}
+
+}  // namespace egtmin::run

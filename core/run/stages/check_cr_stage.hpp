@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The check-cr stage: the capture-resolved cover's proof, as `check NAME --capture-resolved
+// --probe` runs it: the cubes against the table with the positions left to the capture search
+// open, and every legal position through the indexed probe with its capture search, which probes
+// the covers of the balances captures and promotions reach.
+#pragma once
+
+#include "run/stage.hpp"
+
+namespace egtmin::run {
+
+template <>
+struct Stage<BatchStage::CheckCr> {
+  struct Results {
+    uint64_t checked_positions = 0;  // by the cubes
+    uint64_t probed_positions = 0;   // through the probe
+    uint64_t mismatches = 0;         // of both
+  };
+  template <class R, class Visit>
+  static void each(R& r, Visit&& v) {
+    v("cr_checked_positions", r.checked_positions);
+    v("cr_probed_positions", r.probed_positions);
+    v("cr_mismatches", r.mismatches);
+  }
+  static void run(StageContext& c, Results& r);
+  static std::string summary(const StageFigures& f, const Results& r);
+  static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
+  // The tables the captures reach load beside the table, as in the minimization.
+  static uint64_t expected_memory_bytes(const Balance& b, int cpus);
+  static constexpr double kSecondsPerSlot = 1.4e-6;
+};
+
+}  // namespace egtmin::run

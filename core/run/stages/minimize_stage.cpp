@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/stages/minimize_stage.hpp"
+
+#include <cstdio>
+
+#include "run/run_plan.hpp"
+#include "store/cover_file.hpp"
+
+namespace egtmin::run {
+
+void Stage<BatchStage::Minimize>::run(StageContext& c, Results& r) {
+  c.store.unload_all();  // the minimization loads what it needs
+  r.expected_peak_bytes = minimize_peak_bytes(c.balance, c.threads, store::CoverKind::Standalone);
+  MadeCover made = make_cover(c, store::CoverKind::Standalone);
+  c.figures = made.figures;
+  c.error = made.error;
+  if (!made.result) return;
+  const BalanceResult& result = *made.result;
+  r.cpu_seconds = result.cpu_seconds;
+  r.cubes = result.cubes;
+  r.rule_draws = result.summary.rule_draws.size();
+  r.split_inputs = result.summary.split_inputs;
+  r.care_positions = result.summary.care_positions;
+  r.passes = result.summary.reports;
+  r.cover_bytes = made.bytes;
+  c.figures.done = true;
+}
+
+std::string Stage<BatchStage::Minimize>::summary(const StageFigures& f, const Results& r) {
+  char line[200];
+  std::snprintf(line, sizeof line, "%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
+                (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, f.seconds, double(f.peak_bytes) / 1e9,
+                double(r.expected_peak_bytes) / 1e9);
+  std::string out = line;
+  for (const logic::PassReport& p : r.passes) {
+    std::snprintf(line, sizeof line, " %s %.0f s", p.pass.c_str(), p.seconds);
+    out += line;
+  }
+  return out;
+}
+
+bool Stage<BatchStage::Minimize>::outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
+  std::error_code ec;
+  return std::filesystem::exists(store::cover_path(data_dir, b, store::CoverKind::Standalone), ec);
+}
+
+uint64_t Stage<BatchStage::Minimize>::expected_memory_bytes(const Balance& b, int cpus) {
+  return minimize_peak_bytes(b, cpus, store::CoverKind::Standalone);
+}
+
+}  // namespace egtmin::run
