@@ -426,8 +426,8 @@ class TestCharts : public QObject {
       panel.showTab(names[i]);
       QCOMPARE(tabs->currentIndex(), i);
     }
-    QCOMPARE(panel.chartTab<SizesChart>(), tabs->widget(names.indexOf(QStringLiteral("sizes"))));
-    QCOMPARE(panel.chartTab<TimeChart>(), tabs->widget(names.indexOf(QStringLiteral("time"))));
+    QCOMPARE(panel.chartTab<SizesChart>(), tabs->widget(int(names.indexOf(QStringLiteral("sizes")))));
+    QCOMPARE(panel.chartTab<TimeChart>(), tabs->widget(int(names.indexOf(QStringLiteral("time")))));
 
     ChartsPanel bare;
     QVERIFY(!bare.findChild<QTabWidget*>());
