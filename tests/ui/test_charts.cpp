@@ -29,7 +29,6 @@
 #include "charts/probe_time_density.hpp"
 #include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
-#include "charts/scratch_chart.hpp"
 #include "charts/sizes_chart.hpp"
 #include "ui_test_support.hpp"
 
@@ -439,21 +438,6 @@ class TestCharts : public QObject {
     QCOMPARE(time->pointCount(), 1);
     bare.clear();
     QCOMPARE(time->pointCount(), 0);
-  }
-
-  void scratchChartIsATab() {
-    AppContext ctx(dir_.filePath("data-scratch"), QString());
-    ChartsPanel panel(&ctx);
-    ScratchChart* chart = panel.chartTab<ScratchChart>();
-    QVERIFY(chart);
-    panel.showTab(QStringLiteral("scratch"));
-    auto* tabs = panel.findChild<QTabWidget*>();
-    QCOMPARE(tabs->currentWidget(), chart);
-    QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Scratch"));
-    chart->setValues({QStringLiteral("a"), QStringLiteral("b")}, {1.0, 2.0});
-    auto bars = seriesOf<QBarSeries>(chart->chart());
-    QCOMPARE(bars.size(), 1);
-    QCOMPARE(barValues(bars[0]->barSets()[0]), (QList<qreal>{1.0, 2.0}));
   }
 
   void svgExportBesidePng() {

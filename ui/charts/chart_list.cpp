@@ -8,7 +8,6 @@
 #include "charts/iteration_chart.hpp"
 #include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
-#include "charts/scratch_chart.hpp"
 #include "charts/sizes_chart.hpp"
 
 namespace egtmin::ui {
@@ -32,7 +31,6 @@ constexpr ChartTab kChartTabs[] = {
     {"syzygy", QT_TRANSLATE_NOOP("egtmin::ui::ChartsPanel", "Cover vs Syzygy"), make<SyzygySizeChart>},
     {"probe-times", QT_TRANSLATE_NOOP("egtmin::ui::ChartsPanel", "Probe times"), make<ProbeTimesChart>},
     {"ablation", QT_TRANSLATE_NOOP("egtmin::ui::ChartsPanel", "Ablation"), make<AblationChart>},
-    {"scratch", QT_TRANSLATE_NOOP("egtmin::ui::ChartsPanel", "Scratch"), make<ScratchChart>},
 };
 
 }  // namespace
