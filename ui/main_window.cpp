@@ -115,13 +115,13 @@ void MainWindow::about() {
 void MainWindow::openSettings() {
   // A running probe benchmark holds Fathom's directory (Syzygy::Hold), which a new Syzygy directory
   // would wait for on this thread: stop it first (it stops within a few thousand probes).
-  if (ProbeTimesChart* bench = charts_->probeTimesChart(); bench && bench->busy()) {
+  if (ProbeTimesChart* bench = charts_->chartTab<ProbeTimesChart>(); bench && bench->busy()) {
     bench->cancel();
     bench->wait(30000);
     statusBar()->showMessage(tr("Probe benchmark cancelled: the settings may change its directories"), 8000);
   }
   // The ablation times each idea's probe the same way, and minimizes into the data directory.
-  if (AblationChart* ablation = charts_->ablationChart(); ablation && ablation->busy()) {
+  if (AblationChart* ablation = charts_->chartTab<AblationChart>(); ablation && ablation->busy()) {
     ablation->cancel();
     ablation->wait(60000);
     statusBar()->showMessage(tr("Ablation cancelled: the settings may change its directories"), 8000);

@@ -121,7 +121,7 @@ bool takeScreenshots(MainWindow& w, const QString& dir) {
   w.chartsPanel()->showTab(QStringLiteral("probe-times"));
   QDockWidget* chartsDock = w.findChild<QDockWidget*>(QStringLiteral("charts-dock"));
   if (chartsDock) w.resizeDocks({chartsDock}, {560}, Qt::Vertical);
-  if (ProbeTimesChart* probeTimes = w.chartsPanel()->probeTimesChart()) {
+  if (ProbeTimesChart* probeTimes = w.chartsPanel()->chartTab<ProbeTimesChart>()) {
     probeTimes->piecesBox()->setCurrentIndex(probeTimes->piecesBox()->findData(3));
     probeTimes->positionsBox()->setValue(200000);
     probeTimes->refresh();

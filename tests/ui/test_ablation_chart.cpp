@@ -57,7 +57,7 @@ class TestAblationChart : public QObject {
 
   // Runs the request through the tab's background path and checks what every run must show.
   void runAndCheck(ChartsPanel& panel, const bench::AblationRequest& req) {
-    AblationChart* chart = panel.ablationChart();
+    AblationChart* chart = panel.chartTab<AblationChart>();
     QSignalSpy finished(chart, &AblationChart::finished);
     // The event loop keeps turning, and the bar never goes back.
     int ticks = 0, lastBar = 0;
@@ -107,7 +107,7 @@ class TestAblationChart : public QObject {
     QVERIFY(x);
     QCOMPARE(x->categories(), (QStringList{"default", "espresso"}));
     // Fig. 1b from the same rows: both balances, the cubes of each idea.
-    IterationChart* iteration = panel.iterationChart();
+    IterationChart* iteration = panel.chartTab<IterationChart>();
     QVERIFY2(iteration->message().isEmpty(), qPrintable(iteration->message()));
     QCOMPARE(iteration->balances().size(), 2);
     QVERIFY(iteration->balances().contains("KRvK") && iteration->balances().contains("KQvK"));
@@ -138,7 +138,7 @@ class TestAblationChart : public QObject {
     t.start();
     runAndCheck(panel, tinyRequest(data, QString()));
     qInfo("ablation without Syzygy: %lld ms", qint64(t.elapsed()));
-    AblationChart* chart = panel.ablationChart();
+    AblationChart* chart = panel.chartTab<AblationChart>();
     QCOMPARE(bars(chart->chart())->count(), 1);  // no probe bars
     QVERIFY2(chart->summaryLabel()->text().contains(QStringLiteral("No Syzygy")),
              qPrintable(chart->summaryLabel()->text()));
@@ -154,12 +154,12 @@ class TestAblationChart : public QObject {
     panel.resize(1000, 700);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    QVERIFY(panel.ablationChart()->request().syzygy.has_value());
+    QVERIFY(panel.chartTab<AblationChart>()->request().syzygy.has_value());
     QElapsedTimer t;
     t.start();
     runAndCheck(panel, tinyRequest(data, syz));
     qInfo("ablation with Syzygy: %lld ms", qint64(t.elapsed()));
-    AblationChart* chart = panel.ablationChart();
+    AblationChart* chart = panel.chartTab<AblationChart>();
     QBarSeries* b = bars(chart->chart());
     QCOMPARE(b->count(), 2);
     for (int i = 0; i < 2; ++i) {

@@ -3,8 +3,8 @@
 // in its title, minimization time vs cover size (one point per run and
 // balance, a balance's runs joined), our cover vs Syzygy WDL file sizes (scatter plus the y = x
 // diagonal, the size report off the GUI thread, a plain message without Syzygy), the joint density
-// of two probe methods' times, Fig. 1b and the ablation chart from given ablation rows, and SVG
-// export beside PNG.
+// of two probe methods' times, Fig. 1b and the ablation chart from given ablation rows, the tabs
+// made from the chart list, and SVG export beside PNG.
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -23,6 +23,7 @@
 
 #include "app_context.hpp"
 #include "charts/ablation_chart.hpp"
+#include "charts/chart_list.hpp"
 #include "charts/charts_panel.hpp"
 #include "charts/iteration_chart.hpp"
 #include "charts/probe_time_density.hpp"
@@ -152,7 +153,7 @@ class TestCharts : public QObject {
     panel.addPoints(QStringLiteral("run A"), {pt("KRvK", "start", 0, 100, 0.5), pt("KRvK", "expand", 1, 40, 1.5),
                                               pt("KQvK", "start", 0, 50, 0.25), pt("KQvK", "expand", 1, 10, 0.75)});
     QCOMPARE(panel.seriesCount(), 2);  // passes: one line per balance
-    TimeChart* time = panel.timeChart();
+    TimeChart* time = panel.chartTab<TimeChart>();
     QVERIFY(time);
     QCOMPARE(time->pointCount(), 2);
     auto* s = qobject_cast<QScatterSeries*>(time->chart()->series().value(0));
@@ -329,8 +330,8 @@ class TestCharts : public QObject {
     QVERIFY(dir_.isValid());
     AppContext ctx(dir_.filePath("data-ablation"), QString());
     ChartsPanel panel(&ctx);
-    AblationChart* chart = panel.ablationChart();
-    QVERIFY(chart && panel.iterationChart());
+    AblationChart* chart = panel.chartTab<AblationChart>();
+    QVERIFY(chart && panel.chartTab<IterationChart>());
     QVERIFY(!chart->hasResult());
     QVERIFY(!chart->message().isEmpty());
     QVERIFY(chart->runButton()->isEnabled());  // Syzygy is optional: sizes only without it
@@ -358,7 +359,8 @@ class TestCharts : public QObject {
     for (const QPointF& p : lines[0]->points()) QCOMPARE(p.y(), 1.0);
     QVERIFY(chart->summaryLabel()->text().contains(QStringLiteral("split-stm")));
     // The same rows drew Fig. 1b.
-    QCOMPARE(panel.iterationChart()->balances(), (QStringList{QStringLiteral("KRvK"), QStringLiteral("KQvK")}));
+    QCOMPARE(panel.chartTab<IterationChart>()->balances(),
+             (QStringList{QStringLiteral("KRvK"), QStringLiteral("KQvK")}));
 
     QString err;
     QVERIFY2(chart->exportCsv(dir_.filePath("ablation.csv"), &err), qPrintable(err));
@@ -385,7 +387,7 @@ class TestCharts : public QObject {
     chart->setRows(noDefault);
     QVERIFY2(chart->message().contains(QStringLiteral("default")), qPrintable(chart->message()));
     QVERIFY(chart->chart()->series().isEmpty());
-    QVERIFY(!panel.iterationChart()->message().isEmpty());
+    QVERIFY(!panel.chartTab<IterationChart>()->message().isEmpty());
     chart->setRows({});
     QVERIFY(!chart->hasResult());
     QVERIFY(chart->message().contains(QStringLiteral("no ideas")));
@@ -397,7 +399,45 @@ class TestCharts : public QObject {
     QVERIFY(tabs);
     QCOMPARE(tabs->currentWidget(), chart);
     panel.showTab(QStringLiteral("iteration"));
-    QCOMPARE(tabs->currentWidget(), panel.iterationChart());
+    QCOMPARE(tabs->currentWidget(), panel.chartTab<IterationChart>());
+  }
+
+  // The tabs are the passes and then the chart list's rows, in its order, each with its title and
+  // reachable by its name; without a context only the time chart exists, hidden, fed the runs.
+  void tabsFollowTheChartList() {
+    QVERIFY(dir_.isValid());
+    AppContext ctx(dir_.filePath("data-tabs"), QString());
+    ChartsPanel panel(&ctx);
+    auto* tabs = panel.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    const std::span<const ChartTab> list = chartTabs();
+    QCOMPARE(tabs->count(), 1 + int(list.size()));
+    QCOMPARE(tabs->widget(0)->objectName(), QStringLiteral("passes"));
+    QCOMPARE(tabs->tabText(0), QStringLiteral("Passes"));
+    QStringList names{QStringLiteral("passes")};
+    for (int i = 1; i < tabs->count(); ++i) {
+      const ChartTab& row = list[size_t(i - 1)];
+      QCOMPARE(tabs->widget(i)->objectName(), QString::fromLatin1(row.name));
+      QCOMPARE(tabs->tabText(i), QString::fromLatin1(row.title));
+      QVERIFY2(!names.contains(QString::fromLatin1(row.name)), row.name);
+      names << QString::fromLatin1(row.name);
+    }
+    for (int i = tabs->count() - 1; i >= 0; --i) {
+      panel.showTab(names[i]);
+      QCOMPARE(tabs->currentIndex(), i);
+    }
+    QCOMPARE(panel.chartTab<SizesChart>(), tabs->widget(int(names.indexOf(QStringLiteral("sizes")))));
+    QCOMPARE(panel.chartTab<TimeChart>(), tabs->widget(int(names.indexOf(QStringLiteral("time")))));
+
+    ChartsPanel bare;
+    QVERIFY(!bare.findChild<QTabWidget*>());
+    QVERIFY(!bare.chartTab<SizesChart>() && !bare.chartTab<AblationChart>());
+    TimeChart* time = bare.chartTab<TimeChart>();
+    QVERIFY(time && time->isHidden());
+    bare.addPoints(QStringLiteral("run A"), {pt("KRvK", "start", 0, 100, 0.5)});
+    QCOMPARE(time->pointCount(), 1);
+    bare.clear();
+    QCOMPARE(time->pointCount(), 0);
   }
 
   void svgExportBesidePng() {
@@ -413,22 +453,22 @@ class TestCharts : public QObject {
     QVERIFY(isSvg(passes));
     QVERIFY(panel.exportPng(dir_.filePath("passes.png")));
     const QString time = dir_.filePath("time.svg");
-    QVERIFY(panel.timeChart()->exportSvg(time));
+    QVERIFY(panel.chartTab<TimeChart>()->exportSvg(time));
     QVERIFY(isSvg(time));
-    QVERIFY(panel.syzygyChart());
-    panel.syzygyChart()->setPoints({{QStringLiteral("KRvK"), 1000, 5000, 2000}});
+    QVERIFY(panel.chartTab<SyzygySizeChart>());
+    panel.chartTab<SyzygySizeChart>()->setPoints({{QStringLiteral("KRvK"), 1000, 5000, 2000}});
     const QString syz = dir_.filePath("syzygy.svg");
-    QVERIFY(panel.syzygyChart()->exportSvg(syz));
+    QVERIFY(panel.chartTab<SyzygySizeChart>()->exportSvg(syz));
     QVERIFY(isSvg(syz));
     const QString sizes = dir_.filePath("sizes.svg");
-    QVERIFY(panel.sizesChart()->exportSvg(sizes));
+    QVERIFY(panel.chartTab<SizesChart>()->exportSvg(sizes));
     QVERIFY(isSvg(sizes));
-    panel.ablationChart()->setRows(knownRows());
+    panel.chartTab<AblationChart>()->setRows(knownRows());
     const QString ablation = dir_.filePath("ablation.svg");
-    QVERIFY(panel.ablationChart()->exportSvg(ablation));
+    QVERIFY(panel.chartTab<AblationChart>()->exportSvg(ablation));
     QVERIFY(isSvg(ablation));
     const QString iteration = dir_.filePath("iteration.svg");
-    QVERIFY(panel.iterationChart()->exportSvg(iteration));
+    QVERIFY(panel.chartTab<IterationChart>()->exportSvg(iteration));
     QVERIFY(isSvg(iteration));
   }
 };

@@ -71,8 +71,8 @@ class TestMainWindow : public QObject {
     QCOMPARE(job->points().size(), 5);  // start + 4 passes
     QTRY_COMPARE(w.chartsPanel()->seriesCount(), 1);
     // The finished run wrote a cover: the sizes chart lists its balance.
-    QTRY_COMPARE(w.chartsPanel()->sizesChart()->balanceCount(), 1);
-    QVERIFY(w.chartsPanel()->sizesChart()->exportPng(dir_.filePath("sizes.png")));
+    QTRY_COMPARE(w.chartsPanel()->chartTab<SizesChart>()->balanceCount(), 1);
+    QVERIFY(w.chartsPanel()->chartTab<SizesChart>()->exportPng(dir_.filePath("sizes.png")));
     for (int m = 0; m < 4; ++m) w.chartsPanel()->setMetric(m);
     QVERIFY(w.chartsPanel()->exportPng(dir_.filePath("chart.png")));
     QString err;

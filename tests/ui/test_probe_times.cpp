@@ -116,7 +116,7 @@ class TestProbeTimes : public QObject {
     if (syz.isEmpty()) QSKIP(test::syzygyMissing());
     AppContext ctx(data_, syz);
     ChartsPanel panel(&ctx);
-    ProbeTimesChart* chart = panel.probeTimesChart();
+    ProbeTimesChart* chart = panel.chartTab<ProbeTimesChart>();
     QVERIFY(chart);
     panel.resize(1000, 600);
     panel.showTab(QStringLiteral("probe-times"));

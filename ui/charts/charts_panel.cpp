@@ -19,10 +19,9 @@
 #include <cmath>
 
 #include "charts/ablation_chart.hpp"
+#include "charts/chart_list.hpp"
 #include "charts/iteration_chart.hpp"
-#include "charts/probe_times_chart.hpp"
 #include "charts/scatter_charts.hpp"
-#include "charts/sizes_chart.hpp"
 
 namespace egtmin::ui {
 
@@ -63,32 +62,25 @@ ChartsPanel::ChartsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent) {
     tabs_ = tabs;
     tabs->setDocumentMode(true);
     tabs->addTab(passes, tr("Passes"));
-    time_ = new TimeChart(this);
-    tabs->addTab(time_, tr("Time vs cubes"));
-    iteration_ = new IterationChart(this);
-    tabs->addTab(iteration_, tr("Iterated passes"));
-    sizes_ = new SizesChart(ctx, this);
-    tabs->addTab(sizes_, tr("File sizes"));
-    syzygy_ = new SyzygySizeChart(ctx, this);
-    tabs->addTab(syzygy_, tr("Cover vs Syzygy"));
-    probeTimes_ = new ProbeTimesChart(ctx, this);
-    tabs->addTab(probeTimes_, tr("Probe times"));
-    ablation_ = new AblationChart(ctx, this);
-    tabs->addTab(ablation_, tr("Ablation"));
     passes->setObjectName("passes");
-    time_->setObjectName("time");
-    iteration_->setObjectName("iteration");
-    sizes_->setObjectName("sizes");
-    syzygy_->setObjectName("syzygy");
-    probeTimes_->setObjectName("probe-times");
-    ablation_->setObjectName("ablation");
+    for (const ChartTab& tab : chartTabs()) {
+      QWidget* chart = tab.make(ctx, this);
+      chart->setObjectName(QString::fromLatin1(tab.name));
+      tabs->addTab(chart, tr(tab.title));
+      charts_ << chart;
+    }
     // Fig. 1b is the ablation's "default" and "espresso" rows: one run feeds both tabs.
-    connect(ablation_, &AblationChart::resultChanged, iteration_, [this] { iteration_->setRows(ablation_->rows()); });
+    AblationChart* ablation = chartTab<AblationChart>();
+    IterationChart* iteration = chartTab<IterationChart>();
+    if (ablation && iteration)
+      connect(ablation, &AblationChart::resultChanged, iteration,
+              [ablation, iteration] { iteration->setRows(ablation->rows()); });
     layout->addWidget(tabs);
   } else {
     layout->addWidget(passes);
-    time_ = new TimeChart(this);  // kept for its data; not shown without tabs
-    time_->hide();
+    auto* time = new TimeChart(this);  // kept for its data (addPoints feeds it); not shown without tabs
+    time->hide();
+    charts_ << time;
   }
   connect(metric_, &QComboBox::currentIndexChanged, this, &ChartsPanel::rebuild);
   connect(clearButton, &QPushButton::clicked, this, &ChartsPanel::clear);
@@ -118,7 +110,8 @@ void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& poi
     else
       it->points.push_back(p);
   }
-  time_->addPoints(runTitle, points);
+  // Time vs cubes plots the same finished runs: the passes feed it.
+  if (TimeChart* time = chartTab<TimeChart>()) time->addPoints(runTitle, points);
   if (add.isEmpty()) return;
   ++runs_;
   lines_ += add;
@@ -128,7 +121,7 @@ void ChartsPanel::addPoints(const QString& runTitle, const QList<PassPoint>& poi
 void ChartsPanel::clear() {
   lines_.clear();
   runs_ = 0;
-  time_->clear();
+  if (TimeChart* time = chartTab<TimeChart>()) time->clear();
   rebuild();
 }
 
