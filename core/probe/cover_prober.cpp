@@ -4,6 +4,7 @@
 #include "probe/probe_layout.hpp"
 #include "table/capture_resolve.hpp"
 #include "table/generator.hpp"
+#include "util/defaults.hpp"
 #include "util/parallel.hpp"
 
 #include <algorithm>
@@ -110,8 +111,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
                                                         RegionPolicy regions) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
-  if (material_key(b) < 0 || b.pieces() > 5)
-    return Error{"cover of " + b.name() + ": the prober handles up to 5 pieces"};
+  if (material_key(b) < 0 || !is_supported(b))
+    return Error{"cover of " + b.name() + ": the prober handles up to " + std::to_string(kMaxSupportedPieces) +
+                 " pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
   if (max_copies < 1) {  // kNoIndex: the cubes are all there is
@@ -503,7 +505,9 @@ Wdl CoverProber::capture_value_hot(const Position& pos, Method m) const {
 
 Result<CoverAnswer> CoverProber::probe_checked(const Position& pos, Method m) const {
   if (auto why = pos.illegal_reason()) return Error{"illegal position: " + *why};
-  if (pos.piece_count() > 5) return Error{"more than 5 pieces; covers go up to 5"};
+  if (pos.piece_count() > kMaxSupportedPieces)
+    return Error{"more than " + std::to_string(kMaxSupportedPieces) + " pieces; covers go up to " +
+                 std::to_string(kMaxSupportedPieces)};
   return probe(pos, m);
 }
 

@@ -11,6 +11,7 @@
 #include "table/encoding.hpp"
 #include "util/atomic_file.hpp"
 #include "util/byte_io.hpp"
+#include "util/defaults.hpp"
 #include "util/mapped_file.hpp"
 
 namespace egtmin::probe {
@@ -84,9 +85,8 @@ Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const Cov
   r.get(lc->file.rule_draws);
   r.get(cubes);
   const auto balance = Balance::parse(name);
-  if (!r.ok() || !balance || balance->pieces() < 2 || balance->pieces() > 5 ||
-      inputs != inputs_for(balance->pieces()) || (canon & 15) > uint8_t(CanonScheme::Full) ||
-      ((canon >> 4) & 3) > uint8_t(store::CoverKind::CaptureResolved))
+  if (!r.ok() || !balance || !is_supported(*balance) || inputs != inputs_for(balance->pieces()) ||
+      (canon & 15) > uint8_t(CanonScheme::Full) || ((canon >> 4) & 3) > uint8_t(store::CoverKind::CaptureResolved))
     return Error{where + "damaged description of the cover"};
   lc->file.balance = *balance;
   lc->file.inputs = inputs;

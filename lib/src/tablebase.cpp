@@ -7,6 +7,7 @@
 
 #include "store/cover_file.hpp"
 #include "table/capture_resolve.hpp"
+#include "util/defaults.hpp"
 #include "util/key_hash.hpp"
 
 namespace egtmin::capi {
@@ -86,7 +87,7 @@ int Tablebase::open(const std::vector<fs::path>& dirs, Missing missing, uint64_t
   std::vector<Key> keys;
   for (const fs::path& f : files) {
     auto b = Balance::parse(f.stem().string());
-    if (!b || b->pieces() < 2 || b->pieces() > 5) continue;
+    if (!b || !is_supported(*b)) continue;
     const auto rec = uint32_t(tb->recs_.size());
     bool any = false;
     for (uint32_t colouring = 0; colouring < 2; ++colouring) {
@@ -172,7 +173,9 @@ int Tablebase::no_cover(const Position& pos, Wdl& out) {
     // Fathom's API has no message to read, and engines probe such positions often: none is made.
     return EGTMIN_ERR_NO_COVER;
   }
-  if (pos.piece_count() > 5) return fail(EGTMIN_ERR_NO_COVER, "more than 5 pieces; covers go up to 5");
+  if (pos.piece_count() > kMaxSupportedPieces)
+    return fail(EGTMIN_ERR_NO_COVER, "more than " + std::to_string(kMaxSupportedPieces) + " pieces; covers go up to " +
+                                         std::to_string(kMaxSupportedPieces));
   return fail(EGTMIN_ERR_NO_COVER, "no cover for " + Balance::of(pos).canonical().name() + " in " +
                                        (dirs_.empty() ? std::string("no directory") : dirs_));
 }
