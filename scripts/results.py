@@ -19,8 +19,10 @@ under docs/data/KIND/NAME.json; this script makes the records and writes the pag
 build/app/egtmin-cli, data, ../shared/syzygy), keeps what it prints with --json as `result`, and
 adds the command, the machine (cores, memory, CPU model), what ran beside it, its wall time and
 its peak resident memory. `save-batch` splits an `egtmin-cli batch --json` report into one
-record per finished balance under docs/data/batch, replacing that balance's earlier record; a
-capture-resolved cover's figures are kept only when that cover was proven exact.
+record per five-piece balance under docs/data/batch whose table is done and at least one of whose
+covers (standalone, capture-resolved) is proven exact; a cover not proven leaves none of its
+figures. The new record replaces that balance's earlier file whole: figures of a cover the report
+does not hold are not carried over.
 """
 import argparse
 import json
@@ -155,42 +157,68 @@ def rerun(args):
 
 # --- the five-piece batch's records (save-batch) ---------------------------------------------
 
-# The capture-resolved cover's figures in a batch report (present when those stages were asked for).
+# Each cover's figures in a batch report: a report lists a cover's stages and results when the run
+# asked for that cover (`batch --covers standalone|capture-resolved|both`) or its stages were done.
+STANDALONE_KEYS = ("minimize", "minimize_expected_peak_bytes", "minimize_cpu_seconds", "cubes", "rule_draws",
+                   "split_inputs", "care_positions", "passes", "cover_bytes", "check", "checked_positions",
+                   "mismatches")
 CR_KEYS = ("minimize_cr", "cr_minimize_expected_peak_bytes", "cr_minimize_cpu_seconds", "cr_cubes", "cr_rule_draws",
            "cr_cover_bytes", "cr_search_positions", "cr_reused_standalone", "check_cr", "cr_checked_positions",
            "cr_probed_positions", "cr_mismatches")
+# A report's error starts with the stage that failed ("check-cr: 3 mismatches ...").
+STANDALONE_STAGES = ("minimize:", "check:")
 CR_STAGES = ("minimize-cr:", "check-cr:")
+
+
+def standalone_proven(r):
+    """Whether the record's standalone cover was made and checked exact on every legal position."""
+    return bool(r.get("minimize", {}).get("done") and r.get("check", {}).get("done") and r.get("mismatches") == 0)
 
 
 def cr_proven(r):
     """Whether the record's capture-resolved cover was made and found exact."""
-    return (r.get("minimize_cr", {}).get("done") and r.get("check_cr", {}).get("done")
-            and r.get("cr_mismatches") == 0)
+    return bool(r.get("minimize_cr", {}).get("done") and r.get("check_cr", {}).get("done")
+                and r.get("cr_mismatches") == 0)
 
 
 def save_batch(args):
+    """One record per five-piece balance whose table is done and at least one of whose covers is
+    proven; a cover not proven (or whose stage failed) leaves none of its figures, the other
+    cover's stay. The record replaces that balance's file whole."""
     report = load(args.report)
     RECORDS.mkdir(parents=True, exist_ok=True)
-    kept = 0
-    for r in report["balances"]:
-        stages = [r["table"]["done"], r["minimize"]["done"], r["check"]["done"]]
-        # A capture-resolved stage that failed leaves the standalone cover's figures good.
-        error = r.get("error", "")
-        if not all(stages) or (error and not error.startswith(CR_STAGES)) or r["mismatches"]:
-            print(f"{r['balance']}: not finished or not exact, not saved", file=sys.stderr)
+    kept = smaller = 0
+    for r in report.get("balances", []):
+        name = r.get("balance", "?")
+        if pieces_of(name) != 5:
+            smaller += 1  # a --pieces 5 run reports the 2-4-piece balances it made on the way too
             continue
-        r.pop("error", None)
-        if any(k in r for k in CR_KEYS) and not cr_proven(r):
-            print(f"{r['balance']}: capture-resolved cover not finished or not exact, its figures not saved",
+        error = r.pop("error", "")
+        # A cover's failed stage leaves the other cover's figures good; any other failure (the
+        # table, the comparison with Syzygy, the batch's own record) leaves nothing to keep.
+        failed = ("standalone" if error.startswith(STANDALONE_STAGES) else
+                  "capture-resolved" if error.startswith(CR_STAGES) else "table" if error else None)
+        if not r.get("table", {}).get("done") or failed == "table" or r.get("syzygy_mismatches"):
+            print(f"{name}: table not finished or not exact" + (f" ({error})" if error else "") + ", not saved",
                   file=sys.stderr)
-            for k in CR_KEYS:
-                r.pop(k, None)
+            continue
+        for cover, keys, proven in (("standalone", STANDALONE_KEYS, standalone_proven),
+                                    ("capture-resolved", CR_KEYS, cr_proven)):
+            if any(k in r for k in keys) and (failed == cover or not proven(r)):
+                print(f"{name}: {cover} cover not finished or not exact" + (f" ({error})" if failed == cover else "")
+                      + ", its figures not saved", file=sys.stderr)
+                for k in keys:
+                    r.pop(k, None)
+        if not standalone_proven(r) and not cr_proven(r):
+            print(f"{name}: no cover proven, not saved", file=sys.stderr)
+            continue
         r["machine"] = args.machine or machine_text(machine())
         if args.note:
             r["note"] = args.note
-        write_atomically(RECORDS / f"{r['balance']}.json", json.dumps(r, indent=1) + "\n")
+        write_atomically(RECORDS / f"{name}.json", json.dumps(r, indent=1) + "\n")
         kept += 1
-    print(f"{kept} record(s) saved under {RECORDS.relative_to(ROOT)}")
+    print(f"{kept} record(s) saved under {RECORDS.relative_to(ROOT)}"
+          + (f"; {smaller} balance(s) of fewer pieces left out" if smaller else ""))
 
 
 # --- formatting --------------------------------------------------------------------------------
@@ -248,51 +276,118 @@ def gen_cell(r):
     return "on disk" if r["generate_seconds"] == 0 else secs(r["generate_seconds"])
 
 
+def table_seconds(r):
+    return r["generate_seconds"] + r["self_check_seconds"]
+
+
+def cpu_of_minimize_cr(r):
+    """The minimize-cr stage's CPU seconds; a record made before stages reported theirs has the
+    minimization's own; None when neither is known."""
+    return r["minimize_cr"].get("cpu_seconds", r.get("cr_minimize_cpu_seconds"))
+
+
+def cpu_of_minimize(r):
+    """The same for the standalone cover's minimize stage."""
+    return r["minimize"].get("cpu_seconds", r.get("minimize_cpu_seconds"))
+
+
+def five_piece_balances(recs):
+    """Every five-piece balance Syzygy has a WDL file for, with any recorded one it lacks: pawnless
+    first, then by name."""
+    names = {n for n in syzygy_sizes() if pieces_of(n) == 5} | {r["balance"] for r in recs}
+    return sorted(names, key=lambda n: ("P" in n, n))
+
+
+def syzygy_of(r, wdl):
+    """A balance's Syzygy WDL bytes: from docs/syzygy-wdl-sizes.tsv, or as its record gives them."""
+    return wdl.get(r["balance"]) or r.get("syzygy_wdl_bytes")
+
+
+def made_cell(r):
+    """A record whose note does not say it had the machine to itself counts as made beside others."""
+    return "alone" if alone(r.get("note", "")) else "beside other jobs"
+
+
 def appendix_text():
-    """The Markdown table of every batch record, its totals, and what ran beside each balance."""
+    """One row for every five-piece balance: its capture-resolved cover against Syzygy's WDL file,
+    each stage's time and peak; the totals over the proven covers; what ran beside each balance."""
     recs = batch_records()
-    pawns = sum("P" in r["balance"] for r in recs)
-    cursed = sum(r["values"]["cursed_win"] + r["values"]["blessed_loss"] > 0 for r in recs)
+    by_name = {r["balance"]: r for r in recs}
+    wdl = syzygy_sizes()
+    names = five_piece_balances(recs)
+    wdl_total = sum(wdl[n] for n in names if n in wdl)
     lines = [HEADER, "# Results: five pieces, balance by balance", "",
-             f"Each row is one record under `docs/data/batch` ([results.md](results.md) sums them up). A record is "
-             "made by `egtmin-cli batch NAME --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json`, split by "
-             "`python3 scripts/results.py save-batch`: the table generated and self-checked (\"on disk\": "
-             "made by an earlier batch, only self-checked here), the cover minimized with the output with the "
-             "most cubes implied, and every legal position checked against the table; the last two columns are "
-             "the capture-resolved cover (`batch --capture-resolved`), \"—\" where none was proven. Peaks are "
-             "per stage.", "",
-             "| balance | positions | win | cursed win | draw | blessed loss | loss | table (gen + self-check) "
-             "| table peak | minimize | minimize peak | cubes | cover bytes | Syzygy WDL bytes | check: positions, mismatches (time) "
-             "| capture-resolved cover bytes | capture-resolved / Syzygy WDL |",
-             "|---|" + "---:|" * 16]
-    cover = syzygy = cr_cover = cr_syzygy = cr_count = 0
-    for r in recs:
-        v = r["values"]
-        syz = r.get("syzygy_wdl_bytes")
-        cr = r["cr_cover_bytes"] if cr_proven(r) else None
-        if syz:
-            cover += r["cover_bytes"]
-            syzygy += syz
-            if cr is not None:
-                cr_cover += cr
-                cr_syzygy += syz
-                cr_count += 1
-        lines.append(f"| {r['balance']} | {fmt(r['positions'])} | {fmt(v['win'])} | {fmt(v['cursed_win'])} | {fmt(v['draw'])} "
-                     f"| {fmt(v['blessed_loss'])} | {fmt(v['loss'])} "
-                     f"| {gen_cell(r)} + {secs(r['self_check_seconds'])} | {gb(r['table']['peak_bytes'])} "
-                     f"| {secs(r['minimize']['seconds'])} | {gb(r['minimize']['peak_bytes'])} | {fmt(r['cubes'])} "
-                     f"| {fmt(r['cover_bytes'])} | {fmt(syz) if syz else '—'} "
-                     f"| {fmt(r['checked_positions'])}, {r['mismatches']} ({secs(r['check']['seconds'])}) "
-                     f"| {fmt(cr) if cr is not None else '—'} | {ratio(cr, syz)} |")
+             f"One row for each of the {len(names)} five-piece balances, a record under `docs/data/batch` where "
+             "there is one ([results.md](results.md) sums them up). A record is made by `egtmin-cli batch NAME "
+             "--covers capture-resolved --syzygy-sizes docs/syzygy-wdl-sizes.tsv --json` (`--covers both` adds "
+             "the standalone cover), split by `python3 scripts/results.py save-batch`: the table generated and "
+             "self-checked (\"on disk\": made by an earlier batch, only self-checked here); the capture-resolved "
+             "cover minimized with the output with the most cubes implied, what a capture or promotion reaches "
+             "left to the probe's capture search (`minimize-cr`); and its proof (`check-cr`): the cubes against "
+             "the table, and every legal position through the probe with its capture search. A cover is listed "
+             "only once proven with no mismatch. Times are wall times, peaks per stage; minimize-cr's CPU is the "
+             "stage's, or the minimization's own where the record predates stage CPU times. \"Made\": whether "
+             "the balance had the machine to itself; times made beside other jobs are longer for it, and serve "
+             "no projection.", "",
+             "| balance | positions | table: generate + self-check (peak) | minimize-cr: wall, CPU (peak) | capture-resolved cubes "
+             "| capture-resolved cover bytes | Syzygy WDL bytes | cover / WDL "
+             "| check-cr: positions through the probe, mismatches (time, peak) | standalone cover bytes | made |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for n in names:
+        r = by_name.get(n)
+        syz = wdl.get(n) or (r or {}).get("syzygy_wdl_bytes")
+        syz_cell = fmt(syz) if syz else "—"
+        if r is None:
+            lines.append(f"| {n} | — | — | — | — | — | {syz_cell} | — | — | — | not made yet |")
+            continue
+        table = f"{gen_cell(r)} + {secs(r['self_check_seconds'])} ({gb(r['table']['peak_bytes'])})"
+        standalone = fmt(r["cover_bytes"]) if standalone_proven(r) else "—"
+        if cr_proven(r):
+            m, c = r["minimize_cr"], r["check_cr"]
+            cpu = cpu_of_minimize_cr(r)
+            cr_cells = (f"{secs(m['seconds'])}, " + (f"{secs(cpu)} CPU" if cpu is not None else "CPU —")
+                        + f" ({gb(m['peak_bytes'])}) | {fmt(r['cr_cubes'])} | {fmt(r['cr_cover_bytes'])} | {syz_cell} "
+                        f"| {ratio(r['cr_cover_bytes'], syz)} | {fmt(r['cr_probed_positions'])}, {r['cr_mismatches']} "
+                        f"({secs(c['seconds'])}, {gb(c['peak_bytes'])})")
+        else:
+            cr_cells = f"none proven | — | — | {syz_cell} | — | —"
+        lines.append(f"| {n} | {fmt(r['positions'])} | {table} | {cr_cells} | {standalone} | {made_cell(r)} |")
+
+    # The totals over the balances with a proven capture-resolved cover.
+    cr = [r for r in recs if cr_proven(r)]
     lines.append("")
-    lines.append(f"{len(recs)} balances ({pawns} with pawns, {cursed} with cursed wins or blessed losses); "
-                 f"covers {fmt(cover)} bytes against Syzygy's {fmt(syzygy)}"
-                 + (f" ({cover / syzygy:.3f}x)" if syzygy else "")
-                 + (f"; capture-resolved covers of {cr_count} of them {fmt(cr_cover)} bytes against Syzygy's "
-                    f"{fmt(cr_syzygy)} ({cr_cover / cr_syzygy:.3f}x)" if cr_syzygy else "") + ".")
+    if cr:
+        cr_bytes = sum(r["cr_cover_bytes"] for r in cr)
+        cr_wdl = sum(syzygy_of(r, wdl) or 0 for r in cr)
+        cpus = [cpu_of_minimize_cr(r) for r in cr if cpu_of_minimize_cr(r) is not None]
+
+        def peak(stage):
+            b, name = max((r[stage]["peak_bytes"], r["balance"]) for r in cr)
+            return f"{gb(b)} ({name})"
+
+        made_alone = sum(alone(r.get("note", "")) for r in cr)
+        lines.append(f"**{len(cr)} of {len(names)}** balances have a capture-resolved cover proven exact on every "
+                     f"legal position ({sum('P' in r['balance'] for r in cr)} of them with pawns): "
+                     f"**{fmt(cr_bytes)}** bytes against Syzygy's {fmt(cr_wdl)} for the same balances "
+                     f"(**{ratio(cr_bytes, cr_wdl)}**); those balances hold "
+                     f"{cr_wdl / wdl_total:.1%} of the {fmt(wdl_total)} bytes of Syzygy's five-piece WDL files.")
+        lines.append("")
+        lines.append(f"Their stages, summed: tables {secs(sum(table_seconds(r) for r in cr))} (generate + self-check), "
+                     f"minimize-cr {secs(sum(r['minimize_cr']['seconds'] for r in cr))} wall, "
+                     f"{secs(sum(cpus))} CPU" + ("" if len(cpus) == len(cr) else f" (of the {len(cpus)} known)")
+                     + f", check-cr {secs(sum(r['check_cr']['seconds'] for r in cr))}; the largest peaks: table "
+                     f"{peak('table')}, minimize-cr {peak('minimize_cr')}, check-cr {peak('check_cr')}. "
+                     f"{made_alone} of the {len(cr)} made alone, the others beside other jobs.")
+    else:
+        lines.append(f"0 of {len(names)} balances have a capture-resolved cover proven exact yet.")
+    others = [r["balance"] for r in recs if not cr_proven(r)]
+    if others:
+        lines.append("")
+        lines.append(f"{len(others)} more with a standalone cover only: {', '.join(sorted(others))}.")
     lines += ["", "## Machines and what ran beside each balance", ""]
     machines = sorted({r.get("machine", "?") for r in recs})
-    lines.append("Measured on: " + "; ".join(machines) + ". Times made beside other jobs are longer for it.")
+    lines.append("Measured on: " + ("; ".join(machines) if machines else "no record yet")
+                 + ". Times made beside other jobs are longer for it.")
     lines.append("")
     by_note = {}
     for r in recs:
@@ -410,10 +505,11 @@ def results_text():
     batch = batch_records()
     wdl = syzygy_sizes()
     five_total = sum(1 for n in wdl if pieces_of(n) == 5)
-    cr = [r for r in batch if cr_proven(r) and r.get("syzygy_wdl_bytes")]
-    cr_bytes, cr_wdl = sum(r["cr_cover_bytes"] for r in cr), sum(r["syzygy_wdl_bytes"] for r in cr)
-    st_bytes = sum(r["cover_bytes"] for r in batch if r.get("syzygy_wdl_bytes"))
-    st_wdl = sum(r["syzygy_wdl_bytes"] for r in batch if r.get("syzygy_wdl_bytes"))
+    # Each cover's figures from the records that have it proven (a record may hold either or both).
+    cr = [r for r in batch if cr_proven(r) and syzygy_of(r, wdl)]
+    cr_bytes, cr_wdl = sum(r["cr_cover_bytes"] for r in cr), sum(syzygy_of(r, wdl) for r in cr)
+    st = [r for r in batch if standalone_proven(r) and syzygy_of(r, wdl)]
+    st_bytes, st_wdl = sum(r["cover_bytes"] for r in st), sum(syzygy_of(r, wdl) for r in st)
 
     out = [HEADER, "# Results", ""]
     # The headline: what a newcomer reads first, each figure from a record below.
@@ -433,8 +529,8 @@ def results_text():
         head.append(f"a 4-piece probe takes **{m['indexed']['batch_mean_ns'] / m['fathom']['batch_mean_ns']:.2f}x** "
                     "Fathom's time (batch means, in passes)")
     if cr:
-        head.append(f"the {len(cr)} five-piece capture-resolved covers made so far take **{cr_bytes / cr_wdl:.2f}x** "
-                    "their WDL files")
+        head.append(f"**{len(cr)} of the {five_total}** five-piece balances have a capture-resolved cover proven "
+                    f"exact, at **{cr_bytes / cr_wdl:.2f}x** the bytes of their WDL files")
     out += [headline(head)[0].upper() + headline(head)[1:], ""]
 
     # Cover bytes.
@@ -459,8 +555,8 @@ def results_text():
                        "| — | — | — | — |")
             continue
         out.append(f"| {n} | {kind} | {len(both)} | {fmt(c)} | {fmt(w)} | {ratio(c, w)} | {fmt(x)} | {ratio(c, x)} |")
-    if batch:
-        out.append(f"| 5 | standalone | {len(batch)} of {five_total} | {fmt(st_bytes)} | {fmt(st_wdl)} "
+    if st:
+        out.append(f"| 5 | standalone | {len(st)} of {five_total} | {fmt(st_bytes)} | {fmt(st_wdl)} "
                    f"| {ratio(st_bytes, st_wdl)} | — | — |")
     if cr:
         out.append(f"| 5 | capture-resolved | {len(cr)} of {five_total} | {fmt(cr_bytes)} | {fmt(cr_wdl)} "
@@ -508,18 +604,27 @@ def results_text():
                       + " " if mz.get(n) else "| — ")
                    + f"| {tables_peak}; {mb(peak) if mz.get(n) else '—'} |")
     if batch:
-        t = sum(r["generate_seconds"] + r["self_check_seconds"] for r in batch)
-        mw = sum(r["minimize"]["seconds"] for r in batch)
-        mc = sum(r.get("minimize_cpu_seconds", 0) for r in batch)
+        t = sum(table_seconds(r) for r in batch)
         tp, top = max((r["table"]["peak_bytes"], r["balance"]) for r in batch)
-        mp, mtop, mstage = max((r.get(k, {}).get("peak_bytes", 0), r["balance"], k)
-                               for r in batch for k in ("minimize", "minimize_cr"))
         comp = [r for r in batch if r.get("syzygy_compared")]
+        # Each cover's minimization over the records that have it: the capture-resolved first.
+        minimized = []
+        for cover, stage, have, cpu_of in (
+                ("capture-resolved", "minimize_cr", cr_proven, cpu_of_minimize_cr),
+                ("standalone", "minimize", standalone_proven, cpu_of_minimize)):
+            rs = [r for r in batch if have(r)]
+            if not rs:
+                continue
+            cpus = [c for c in map(cpu_of, rs) if c is not None]
+            mp, mtop = max((r[stage]["peak_bytes"], r["balance"]) for r in rs)
+            minimized.append((f"{cover} ({len(rs)}): {secs(sum(r[stage]['seconds'] for r in rs))} wall, "
+                              f"{secs(sum(cpus))} CPU" + ("" if len(cpus) == len(rs) else f" (of {len(cpus)})"),
+                              f"{gb(mp)} ({mtop}, {cover})"))
         out.append(f"| 5 | {len(batch)} of {five_total} | {secs(t)} | "
                    + (f"{fmt(sum(r['syzygy_positions'] for r in comp))}, {sum(r['syzygy_mismatches'] for r in comp)}"
                       if comp else "— (the self-check)")
-                   + f" | {secs(mw)} wall, {secs(mc)} CPU | {gb(tp)} ({top}); {gb(mp)} ({mtop}"
-                   + (", capture-resolved" if mstage == "minimize_cr" else "") + ") at most |")
+                   + f" | {'; '.join(m for m, _ in minimized) or '—'} | {gb(tp)} ({top}); "
+                   + ("; ".join(p for _, p in minimized) + " at most" if minimized else "—") + " |")
     out.append("")
 
     # Machine and commands.
@@ -541,8 +646,9 @@ def results_text():
         if rec:
             out.append(f"- `{rec['command']}` ([{kind}/{name}](data/{kind}/{name}.json))")
     if batch:
-        out.append("- 5 pieces: `build/app/egtmin-cli batch NAME... --data data --syzygy-sizes docs/syzygy-wdl-sizes.tsv "
-                   "[--capture-resolved] --json` ([batch/](data/batch))")
+        out.append("- 5 pieces: `build/app/egtmin-cli batch NAME... --covers capture-resolved --data data "
+                   "--syzygy-sizes docs/syzygy-wdl-sizes.tsv --json` (`--covers both` adds the standalone cover), "
+                   "split by `python3 scripts/results.py save-batch` ([batch/](data/batch))")
     return "\n".join(out) + "\n"
 
 
@@ -593,7 +699,7 @@ def selftest(args):
             sys.exit("results selftest: no batch record to change")
         steps = [("write", run("write"), 0), ("check after write", run("check"), 0)]
         r = load(record)
-        r["cover_bytes"] += 1
+        r["positions"] += 1  # on every page's five-piece row, whichever covers the record holds
         record.write_text(json.dumps(r, indent=1) + "\n")
         steps.append(("check after a record changed", run("check"), 1))
         steps += [("write again", run("write"), 0), ("check after writing again", run("check"), 0)]
@@ -637,10 +743,17 @@ def main():
     rr.add_argument("--beside", required=True, help="what else ran on the machine meanwhile")
     rr.add_argument("--dry-run", action="store_true", help="print the commands only")
     rr.set_defaults(func=rerun)
-    sb = sub.add_parser("save-batch", help="split a batch --json report into per-balance records under docs/data/batch")
-    sb.add_argument("report")
+    sb = sub.add_parser("save-batch", help="split a batch --json report into per-balance records under docs/data/batch",
+                        description="One record per five-piece balance of the report whose table is done and at "
+                        "least one of whose covers is proven exact (standalone: minimize and check done, no "
+                        "mismatch; capture-resolved: minimize-cr and check-cr done, no mismatch); a cover not "
+                        "proven leaves none of its figures, and balances of fewer pieces are left out. A new "
+                        "record replaces that balance's earlier file entirely: figures of a cover the report "
+                        "does not hold (say, the standalone one of an earlier run) are not kept.")
+    sb.add_argument("report", help="the output of `egtmin-cli batch ... --json`")
     sb.add_argument("--machine", help="describe the host (default: read from /proc)")
-    sb.add_argument("--note", help="conditions of the run, e.g. other jobs alongside")
+    sb.add_argument("--note", help="conditions of the run: what ran beside it, or 'the cores to itself' when "
+                    "nothing did (a record without that counts as made beside other jobs)")
     sb.set_defaults(func=save_batch)
     w = sub.add_parser("write", help="write docs/results.md and docs/results-5piece.md from the records")
     w.set_defaults(func=write)
