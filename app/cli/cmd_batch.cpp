@@ -13,7 +13,7 @@ namespace egtmin::cli {
 namespace {
 
 nlohmann::json field_json(const run::StageFigures& s) {
-  return {{"done", s.done}, {"seconds", s.seconds}, {"peak_bytes", s.peak_bytes}};
+  return {{"done", s.done}, {"seconds", s.seconds}, {"cpu_seconds", s.cpu_seconds}, {"peak_bytes", s.peak_bytes}};
 }
 nlohmann::json field_json(const Table::Counts& c) { return value_counts_json(c); }
 nlohmann::json field_json(const std::vector<logic::PassReport>& passes) {
@@ -46,6 +46,36 @@ nlohmann::json record_json(const run::BatchRecord& r, run::CoverSet asked) {
   return j;
 }
 
+// The plan: each stage to do with its estimate, the stages done before counted, and the totals.
+int print_plan(const run::BatchPlan& plan, bool json) {
+  const auto gb = [](uint64_t bytes) { return double(bytes) / 1e9; };
+  size_t done = 0;
+  for (const run::PlannedStage& p : plan.stages) done += p.done;
+  if (json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const run::PlannedStage& p : plan.stages)
+      rows.push_back({{"balance", p.balance.name()},
+                      {"stage", name_of(p.stage)},
+                      {"done", p.done},
+                      {"expected_seconds", p.expected_seconds.count()},
+                      {"expected_peak_bytes", p.expected_peak_bytes}});
+    print_json({{"stages", rows},
+                {"stages_done", done},
+                {"expected_seconds", plan.seconds_to_do().count()},
+                {"expected_peak_bytes", plan.peak_bytes_to_do()}});
+    return kOk;
+  }
+  for (const run::PlannedStage& p : plan.stages)
+    if (!p.done)
+      std::printf("%-8s %-11s about %6lld s, peak %.2f GB\n", p.balance.name().c_str(),
+                  std::string(name_of(p.stage)).c_str(), (long long)p.expected_seconds.count(),
+                  gb(p.expected_peak_bytes));
+  std::printf("%zu stage(s) to do (%zu done before): about %.1f h one after another, peak %.2f GB at most\n",
+              plan.stages.size() - done, done, double(plan.seconds_to_do().count()) / 3600.0,
+              gb(plan.peak_bytes_to_do()));
+  return kOk;
+}
+
 // A scheduler stops a job with SIGTERM (then SIGKILL after a grace period): cancel the run so the
 // stage in flight stops at its next step and writes nothing, rather than die mid-way.
 Progress* g_cancel_on_signal = nullptr;
@@ -64,6 +94,7 @@ Command add_batch(CLI::App& app) {
     std::string stage;
     std::string covers;
     bool capture_resolved = false;
+    bool plan = false;
   };
   auto a = std::make_shared<Args>();
   auto* sub =
@@ -87,6 +118,7 @@ Command add_batch(CLI::App& app) {
       "capture-resolved covers first when they have none.\n"
       "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv\n"
       "  egtmin-cli batch KQvKR --stage minimize --data /shared/egtmin\n"
+      "  egtmin-cli batch --pieces 5 --covers capture-resolved --plan\n"
       "  egtmin-cli batch --pieces 5 --covers capture-resolved");
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
@@ -95,6 +127,8 @@ Command add_batch(CLI::App& app) {
   sub->add_option("--covers", a->covers,
                   "Covers to make and prove: " + enum_names_text<run::CoverSet>() + " (default standalone)");
   sub->add_flag("--capture-resolved", a->capture_resolved, "As --covers capture-resolved");
+  sub->add_flag("--plan", a->plan,
+                "Print the stages the run would go through, with their expected time and peak memory, and run none");
   add_memory_limit(sub, a->memory_limit);
   add_common(sub, a->common);
   return {sub, [a] {
@@ -136,6 +170,7 @@ Command add_batch(CLI::App& app) {
               if (!sizes) return fail("--syzygy-sizes: " + sizes.error().message);
               request.syzygy_sizes = *sizes;
             }
+            if (a->plan) return print_plan(run::plan_batch(request), a->common.json);
             auto progress = make_progress(a->common);
             g_cancel_on_signal = progress.get();
             std::signal(SIGTERM, cancel_on_signal);

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "run/batch_run.hpp"
 #include "run/run_plan.hpp"
-#include "run/stages/all.hpp"
 #include "table/generator.hpp"
 #include "util/memory.hpp"
 
@@ -49,15 +49,11 @@ Result<std::pair<BatchStage, std::string_view>> split_override(std::string_view 
 }  // namespace
 
 uint64_t expected_memory_bytes(const Balance& b, BatchStage s, int cpus) {
-  return run::with_stage(s, [&]<BatchStage S>() { return run::Stage<S>::expected_memory_bytes(b, cpus); });
+  return run::expected_stage_peak_bytes(b, s, cpus);
 }
 
 std::chrono::seconds expected_seconds(const Balance& b, BatchStage s, int cpus) {
-  const double per_slot = run::with_stage(s, [&]<BatchStage S>() { return run::Stage<S>::kSecondsPerSlot; });
-  // The rates were measured on one to two cores; more cores help up to the parts in flight, so
-  // count no more than half of each core beyond two.
-  const double speedup = cpus <= 2 ? 1.0 : 1.0 + 0.5 * double(cpus - 2) / 2.0;
-  return std::chrono::seconds(int64_t(std::ceil(per_slot * double(run::table_slots(b)) / speedup)));
+  return run::expected_stage_seconds(b, s, cpus);
 }
 
 StageResources stage_resources(const Balance& b, BatchStage s, int cpus, const ResourceOverrides& overrides) {

@@ -2,6 +2,7 @@
 #include "run/batch_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -52,7 +53,7 @@ void put_values(std::ostream& o, const T& v) {
   o << ' ' << v;
 }
 void put_values(std::ostream& o, const StageFigures& s) {
-  o << ' ' << s.done << ' ' << s.seconds << ' ' << s.peak_bytes;
+  o << ' ' << s.done << ' ' << s.seconds << ' ' << s.peak_bytes << ' ' << s.cpu_seconds;
 }
 void put_values(std::ostream& o, const Table::Counts& c) {
   for (uint64_t v : c.by_code) o << ' ' << v;
@@ -65,7 +66,8 @@ template <class T>
 void get_values(std::istream& in, T& v) {
   in >> v;
 }
-void get_values(std::istream& in, StageFigures& s) { in >> s.done >> s.seconds >> s.peak_bytes; }
+// Older records have no CPU time: it reads as 0.
+void get_values(std::istream& in, StageFigures& s) { in >> s.done >> s.seconds >> s.peak_bytes >> s.cpu_seconds; }
 void get_values(std::istream& in, Table::Counts& c) {
   for (uint64_t& v : c.by_code) in >> v;
 }
@@ -154,6 +156,13 @@ void remove_temporaries(const std::filesystem::path& dir, const Balance& b) {
   for (const auto& p : stale) std::filesystem::remove(p, ec);
 }
 
+// Whether the run asked for runs stage s: the stage asked for alone, or the stages of the covers
+// asked for (the Syzygy comparison when given Syzygy's directory).
+bool wanted_stage(const BatchRequest& request, BatchStage s) {
+  if (request.only) return *request.only == s;
+  return serves(part_of(s), request.covers) && (s != BatchStage::Verify || !request.syzygy_dir.empty());
+}
+
 // Marks undone every stage that needs one not done.
 void undo_stages_needing_undone(BatchRecord& r) {
   for (BatchStage later : kAllBatchStages)
@@ -230,6 +239,45 @@ void record_dependency_table(const std::filesystem::path& data_dir, const Balanc
   (void)save_record(data_dir, d);
 }
 
+uint64_t expected_stage_peak_bytes(const Balance& b, BatchStage s, int cpus) {
+  return with_stage(s, [&]<BatchStage S>() { return Stage<S>::expected_memory_bytes(b, cpus); });
+}
+
+std::chrono::seconds expected_stage_seconds(const Balance& b, BatchStage s, int cpus) {
+  const double per_slot = with_stage(s, [&]<BatchStage S>() { return Stage<S>::kSecondsPerSlot; });
+  // The rates were measured on one to two cores; more cores help up to the parts in flight, so
+  // count no more than half of each core beyond two.
+  const double speedup = cpus <= 2 ? 1.0 : 1.0 + 0.5 * double(cpus - 2) / 2.0;
+  return std::chrono::seconds(int64_t(std::ceil(per_slot * double(table_slots(b)) / speedup)));
+}
+
+std::chrono::seconds BatchPlan::seconds_to_do() const {
+  std::chrono::seconds t{0};
+  for (const PlannedStage& p : stages)
+    if (!p.done) t += p.expected_seconds;
+  return t;
+}
+
+uint64_t BatchPlan::peak_bytes_to_do() const {
+  uint64_t peak = 0;
+  for (const PlannedStage& p : stages)
+    if (!p.done) peak = std::max(peak, p.expected_peak_bytes);
+  return peak;
+}
+
+BatchPlan plan_batch(const BatchRequest& request) {
+  BatchPlan plan;
+  const int threads = resolve_threads(request.threads);
+  for (const Balance& b : batch_balances(request)) {
+    const BatchRecord r = record_as_found(request.data_dir, b);
+    for (BatchStage s : kAllBatchStages)
+      if (wanted_stage(request, s))
+        plan.stages.push_back(
+            {b, s, r.stage(s).done, expected_stage_seconds(b, s, threads), expected_stage_peak_bytes(b, s, threads)});
+  }
+  return plan;
+}
+
 std::vector<Balance> batch_balances(const BatchRequest& request) {
   std::vector<Balance> all = request.balances;
   if (!request.only && serves(StagePart::CaptureResolved, request.covers)) {
@@ -251,10 +299,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
     return Error{"the verify stage compares with Syzygy: give its directory"};
   const int threads = resolve_threads(request.threads);
   TableStore store(request.data_dir);
-  auto wanted = [&](BatchStage s) {
-    if (request.only) return *request.only == s;
-    return serves(part_of(s), request.covers) && (s != BatchStage::Verify || !request.syzygy_dir.empty());
-  };
+  auto wanted = [&](BatchStage s) { return wanted_stage(request, s); };
   std::vector<BatchRecord> records;
   records.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {

@@ -11,6 +11,7 @@
 // orders the jobs, and the records are the one account of what is finished.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -80,6 +81,26 @@ void record_dependency_table(const std::filesystem::path& data_dir, const Balanc
 // capture-resolved covers, the balances their capture searches reach that have no cover yet (and
 // theirs, in turn), whose capture-resolved covers it makes first.
 std::vector<Balance> batch_balances(const BatchRequest& request);
+
+// The expected peak memory and wall time of stage s of b on `cpus` cores (Stage<S>'s figures).
+uint64_t expected_stage_peak_bytes(const Balance& b, BatchStage s, int cpus);
+std::chrono::seconds expected_stage_seconds(const Balance& b, BatchStage s, int cpus);
+
+// What a run would do: each wanted stage of each balance of batch_balances, in order, done or to
+// do, with its expected time and peak.
+struct PlannedStage {
+  Balance balance;
+  BatchStage stage;
+  bool done = false;
+  std::chrono::seconds expected_seconds{0};
+  uint64_t expected_peak_bytes = 0;
+};
+struct BatchPlan {
+  std::vector<PlannedStage> stages;
+  std::chrono::seconds seconds_to_do() const;  // stages run one after another
+  uint64_t peak_bytes_to_do() const;           // the largest stage's
+};
+BatchPlan plan_batch(const BatchRequest& request);
 
 // Runs every stage asked for and not done yet of each balance of batch_balances (or, with
 // request.only, that one stage). Before a balance's stages run, temporaries that a killed earlier

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "logic/pipeline.hpp"
 #include "run/batch_request.hpp"
 #include "run/minimize_run.hpp"
 #include "table/table_store.hpp"
@@ -34,6 +35,7 @@ struct StageFigures {
   bool done = false;
   double seconds = 0;       // wall
   uint64_t peak_bytes = 0;  // the process's peak resident set during the stage
+  double cpu_seconds = 0;   // the process's CPU time during the stage
 };
 
 struct StageContext {
@@ -49,14 +51,16 @@ struct StageContext {
 template <BatchStage S>
 struct Stage;
 
-// Measures one stage: wall time and the peak resident set from a fresh start.
+// Measures one stage: wall time, CPU time and the peak resident set from a fresh start.
 template <class Fn>
 StageFigures measured(Fn&& fn) {
   StageFigures s;
   reset_peak_memory();
+  const double cpu0 = logic::cpu_now(logic::CpuScope::Process);
   const auto t0 = std::chrono::steady_clock::now();
   fn();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  s.cpu_seconds = logic::cpu_now(logic::CpuScope::Process) - cpu0;
   s.peak_bytes = peak_memory_bytes();
   return s;
 }

@@ -232,6 +232,15 @@ TEST(BatchRun, CaptureResolvedRunMakesTheCoversItsSearchesProbe) {
   ASSERT_EQ(planned.size(), 6u);  // KPvK, the four it promotes to, and KvK their captures reach
   EXPECT_EQ(planned.front(), *Balance::parse("KvK"));
   EXPECT_EQ(planned.back(), *Balance::parse("KPvK"));
+  // The plan names each stage ahead with an estimate, before anything runs.
+  const run::BatchPlan before = run::plan_batch(req);
+  ASSERT_EQ(before.stages.size(), 6u * 3u);
+  for (const run::PlannedStage& p : before.stages) {
+    EXPECT_FALSE(p.done);
+    EXPECT_FALSE(run::part_of(p.stage) == run::StagePart::Standalone) << name_of(p.stage);
+    EXPECT_GT(p.expected_peak_bytes, 0u);
+  }
+  EXPECT_GT(before.peak_bytes_to_do(), 0u);
   Result<std::vector<run::BatchRecord>> result = Error{""};
   auto log = run_logged(req, no_progress(), &result);
   ASSERT_TRUE(result) << result.error().message;
@@ -251,8 +260,15 @@ TEST(BatchRun, CaptureResolvedRunMakesTheCoversItsSearchesProbe) {
     EXPECT_GT(r.results<S::CheckCr>().probed_positions, 0u);
     EXPECT_FALSE(fs::exists(store::cover_path(dir.path, r.balance, store::CoverKind::Standalone)));
   }
-  // Now that they have covers, a second run plans KPvK alone.
+  // Now that they have covers, a second run plans KPvK alone, with nothing left to do.
   EXPECT_EQ(run::batch_balances(req), (std::vector<Balance>{*Balance::parse("KPvK")}));
+  const run::BatchPlan after = run::plan_batch(req);
+  ASSERT_EQ(after.stages.size(), 3u);
+  for (const run::PlannedStage& p : after.stages) EXPECT_TRUE(p.done);
+  EXPECT_EQ(after.seconds_to_do().count(), 0);
+  EXPECT_GT(result->back().stage(S::MinimizeCr).cpu_seconds, 0);
+  EXPECT_EQ(run::load_record(dir.path, *Balance::parse("KPvK"))->stage(S::MinimizeCr).cpu_seconds,
+            result->back().stage(S::MinimizeCr).cpu_seconds);
 }
 
 // One capture-resolved stage alone (a cluster job's step) makes nothing else: without the covers
@@ -316,6 +332,15 @@ TEST(BatchRun, CliReportsCaptureResolvedFiguresOnlyWhenThere) {
   EXPECT_NE(bad.err.find("unknown cover set 'some' (standalone, capture-resolved or both)"), std::string::npos)
       << bad.err;
   EXPECT_NE(batch({"--capture-resolved", "--covers", "standalone"}).exit_code, 0);
+  // --plan runs nothing and says what a run would do.
+  TempDir fresh("batch-plan");
+  auto plan = test::run_program(
+      EGTMIN_CLI, {"batch", "KBvK", "--covers", "capture-resolved", "--plan", "--data", fresh.path.string()});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("KvK      minimize-cr"), std::string::npos) << plan.out;  // what KBvK's search probes
+  EXPECT_NE(plan.out.find("KBvK     check-cr"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("6 stage(s) to do (0 done before)"), std::string::npos) << plan.out;
+  EXPECT_FALSE(fs::exists(fresh.path / "batch"));
 }
 
 TEST(BatchRun, SizesFileErrorsNameTheLine) {
