@@ -6,6 +6,7 @@
 #include "bench/probe_bench.hpp"
 #include "bench/size_report.hpp"
 #include "bench_engine.hpp"
+#include "bench_pipeline.hpp"
 #include "common.hpp"
 #include "probe/probe.hpp"
 #include "table/table_store.hpp"
@@ -373,9 +374,11 @@ Command add_bench(CLI::App& app) {
                    "Example:\n  egtmin-cli bench ablation --pieces 4 --syzygy ../shared/syzygy --json");
   add_common(ablation, ab->common);
   const Command engine = add_bench_engine(sub);
-  return {sub, [a, p, s, ab, ablation, engine] {
+  const Command pipeline = add_bench_pipeline(sub);
+  return {sub, [a, p, s, ab, ablation, engine, pipeline] {
             if (ablation->parsed()) return run_ablation_bench(*ab);
             if (engine.sub->parsed()) return engine.run();
+            if (pipeline.sub->parsed()) return pipeline.run();
             if (p->parsed()) {
               a->opts.keep_times = !a->csv.empty();
               for (const std::string& name : a->balance_names) {
