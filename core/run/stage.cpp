@@ -36,12 +36,16 @@ MadeCover make_cover(const StageContext& c, store::CoverKind kind) {
   return made;
 }
 
+bool cover_exists(const std::filesystem::path& data_dir, const Balance& b, store::CoverKind kind) {
+  std::error_code ec;
+  return std::filesystem::exists(store::cover_path(data_dir, b, kind), ec);
+}
+
 std::vector<Balance> missing_successor_covers(const std::filesystem::path& data_dir, const Balance& b) {
   std::vector<Balance> missing;
-  std::error_code ec;
   for (const Balance& s : successor_balances(b.canonical()))
-    if (!std::filesystem::exists(store::cover_path(data_dir, s), ec) &&
-        !std::filesystem::exists(store::cover_path(data_dir, s, store::CoverKind::CaptureResolved), ec))
+    if (!cover_exists(data_dir, s, store::CoverKind::Standalone) &&
+        !cover_exists(data_dir, s, store::CoverKind::CaptureResolved))
       missing.push_back(s);
   return missing;
 }

@@ -75,6 +75,9 @@ struct MadeCover {
 };
 MadeCover make_cover(const StageContext& c, store::CoverKind kind);
 
+// Whether b has a cover of `kind` under data_dir.
+bool cover_exists(const std::filesystem::path& data_dir, const Balance& b, store::CoverKind kind);
+
 // The balances b's capture search probes (those its captures and promotions reach) that have no
 // cover of either kind under data_dir: its capture-resolved cover cannot be probed without them.
 std::vector<Balance> missing_successor_covers(const std::filesystem::path& data_dir, const Balance& b);

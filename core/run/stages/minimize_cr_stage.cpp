@@ -37,13 +37,4 @@ std::string Stage<BatchStage::MinimizeCr>::summary(const StageFigures& f, const 
   return line;
 }
 
-bool Stage<BatchStage::MinimizeCr>::outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
-  std::error_code ec;
-  return std::filesystem::exists(store::cover_path(data_dir, b, store::CoverKind::CaptureResolved), ec);
-}
-
-uint64_t Stage<BatchStage::MinimizeCr>::expected_memory_bytes(const Balance& b, int cpus) {
-  return minimize_peak_bytes(b, cpus, store::CoverKind::CaptureResolved);
-}
-
 }  // namespace egtmin::run

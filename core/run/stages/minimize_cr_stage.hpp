@@ -4,6 +4,7 @@
 // cover, and refuses to start while a cover its capture search probes is missing.
 #pragma once
 
+#include "run/run_plan.hpp"
 #include "run/stage.hpp"
 
 namespace egtmin::run {
@@ -31,9 +32,13 @@ struct Stage<BatchStage::MinimizeCr> {
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b);
+  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
+    return cover_exists(data_dir, b, store::CoverKind::CaptureResolved);
+  }
   // The resolved copy and the tables the captures reach load beside the table.
-  static uint64_t expected_memory_bytes(const Balance& b, int cpus);
+  static uint64_t expected_memory_bytes(const Balance& b, int cpus) {
+    return minimize_peak_bytes(b, cpus, store::CoverKind::CaptureResolved);
+  }
   static constexpr double kSecondsPerSlot = 3.5e-6;
 };
 

@@ -39,13 +39,4 @@ std::string Stage<BatchStage::Minimize>::summary(const StageFigures& f, const Re
   return out;
 }
 
-bool Stage<BatchStage::Minimize>::outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
-  std::error_code ec;
-  return std::filesystem::exists(store::cover_path(data_dir, b, store::CoverKind::Standalone), ec);
-}
-
-uint64_t Stage<BatchStage::Minimize>::expected_memory_bytes(const Balance& b, int cpus) {
-  return minimize_peak_bytes(b, cpus, store::CoverKind::Standalone);
-}
-
 }  // namespace egtmin::run

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "logic/pipeline.hpp"
+#include "run/run_plan.hpp"
 #include "run/stage.hpp"
 
 namespace egtmin::run {
@@ -34,8 +35,12 @@ struct Stage<BatchStage::Minimize> {
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b);
-  static uint64_t expected_memory_bytes(const Balance& b, int cpus);
+  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
+    return cover_exists(data_dir, b, store::CoverKind::Standalone);
+  }
+  static uint64_t expected_memory_bytes(const Balance& b, int cpus) {
+    return minimize_peak_bytes(b, cpus, store::CoverKind::Standalone);
+  }
   static constexpr double kSecondsPerSlot = 3.5e-6;
 };
 
