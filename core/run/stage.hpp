@@ -8,7 +8,7 @@
 //   static std::string summary(const StageFigures&, const Results&);  // one line for a report
 //   static bool outputs_there(const std::filesystem::path& data_dir, const Balance&);
 //   static uint64_t expected_memory_bytes(const Balance&, int cpus);
-//   static constexpr double kSecondsPerSlot;  // wall seconds per canonical table slot
+//   static constexpr SlotRate kSecondsPerSlot;  // typical wall seconds per canonical table slot
 //
 // The batch runs it, records it (the keys are the record file's and the JSON report's), reports
 // it, and plans a cluster job of it from these alone.
@@ -46,6 +46,15 @@ struct StageContext {
   const Progress& progress;
   StageFigures& figures;  // the stage's own
   std::string error;      // why it failed, without the stage's name (empty: it did not, or it was cancelled)
+};
+
+// Wall seconds per canonical table slot on two cores, without pawns and with them: the medians of
+// the five-piece batch records (docs/data/batch; the Syzygy comparison from its one 5-piece run),
+// which the plan's estimates and the cluster's time limits (with their margin) are made from.
+struct SlotRate {
+  double pawnless = 0;
+  double pawns = 0;
+  constexpr double of(bool has_pawns) const { return has_pawns ? pawns : pawnless; }
 };
 
 template <BatchStage S>

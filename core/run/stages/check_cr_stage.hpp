@@ -27,7 +27,7 @@ struct Stage<BatchStage::CheckCr> {
   static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
   // The tables the captures reach load beside the table, as in the minimization.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  static constexpr double kSecondsPerSlot = 1.4e-6;
+  static constexpr SlotRate kSecondsPerSlot{5.3e-7, 5.3e-7};
 };
 
 }  // namespace egtmin::run

@@ -41,7 +41,7 @@ struct Stage<BatchStage::Minimize> {
   static uint64_t expected_memory_bytes(const Balance& b, int cpus) {
     return minimize_peak_bytes(b, cpus, store::CoverKind::Standalone);
   }
-  static constexpr double kSecondsPerSlot = 3.5e-6;
+  static constexpr SlotRate kSecondsPerSlot{8.7e-7, 1.15e-6};
 };
 
 }  // namespace egtmin::run

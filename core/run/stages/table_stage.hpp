@@ -30,9 +30,7 @@ struct Stage<BatchStage::Table> {
   static std::string summary(const StageFigures& f, const Results& r);
   static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b);
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  // Generated and self-checked, on one or two cores of a 2-core machine with other work alongside,
-  // at the slower of the recorded balances, so that a job's time limit is rarely too short.
-  static constexpr double kSecondsPerSlot = 2.7e-6;
+  static constexpr SlotRate kSecondsPerSlot{4.8e-7, 7.1e-7};
 };
 
 }  // namespace egtmin::run

@@ -26,8 +26,7 @@ struct Stage<BatchStage::Verify> {
   static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
   // The table loaded, and Syzygy's file mapped beside it.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  // Measured from cluster jobs under a load of several jobs per core.
-  static constexpr double kSecondsPerSlot = 3.0e-6;
+  static constexpr SlotRate kSecondsPerSlot{2e-6, 2e-6};
 };
 
 }  // namespace egtmin::run
