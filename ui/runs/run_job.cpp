@@ -8,6 +8,7 @@
 
 #include "chess/balance.hpp"
 #include "enum_text.hpp"
+#include "run/stages/all.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::ui {
@@ -16,14 +17,15 @@ RunJob::RunJob(RunSpec spec, QObject* parent)
     : QObject(parent), spec_(std::move(spec)), progress_([this](const ProgressEvent& e) {
         // Worker threads: poll() shows the latest fraction at 10 Hz, and every stage the run
         // entered since the last poll in order, however briefly it lasted (a 3-piece table can be
-        // made between two polls). The run service reports fractions of the whole run.
-        QString label = QString::fromStdString(progress_label(e));
+        // made between two polls). run_minimize and run_proof report fractions of the whole run;
+        // a batch, each stage's own, which batchProgress_ turns into the whole run's.
         std::lock_guard lock(mutex_);
-        if (label != sharedStage_) {
-          if (stagesSincePoll_.size() >= kMaxStagesPerPoll) stagesSincePoll_.removeFirst();
-          stagesSincePoll_ << label;
-          sharedStage_ = std::move(label);
+        if (batchProgress_) {
+          enterStage(batchLabel(e.stage));
+          sharedFraction_ = batchProgress_->fraction(e.fraction);
+          return;
         }
+        enterStage(QString::fromStdString(progress_label(e)));
         sharedFraction_ = std::clamp(e.fraction, 0.0, 1.0);
       }) {
   poll_.setInterval(100);
@@ -43,6 +45,8 @@ QString RunJob::title() const {
   if (t.size() > 60) t = t.left(57) + QStringLiteral("…");
   if (spec_.kind == RunSpec::Kind::Verify)
     return spec_.syzygy ? tr("%1: verify (self-check, Syzygy)").arg(t) : tr("%1: verify (self-check)").arg(t);
+  if (spec_.kind == RunSpec::Kind::Batch)
+    return tr("%1: every stage, %2 covers (batch)").arg(t, enumText(spec_.covers));
   const bool resolved = spec_.coverKind == store::CoverKind::CaptureResolved;
   if (spec_.kind == RunSpec::Kind::Check)
     return resolved ? tr("%1: check capture-resolved covers (every position, indexed probe)").arg(t)
@@ -119,12 +123,34 @@ void RunJob::takePosted() {
   }
 }
 
+void RunJob::enterStage(QString label) {
+  if (label == sharedStage_) return;
+  if (stagesSincePoll_.size() >= kMaxStagesPerPoll) stagesSincePoll_.removeFirst();
+  stagesSincePoll_ << label;
+  sharedStage_ = std::move(label);
+}
+
+QString RunJob::batchLabel(std::optional<Stage> step) const {
+  const run::PlannedStage* p = batchProgress_->current();
+  if (!p) return step ? enumText(*step) : QString();
+  const QString at = tr("stage %1 of %2: %3 %4")
+                         .arg(batchProgress_->stageNumber())
+                         .arg(batchProgress_->stageCount())
+                         .arg(QString::fromStdString(p->balance.name()), enumText(p->stage));
+  return step ? tr("%1 — %2").arg(at, enumText(*step)) : at;
+}
+
 void RunJob::poll() {
   QStringList stages;
   {
     std::lock_guard lock(mutex_);
     stages.swap(stagesSincePoll_);
     fraction_ = sharedFraction_;
+    if (batchProgress_) {
+      const run::PlannedStage* p = batchProgress_->current();
+      batchStage_ = p ? std::optional(*p) : std::nullopt;
+      batchFinished_ = batchProgress_->finished();
+    }
   }
   if (state_ != State::Running || progress_.cancelled() || stages.isEmpty()) {
     Q_EMIT progressed();
@@ -143,7 +169,10 @@ void RunJob::done(const Outcome& o) {
   finalMs_ = clock_.isValid() ? clock_.elapsed() : 0;
   if (o.cancelled) {
     state_ = State::Cancelled;
-    stage_ = tr("cancelled");
+    stage_ = spec_.kind == RunSpec::Kind::Batch
+                 ? tr("cancelled: %n finished stage(s) stay recorded, and a new batch goes on from there", nullptr,
+                      batchFinished_)
+                 : tr("cancelled");
   } else if (!o.ok) {
     state_ = State::Failed;
     error_ = o.error;
@@ -174,6 +203,75 @@ Result<run::MinimizeRequest> RunJob::request(const RunSpec& spec) {
   if (spec.memoryLimit) r.memory_limit = spec.memoryLimit;
   r.kind = spec.coverKind;
   return r;
+}
+
+Result<run::BatchRequest> RunJob::batchRequest(const RunSpec& spec) {
+  run::BatchRequest r;
+  for (const QString& name : spec.balances) {
+    auto b = Balance::parse(name.toStdString());
+    if (!b) return b.error();
+    if (auto s = check_supported(*b); !s) return s.error();
+    r.balances.push_back(b->canonical());
+  }
+  if (spec.passes.empty()) return Error{"a batch makes covers: choose the passes"};
+  r.data_dir = spec.dataDir.toStdString();
+  r.passes = spec.passes;
+  r.effort = spec.effort;
+  r.threads = spec.threads;
+  if (spec.memoryLimit) r.memory_limit = spec.memoryLimit;
+  r.syzygy_dir = spec.syzygyDir.toStdString();
+  r.covers = spec.covers;
+  return r;
+}
+
+RunJob::Outcome RunJob::batch() {
+  auto req = batchRequest(spec_);
+  if (!req) return {false, false, QString::fromStdString(req.error().message)};
+  // Planned here, off the GUI thread and just before the run, from the files run_batch finds.
+  run::BatchPlan plan = run::plan_batch(*req);
+  int toDo = 0;
+  for (const run::PlannedStage& p : plan.stages) toDo += !p.done;
+  const int doneBefore = int(plan.stages.size()) - toDo;
+  {
+    std::lock_guard lock(mutex_);
+    batchProgress_.emplace(std::move(plan));
+    enterStage(batchLabel(std::nullopt));
+    sharedFraction_ = batchProgress_->fraction(0);
+  }
+  post(tr("batch of %1 covers: passes %2, %3 effort, %4 thread(s); %5 stage(s) to do, %6 done before")
+           .arg(enumText(req->covers), QString::fromStdString(logic::passes_string(req->passes)),
+                effortText(req->effort))
+           .arg(resolve_threads(req->threads))
+           .arg(toDo)
+           .arg(doneBefore));
+  auto name = [](const Balance& b) { return QString::fromStdString(b.name()); };
+  run::BatchEvents events;
+  events.stage_done = [&](const run::BatchRecord& r, run::BatchStage s, bool skipped) {
+    const bool failed = !r.error.empty();
+    {
+      std::lock_guard lock(mutex_);
+      batchProgress_->stageDone(r.balance, s, skipped, failed);
+      enterStage(batchLabel(std::nullopt));  // the next stage, until it reports
+      sharedFraction_ = batchProgress_->fraction(0);
+    }
+    QString what;
+    if (failed)
+      what = tr("failed: %1").arg(QString::fromStdString(r.error));
+    else if (skipped)
+      what = tr("done before");
+    else
+      what = QString::fromStdString(
+          run::with_stage(s, [&]<run::BatchStage S>() { return run::Stage<S>::summary(r.stage(S), r.results<S>()); }));
+    post(tr("%1 %2: %3").arg(name(r.balance), enumText(s), what));
+  };
+  auto result = run::run_batch(*req, events, progress_);
+  if (progress_.cancelled()) return {false, true, {}};
+  if (!result) return {false, false, QString::fromStdString(result.error().message)};
+  QStringList failures;
+  for (const run::BatchRecord& r : *result)
+    if (!r.error.empty()) failures << tr("%1: %2").arg(name(r.balance), QString::fromStdString(r.error));
+  if (!failures.isEmpty()) return {false, false, failures.join(QStringLiteral("; "))};
+  return {};
 }
 
 RunJob::Outcome RunJob::prove() {
@@ -232,6 +330,7 @@ RunJob::Outcome RunJob::prove() {
 RunJob::Outcome RunJob::work() {
   // Runs on a pool thread; the run service's events come from its workers one at a time and
   // reach the GUI through post() and postPoint().
+  if (spec_.kind == RunSpec::Kind::Batch) return batch();
   if (spec_.kind != RunSpec::Kind::Minimize) return prove();
   auto req = request(spec_);
   if (!req) return {false, false, QString::fromStdString(req.error().message)};

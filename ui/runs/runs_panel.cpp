@@ -19,6 +19,7 @@
 #include "logic/pass_sequence.hpp"
 #include "run/run_plan.hpp"
 #include "runs/balance_picker.hpp"
+#include "runs/batch_plan_view.hpp"
 #include "runs/cluster_view.hpp"
 #include "runs/pass_picker.hpp"
 #include "runs/run_widget.hpp"
@@ -60,6 +61,13 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   check_->setToolTip(
       tr("Check the checked balances' covers against their tables at every legal position, and probe every "
          "position through the indexed probe as engines do."));
+  batch_ = new QPushButton(tr("Batch (every stage, resumable)…"), this);
+  batch_->setObjectName("batch-run");
+  batch_->setToolTip(
+      tr("Take the checked balances through every stage, as egtmin-cli batch does: the table made and proven, "
+         "compared with Syzygy where its folder is set, and the covers made and checked over every legal position. "
+         "Each finished stage is recorded, so a cancelled batch keeps it and a new one goes on from there. The "
+         "plan, with the expected time and peak memory, is shown before anything starts."));
   captureResolved_ = new QCheckBox(tr("Capture-resolved"), this);
   captureResolved_->setObjectName("capture-resolved");
   captureResolved_->setToolTip(
@@ -88,6 +96,7 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   row->addStretch(1);
   row->addWidget(verify_);
   row->addWidget(check_);
+  row->addWidget(batch_);
   row->addWidget(start_);
   form->addLayout(row);
   form->addWidget(plan_);
@@ -103,12 +112,15 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   runsBoxLayout->addWidget(scroll, 1);
   runsBoxLayout->addWidget(clear, 0, Qt::AlignRight);
 
+  batchPlan_ = new BatchPlanView(this);
   cluster_ = new ClusterView(ctx_, this);
   auto* right = new QSplitter(Qt::Vertical, this);
+  right->addWidget(batchPlan_);
   right->addWidget(runsBox);
   right->addWidget(cluster_);
-  right->setStretchFactor(0, 3);
-  right->setStretchFactor(1, 1);
+  right->setStretchFactor(0, 2);
+  right->setStretchFactor(1, 3);
+  right->setStretchFactor(2, 1);
 
   auto* split = new QSplitter(this);
   split->addWidget(setup);
@@ -121,9 +133,16 @@ RunsPanel::RunsPanel(AppContext* ctx, QWidget* parent) : QWidget(parent), ctx_(c
   connect(start_, &QPushButton::clicked, this, &RunsPanel::startFromSelection);
   connect(verify_, &QPushButton::clicked, this, &RunsPanel::verifySelection);
   connect(check_, &QPushButton::clicked, this, &RunsPanel::checkSelection);
+  connect(batch_, &QPushButton::clicked, this, &RunsPanel::batchSelection);
+  connect(batchPlan_, &BatchPlanView::startRequested, this, [this] { startRun(batchPlan_->spec()); });
   connect(captureResolved_, &QCheckBox::toggled, this, &RunsPanel::updateStart);
   connect(ctx_, &AppContext::changed, this, &RunsPanel::updateStart);
   connect(this, &RunsPanel::runFinished, this, &RunsPanel::updateStart);
+  // A plan on show stays true: stages that finished since count as done.
+  connect(this, &RunsPanel::runFinished, this, [this] {
+    if (batchPlan_->isVisible()) batchPlan_->replan();
+    updateBatchPlan();
+  });
   connect(clear, &QPushButton::clicked, this, &RunsPanel::clearFinished);
   connect(balances_, &BalancePicker::selectionChanged, this, &RunsPanel::updateStart);
   connect(passes_, &PassPicker::changed, this, &RunsPanel::updateStart);
@@ -149,6 +168,7 @@ void RunsPanel::updateStart() {
   start_->setText(n ? tr("Start run (%n balance(s))", nullptr, n) : tr("Start run"));
   verify_->setEnabled(n > 0);
   check_->setEnabled(n > 0);
+  batch_->setEnabled(n > 0 && passes_->valid() && !passes_->sequence().empty());
   std::vector<Balance> balances;
   for (const QString& name : names)
     if (auto b = Balance::parse(name.toStdString())) balances.push_back(*b);
@@ -215,7 +235,44 @@ RunJob* RunsPanel::startRun(const RunSpec& spec) {
     Q_EMIT runFinished(job);
   });
   job->start();
+  updateBatchPlan();
   return job;
+}
+
+RunSpec RunsPanel::batchSpec(const QStringList& balances, logic::PassSequence passes) const {
+  RunSpec spec;
+  spec.kind = RunSpec::Kind::Batch;
+  spec.balances = balances;
+  spec.passes = std::move(passes);
+  spec.threads = threads_->value();
+  spec.effort = effort();
+  spec.dataDir = ctx_->dataDir();
+  spec.memoryLimit = memoryLimit_;
+  spec.covers =
+      coverKind() == store::CoverKind::CaptureResolved ? run::CoverSet::CaptureResolved : run::CoverSet::Standalone;
+  // Only a directory Syzygy opened: a wrong one would fail every verify stage.
+  if (ctx_->syzygy()) spec.syzygyDir = ctx_->syzygyDir();
+  return spec;
+}
+
+void RunsPanel::proposeBatch(const RunSpec& spec) {
+  batchPlan_->propose(spec);
+  updateBatchPlan();
+}
+
+void RunsPanel::batchSelection() {
+  if (!passes_->valid() || balances_->checked().isEmpty()) return;
+  proposeBatch(batchSpec(balances_->checked(), passes_->sequence()));
+}
+
+void RunsPanel::updateBatchPlan() {
+  // Two batches over one data directory would make the same stages side by side.
+  const QString dir = batchPlan_->spec().dataDir;
+  bool busy = false;
+  for (const RunJob* j : jobs_)
+    busy = busy || (j->active() && j->spec().kind == RunSpec::Kind::Batch && j->spec().dataDir == dir);
+  batchPlan_->setStartBlocked(busy ? tr("A batch on this data directory is running: wait for it, or cancel it.")
+                                   : QString());
 }
 
 RunSpec RunsPanel::selectionSpec(RunSpec::Kind kind) const {
@@ -250,6 +307,11 @@ void RunsPanel::checkSelection() {
 }
 
 void RunsPanel::generate(const QString& balanceName, bool minimize) {
+  const auto balance = Balance::parse(balanceName.toStdString());
+  if (minimize && balance && balance->pieces() == kMaxSupportedPieces) {
+    proposeBatch(batchSpec({balanceName}, logic::default_passes()));
+    return;
+  }
   RunSpec spec;
   spec.balances = {balanceName};
   if (minimize) spec.passes = logic::default_passes();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs panel: pick balances, a pass sequence and the effort, start runs (several may run at once), watch each
-// one's progress and log, cancel; and, read-only, a cluster run's stages for a data directory. Finished runs
-// tell AppContext so the probe panel re-probes.
+// one's progress and log, cancel; a batch (every stage, resumable) starts from its plan, shown first; and,
+// read-only, a cluster run's stages for a data directory. Finished runs tell AppContext so the probe panel
+// re-probes.
 #pragma once
 
 #include <QList>
@@ -20,6 +21,7 @@ namespace egtmin::ui {
 
 class AppContext;
 class BalancePicker;
+class BatchPlanView;
 class ClusterView;
 class PassPicker;
 class RunWidget;
@@ -39,6 +41,10 @@ class RunsPanel : public QWidget {
   QPushButton* startButton() const { return start_; }
   QPushButton* verifyButton() const { return verify_; }
   QPushButton* checkButton() const { return check_; }
+  // Plans a batch of the checked balances (every stage, resumable) and shows the plan to start it.
+  QPushButton* batchButton() const { return batch_; }
+  // The plan of the batch proposed last, with its Start and Cancel; hidden when none is pending.
+  BatchPlanView* batchPlanView() const { return batchPlan_; }
   // Runs make (and Check checks) capture-resolved covers when ticked.
   QCheckBox* captureResolvedBox() const { return captureResolved_; }
   store::CoverKind coverKind() const;
@@ -61,8 +67,13 @@ class RunsPanel : public QWidget {
   bool cancelAllAndWait(int timeoutMs = 30000);
 
  public Q_SLOTS:
-  // The probe panel's offer: the table, or (minimize) the cover with the paper default passes.
+  // The probe panel's offer: the table, or (minimize) the cover with the paper default passes. A
+  // cover of kMaxSupportedPieces pieces is proposed as a batch (its plan shown first): its stages
+  // take long, and a batch keeps each finished one across a cancel.
   void generate(const QString& balanceName, bool minimize = false);
+  // Shows the plan of `spec` (a batch); its Start starts the run.
+  void proposeBatch(const RunSpec& spec);
+  void batchSelection();
   void startFromSelection();
   // The checked balances' tables proven (self-check, and Syzygy where the user has the files),
   // or their covers checked against the tables over every legal position and the indexed probe.
@@ -76,6 +87,10 @@ class RunsPanel : public QWidget {
  private:
   void updateStart();
   RunSpec selectionSpec(RunSpec::Kind kind) const;
+  // A batch of `balances` making the cover kind chosen here (Capture-resolved).
+  RunSpec batchSpec(const QStringList& balances, logic::PassSequence passes) const;
+  // Start stays off while a batch writes the plan's data directory.
+  void updateBatchPlan();
 
   AppContext* ctx_;
   BalancePicker* balances_;
@@ -86,6 +101,8 @@ class RunsPanel : public QWidget {
   QPushButton* verify_;
   QCheckBox* captureResolved_;
   QPushButton* check_;
+  QPushButton* batch_;
+  BatchPlanView* batchPlan_;
   QLabel* plan_;
   quint64 memoryLimit_ = 0;
   QVBoxLayout* runsLayout_;
