@@ -6,7 +6,8 @@
 
 namespace egtmin::run {
 
-MadeCover make_cover(const StageContext& c, store::CoverKind kind) {
+MadeCover make_cover(StageContext& c, store::CoverKind kind) {
+  c.store.unload_all();
   MinimizeRequest m;
   m.balances = {c.balance};
   m.passes = c.request.passes;
@@ -33,6 +34,8 @@ MadeCover make_cover(const StageContext& c, store::CoverKind kind) {
     std::error_code ec;
     made.bytes = std::filesystem::file_size(made.result->cover_path, ec);
   }
+  c.figures = made.figures;
+  c.error = made.error;
   return made;
 }
 

@@ -75,14 +75,15 @@ StageFigures measured(Fn&& fn) {
 }
 
 // One balance's cover of `kind` made and saved (with its probe layout) through the run pipeline,
-// as `minimize` makes it: the measured stage and its result, or the error (empty when cancelled).
+// as `minimize` makes it, with the loaded tables let go first (it loads what it needs): the result,
+// or nothing, with c's figures measured and c's error set (empty when cancelled).
 struct MadeCover {
   StageFigures figures;
   std::optional<BalanceResult> result;
   std::string error;
   uint64_t bytes = 0;  // of the cover file
 };
-MadeCover make_cover(const StageContext& c, store::CoverKind kind);
+MadeCover make_cover(StageContext& c, store::CoverKind kind);
 
 // Whether b has a cover of `kind` under data_dir.
 bool cover_exists(const std::filesystem::path& data_dir, const Balance& b, store::CoverKind kind);

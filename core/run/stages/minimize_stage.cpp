@@ -9,11 +9,8 @@
 namespace egtmin::run {
 
 void Stage<BatchStage::Minimize>::run(StageContext& c, Results& r) {
-  c.store.unload_all();  // the minimization loads what it needs
-  r.expected_peak_bytes = minimize_peak_bytes(c.balance, c.threads, store::CoverKind::Standalone);
-  MadeCover made = make_cover(c, store::CoverKind::Standalone);
-  c.figures = made.figures;
-  c.error = made.error;
+  r.expected_peak_bytes = expected_memory_bytes(c.balance, c.threads);
+  const MadeCover made = make_cover(c, store::CoverKind::Standalone);
   if (!made.result) return;
   const BalanceResult& result = *made.result;
   r.cpu_seconds = result.cpu_seconds;
