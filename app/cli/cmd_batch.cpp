@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli batch: every stage for a whole piece count (or the balances named), resumable.
-#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -36,9 +35,7 @@ nlohmann::json record_json(const run::BatchRecord& r, run::CoverSet asked) {
   nlohmann::json j = {{"balance", r.balance.name()}};
   run::for_each_stage([&]<run::BatchStage S>() {
     if (!run::serves(run::part_of(S), asked) && !r.stage(S).done) return;
-    std::string key(name_of(S));
-    std::replace(key.begin(), key.end(), '-', '_');
-    j[key] = field_json(r.stage(S));
+    j[run::stage_key(S)] = field_json(r.stage(S));
     run::Stage<S>::each(r.results<S>(), [&](const char* k, const auto& v) { j[k] = field_json(v); });
   });
   j["syzygy_wdl_bytes"] = r.syzygy_wdl_bytes ? nlohmann::json(*r.syzygy_wdl_bytes) : nlohmann::json(nullptr);

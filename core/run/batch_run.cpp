@@ -22,19 +22,12 @@ std::filesystem::path record_path(const std::filesystem::path& data_dir, const B
   return data_dir / "batch" / (b.name() + ".rec");
 }
 
-// A stage's own line in the record file: its name with '_' for '-' ("minimize_cr").
-std::string record_key(BatchStage s) {
-  std::string key(name_of(s));
-  std::replace(key.begin(), key.end(), '-', '_');
-  return key;
-}
-
 // Every field of a record with its key, in file order: each stage's figures, then what it found.
 // The one list both directions read.
 template <class Record, class Visit>
 void for_each_field(Record& r, Visit&& v) {
   for_each_stage([&]<BatchStage S>() {
-    v(record_key(S).c_str(), r.template at<S>().figures);
+    v(stage_key(S).c_str(), r.template at<S>().figures);
     Stage<S>::each(r.template at<S>().results, v);
   });
 }
@@ -171,6 +164,12 @@ void undo_stages_needing_undone(BatchRecord& r) {
 }
 
 }  // namespace
+
+std::string stage_key(BatchStage s) {
+  std::string key(name_of(s));
+  std::replace(key.begin(), key.end(), '-', '_');
+  return key;
+}
 
 StageFigures& BatchRecord::stage(BatchStage s) { return const_cast<StageFigures&>(std::as_const(*this).stage(s)); }
 

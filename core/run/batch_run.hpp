@@ -56,6 +56,9 @@ struct BatchRecord {
   const StageFigures& stage(BatchStage s) const;
 };
 
+// A stage's key in the record file and the JSON report: its name with '_' for '-' ("minimize_cr").
+std::string stage_key(BatchStage s);
+
 struct BatchEvents {
   // After each stage of a balance, finished or found done: the record as it stands.
   std::function<void(const BatchRecord&, BatchStage stage, bool skipped)> stage_done;
