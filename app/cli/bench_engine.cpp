@@ -139,24 +139,32 @@ int run(const Args& a) {
     std::vector<std::string> balance_names, resolved_names;
     for (const Balance& b : tables->balances) balance_names.push_back(b.name());
     for (const Balance& b : tables->capture_resolved) resolved_names.push_back(b.name());
-    print_json(
-        {{"engine", engine_path->string()},
-         {"depth", a.depth},
-         {"engine_threads", a.engine_threads},
-         {"hash_mb", a.hash_mb},
-         {"seed", a.seed},
-         {"balances", balance_names},
-         {"capture_resolved", resolved_names},
-         {"largest", tables->largest},
-         {"positions", r.positions.size()},
-         {"compared", compared},
-         {"mismatches", r.mismatches},
-         {"drop_in", {{"seconds", r.seconds_a}, {"nodes", r.nodes_a}, {"tbhits", r.tbhits_a}, {"library", r.fathom_a}}},
-         {"libfathom",
-          {{"seconds", r.seconds_b}, {"nodes", r.nodes_b}, {"tbhits", r.tbhits_b}, {"library", r.fathom_b}}},
-         {"ratio_drop_in_to_libfathom", ratio},
-         {"host", host},
-         {"results", positions}});
+    print_json({{"engine", engine_path->string()},
+                {"depth", a.depth},
+                {"engine_threads", a.engine_threads},
+                {"hash_mb", a.hash_mb},
+                {"seed", a.seed},
+                {"balances", balance_names},
+                {"capture_resolved", resolved_names},
+                {"largest", tables->largest},
+                {"positions", r.positions.size()},
+                {"compared", compared},
+                {"mismatches", r.mismatches},
+                {"drop_in",
+                 {{"seconds", r.seconds_a},
+                  {"nodes", r.nodes_a},
+                  {"tbhits", r.tbhits_a},
+                  {"library", r.fathom_a},
+                  {"balances_probed", r.mapped_a}}},
+                {"libfathom",
+                 {{"seconds", r.seconds_b},
+                  {"nodes", r.nodes_b},
+                  {"tbhits", r.tbhits_b},
+                  {"library", r.fathom_b},
+                  {"balances_probed", r.mapped_b}}},
+                {"ratio_drop_in_to_libfathom", ratio},
+                {"host", host},
+                {"results", positions}});
   } else {
     size_t shown = 0;
     for (const engine::MatchPosition& p : r.positions) {
@@ -169,6 +177,8 @@ int run(const Args& a) {
           (unsigned long long)p.b.tbhits, p.b.bestmove.c_str());
     }
     std::printf("libraries: drop-in %s; libfathom %s\n", joined(r.fathom_a).c_str(), joined(r.fathom_b).c_str());
+    std::printf("balances probed (tables mapped): drop-in %s; libfathom %s\n", joined(r.mapped_a).c_str(),
+                joined(r.mapped_b).c_str());
     if (compared)
       std::printf("positions: %zu, identical nodes, scores, best moves and tbhits: %zu, mismatches: %zu\n",
                   r.positions.size(), r.positions.size() - r.mismatches, r.mismatches);

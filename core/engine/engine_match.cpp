@@ -155,6 +155,25 @@ std::vector<std::string> sample_positions(const std::vector<Balance>& bases, con
   return fens;
 }
 
+namespace {
+
+// The balances whose tables (covers, their probe layouts, WDL files) the engine's process maps.
+std::vector<std::string> mapped_balances(const UciEngine& engine) {
+  std::vector<std::string> names;
+  for (const std::string& file : engine.mapped_files("")) {
+    const fs::path path(file);
+    const std::string ext = path.extension().string();
+    if (ext.rfind(".egt", 0) != 0 && ext != ".rtbw") continue;
+    if (auto b = Balance::parse(path.stem().string()); b && b->name() == path.stem().string())
+      names.push_back(b->name());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+}  // namespace
+
 Result<MatchReport> run_match(const MatchRequest& request, const Progress& progress) {
   auto start = [&](const MatchSide& side) -> Result<std::unique_ptr<UciEngine>> {
     auto e = UciEngine::start(side.command);
@@ -196,6 +215,8 @@ Result<MatchReport> run_match(const MatchRequest& request, const Progress& progr
     report.positions.push_back(std::move(p));
   }
   progress.report(Stage::Time, 1.0);
+  report.mapped_a = mapped_balances(**a);
+  report.mapped_b = mapped_balances(**b);
   return report;
 }
 

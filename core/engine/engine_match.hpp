@@ -75,6 +75,10 @@ struct MatchReport {
   uint64_t nodes_a = 0, nodes_b = 0, tbhits_a = 0, tbhits_b = 0;
   // The files named libfathom that each engine's process mapped (which library it really probed).
   std::vector<std::string> fathom_a, fathom_b;
+  // The balances whose table files each engine's process had mapped after the last search, sorted:
+  // a cover or a WDL file is mapped on its first probe, so these are the balances the searches
+  // reached (the drop-in's 3-piece covers load with tb_init, whether reached or not).
+  std::vector<std::string> mapped_a, mapped_b;
 };
 
 // Starts both engines (Threads, Hash, SyzygyPath set), then searches each position with both, the

@@ -6,6 +6,7 @@
 // two threads must search through the drop-in without error. Skipped, saying why, without the
 // engine or Syzygy's files.
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <filesystem>
 
@@ -73,6 +74,10 @@ void expect_identical(const engine::MatchReport& r) {
   EXPECT_EQ(r.mismatches, 0u);
   // Probes reached the tables, so identical searches say something about their answers.
   EXPECT_GT(r.tbhits_a, 0u);
+  // Every table Fathom's searches mapped, the drop-in's mapped too: the same balances were reached.
+  EXPECT_FALSE(r.mapped_b.empty());
+  for (const std::string& b : r.mapped_b)
+    EXPECT_TRUE(std::find(r.mapped_a.begin(), r.mapped_a.end(), b) != r.mapped_a.end()) << b;
 }
 
 TEST(EngineCheck, EtherealSearchesAlikeThroughCoversAndFathom) {
