@@ -48,7 +48,7 @@ README_LINE = "**Results** ([docs/results.md](docs/results.md)): "
 FIVE_PIECE_BALANCES = 110  # every 5-piece balance Syzygy has a WDL file for
 
 # The order `rerun` runs the kinds in: a kind may need what an earlier one made (tables, covers).
-KIND_ORDER = ("gen", "verify", "minimize", "size", "probe")
+KIND_ORDER = ("gen", "verify", "minimize", "size", "probe", "engine")
 
 
 # --- the machine and the files -----------------------------------------------------------------
@@ -122,6 +122,9 @@ def run_and_record(kind, name, argv, beside):
     except json.JSONDecodeError as e:
         sys.exit(f"results: `{shlex.join(argv)}` did not print JSON ({e}); give the command --json")
     peak = usage.ru_maxrss * 1024
+    # An engine report lists every position's searches: the totals are what the pages use.
+    if kind == "engine":
+        result.pop("results", None)
     if kind == "gen" and result.get("already_present"):
         sys.exit(f"results: `{shlex.join(argv)}` found {result['already_present']} table(s) already made and timed "
                  "only the rest; no record written (run it on a data directory without tables)")
@@ -627,16 +630,38 @@ def results_text():
                    + ("; ".join(p for _, p in minimized) + " at most" if minimized else "—") + " |")
     out.append("")
 
+    # A real engine.
+    engines = records("engine")
+    if engines:
+        out += ["## A real engine through the drop-in", "",
+                "Debian's `ethereal-chess` searching each position at a fixed depth on one thread, once through "
+                "egtmin's `libfathom.so.1` over covers and once through Debian's `libfathom1` over Syzygy's WDL "
+                "files of the same balances ([fathom-library.md](fathom-library.md)). The positions have one or "
+                "two pieces more than the largest balance, so only the searches' captures reach the tables.", "",
+                "| balances | capture-resolved | positions | depth | identical searches | nodes | tbhits "
+                "| five-piece balances probed | drop-in | libfathom1 | drop-in / libfathom1 |",
+                "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+        for name in sorted(engines):
+            j = engines[name]["result"]
+            a, b = j["drop_in"], j["libfathom"]
+            probed = [n for n in a.get("balances_probed", []) if pieces_of(n) == 5 and n in b.get("balances_probed", [])]
+            out.append(f"| {len(j['balances'])} | {len(j['capture_resolved'])} | {fmt(j['positions'])} | {j['depth']} "
+                       f"| {fmt(j['positions'] - j['mismatches'])} | {fmt(a['nodes'])} | {fmt(a['tbhits'])} "
+                       f"| {', '.join(probed) or '—'} | {a['seconds']:.1f} s | {b['seconds']:.1f} s "
+                       f"| {j['ratio_drop_in_to_libfathom']:.3f} |")
+        out.append("")
+
     # Machine and commands.
     out += ["## Machine and commands", ""]
     minis = records("minimize")
     listed = ([("gen", "pieces4", gen), ("verify", "pieces4", ver)]
               + [("minimize", k, minis[k]) for k in sorted(minis)] + [("size", k, sizes[k]) for k in sorted(sizes)]
-              + [("probe", k, probes[k]) for k in sorted(probes)])
-    recs = [r for _, _, r in listed if r]
-    for m in sorted({machine_text(r["machine"]) for r in recs}):
-        besides = sorted({r["beside"] for r in recs if machine_text(r["machine"]) == m})
-        out.append(f"2-4 pieces: {m}; beside the runs: {'; '.join(besides)}.")
+              + [("probe", k, probes[k]) for k in sorted(probes)] + [("engine", k, engines[k]) for k in sorted(engines)])
+    for label, kinds in (("2-4 pieces", None), ("The engine", {"engine"})):
+        recs = [r for kind, _, r in listed if r and (kind in kinds if kinds else kind != "engine")]
+        for m in sorted({machine_text(r["machine"]) for r in recs}):
+            besides = sorted({r["beside"] for r in recs if machine_text(r["machine"]) == m})
+            out.append(f"{label}: {m}; beside the runs: {'; '.join(besides)}.")
     if batch:
         shared = sum(not alone(r.get("note", "")) for r in batch)
         out.append(f"5 pieces: {'; '.join(sorted({r.get('machine', '?') for r in batch}))}; {shared} of the "
@@ -734,7 +759,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("record", help="run a --json command and keep its output as docs/data/KIND/NAME.json")
-    r.add_argument("kind", help="gen, verify, minimize, size or probe")
+    r.add_argument("kind", help=", ".join(KIND_ORDER))
     r.add_argument("name", help="the record's name within its kind, e.g. pieces4")
     r.add_argument("--beside", required=True, help="what else ran on the machine meanwhile, e.g. 'nothing' or 'other builds'")
     r.set_defaults(func=record)
