@@ -203,6 +203,13 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       resolved = std::move(*res);
       r.capture_resolved = resolved->resolved + resolved->draw_capped;
       r.capture_capped = resolved->draw_capped;
+      // The minimization reads the resolved copy only: a lone worker lets the table and the
+      // tables its captures reached go (at 5 pieces with pawns, several 5-piece tables) before
+      // the passes take their memory. Side by side, other workers may still be reading them.
+      if (result.balance_workers == 1) {
+        table = Error{"unloaded"};
+        store.unload_all();
+      }
     }
     // Writes the cover and its probe layout: false when the cover could not be written; a layout
     // that could not be built leaves r.error too.

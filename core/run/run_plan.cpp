@@ -34,10 +34,11 @@ constexpr uint64_t kBaseBytes = uint64_t{256} << 20;
 // care minterm in flight, above the minimize peaks of the batch records (docs/data/batch).
 constexpr double kCareShareOfSlots = 0.46;
 constexpr double kMinimizeBytesPerCare = 140;
-// Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, about 155
-// bytes per care minterm in flight (docs/measured.md), so its parts are a quarter the size
-// (logic::kResolvedPartCareMinterms) and counted at twice this.
-constexpr double kResolvedMinimizeBytesPerCare = 2 * 155;
+// Capture-resolved: the don't-cares make primes larger and irredundant's matrix denser, so a care
+// minterm in flight takes more. Set above the minimize-cr peaks of the batch records
+// (docs/data/batch): the highest, KBBvKR's 7.57 GB, is 213 bytes per care minterm in flight
+// beside the resolved copy.
+constexpr double kResolvedMinimizeBytesPerCare = 225;
 // Relative cost of minimizing a table against making it, from the batch records' stage times.
 constexpr double kMinimizeWorkPerSlot = 1.5;
 
@@ -120,14 +121,15 @@ uint64_t minimize_peak_bytes(const Balance& b, int threads, store::CoverKind kin
   const double part = double(capture_resolved ? logic::kResolvedPartCareMinterms : logic::kPartCareMinterms);
   // A function over the part limit is split; up to one part per thread is minimized at once.
   const double in_flight = care > part ? std::min(care, part * double(resolve_threads(threads))) : care;
-  const double per_care = capture_resolved ? kResolvedMinimizeBytesPerCare : kMinimizeBytesPerCare;
-  double tables = kLoadedTableBytesPerSlot * double(slots);
-  if (capture_resolved) {
-    tables *= 2;
-    for (const Balance& d : successor_balances(b.canonical()))
-      tables += kLoadedTableBytesPerSlot * double(table_slots(d));
-  }
-  return kBaseBytes + uint64_t(tables + per_care * in_flight);
+  const double table = kLoadedTableBytesPerSlot * double(slots);
+  if (!capture_resolved) return kBaseBytes + uint64_t(table + kMinimizeBytesPerCare * in_flight);
+  // Resolving the captures holds the table, its resolved copy and the tables the captures reach;
+  // then the run lets all but the copy go (minimize_run) before the passes take their memory.
+  double resolving = 2 * table;
+  for (const Balance& d : successor_balances(b.canonical()))
+    resolving += kLoadedTableBytesPerSlot * double(table_slots(d));
+  const double minimizing = table + kResolvedMinimizeBytesPerCare * in_flight;
+  return kBaseBytes + uint64_t(std::max(resolving, minimizing));
 }
 
 RunPlan plan_run(const std::filesystem::path& data_dir, const std::vector<Balance>& balances, bool minimizing,
