@@ -82,6 +82,42 @@ class TestProbeTimes : public QObject {
     QCOMPARE(h.counts[0], quint64(2));  // 0 and 1 ns
   }
 
+  void bytesAndTimeFromKnownNumbers() {
+    ProbeTimesChart chart(nullptr);
+    ProbeTimesResult r;
+    r.positions = 1000;
+    r.pieces = 5;
+    auto method = [](probe::ProbeMethodId id, quint64 bytes, double batchMean) {
+      ProbeTimeHistogram h;
+      h.method = id;
+      h.memoryBytes = bytes;
+      h.batchMeanNs = batchMean;
+      return h;
+    };
+    r.methods << method(probe::ProbeMethodId::Indexed, 3'000'000, 200)
+              << method(probe::ProbeMethodId::Linear, 500'000, 4e5)
+              << method(probe::ProbeMethodId::Fathom, 2'000'000, 1000);
+    chart.setView(ProbeTimesChart::BytesAndTime);
+    chart.setResult(r);
+    QList<QPointF> points;
+    int edges = 0;
+    for (QAbstractSeries* s : chart.chart()->series()) {
+      if (auto* sc = qobject_cast<QScatterSeries*>(s))
+        points << sc->at(0);
+      else if (qobject_cast<QLineSeries*>(s))
+        ++edges;  // the goal's two edges at 0.5
+    }
+    QCOMPARE(points, (QList<QPointF>{{1.5, 0.2}, {0.25, 400}, {1, 1}}));
+    QCOMPARE(edges, 2);
+    // Without Fathom there is nothing to read against: said, and no CSV.
+    r.methods.removeLast();
+    chart.setResult(r);
+    QVERIFY(chart.chart()->title().contains(QStringLiteral("no Fathom")));
+    QString err;
+    QVERIFY(!chart.exportCsv(dir_.filePath("none.csv"), &err));
+    QVERIFY(err.contains(QStringLiteral("Fathom")));
+  }
+
   void saysSoWithoutSyzygy() {
     AppContext ctx(data_, QString());
     ProbeTimesChart chart(&ctx);
@@ -196,6 +232,25 @@ class TestProbeTimes : public QObject {
     QVERIFY(mean);
     QCOMPARE(squares, int(d.cells.size()));
     QVERIFY(chart->exportSvg(dir_.filePath("probe-density.svg")));
+    // Bytes and time: each method a point over Fathom's, Fathom itself at (1, 1).
+    chart->setView(ProbeTimesChart::BytesAndTime);
+    QList<QPointF> methodPoints;
+    for (QAbstractSeries* s : chart->chart()->series())
+      if (auto* sc = qobject_cast<QScatterSeries*>(s)) methodPoints << sc->at(0);
+    QCOMPARE(methodPoints.size(), 3);
+    QCOMPARE(methodPoints[2], QPointF(1, 1));
+    for (int i = 0; i < 2; ++i) {
+      QVERIFY(qFuzzyCompare(methodPoints[i].x(), double(r.methods[i].memoryBytes) / double(r.methods[2].memoryBytes)));
+      QVERIFY(qFuzzyCompare(methodPoints[i].y(), r.methods[i].batchMeanNs / r.methods[2].batchMeanNs));
+    }
+    QString bytesErr;
+    QVERIFY2(chart->exportCsv(dir_.filePath("probe-bytes.csv"), &bytesErr), qPrintable(bytesErr));
+    QFile bytesCsv(dir_.filePath("probe-bytes.csv"));
+    QVERIFY(bytesCsv.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QList<QByteArray> bytesLines = bytesCsv.readAll().trimmed().split('\n');
+    QCOMPARE(bytesLines.size(), 4);
+    QVERIFY(bytesLines[3].startsWith("fathom,"));
+    QVERIFY(bytesLines[3].contains(",1,"));
     chart->setView(ProbeTimesChart::Histograms);
     QCOMPARE(chart->chart()->series().size(), 3);
 

@@ -9,12 +9,15 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QLogValueAxis>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSpinBox>
 #include <QTextStream>
 #include <QVBoxLayout>
@@ -113,8 +116,10 @@ ProbeTimesChart::ProbeTimesChart(AppContext* ctx, QWidget* parent) : QWidget(par
   if (ctx_ && coversWithPieces(ctx_->dataDir(), 4) > 0) pieces_->setCurrentIndex(1);
   shown_ = new QComboBox(this);
   shown_->setObjectName("probe-bench-view");
-  shown_->addItems({tr("Histograms"), tr("Joint density: indexed vs Fathom")});
-  shown_->setToolTip(tr("One histogram per method, or each position's indexed time against Fathom's (Fig. 2b)"));
+  shown_->addItems({tr("Histograms"), tr("Joint density: indexed vs Fathom"), tr("Bytes and time against Syzygy")});
+  shown_->setToolTip(
+      tr("One histogram per method; each position's indexed time against Fathom's (Fig. 2b); or each method's "
+         "memory and batch mean over Fathom's, Syzygy at (1, 1)"));
   run_ = new QPushButton(tr("Run"), this);
   run_->setObjectName("probe-bench-run");
   cancel_ = new QPushButton(tr("Cancel"), this);
@@ -331,6 +336,8 @@ void ProbeTimesChart::draw() {
                  .arg(QLocale().toString(d.positions))
                  .arg(r.pieces)));
     }
+  } else if (currentView() == BytesAndTime) {
+    drawBytesAndTime();
   } else {
     drawHistograms();
   }
@@ -397,6 +404,89 @@ void ProbeTimesChart::drawHistograms() {
   view_->setChart(chart);
 }
 
+namespace {
+
+// Fathom's histogram in a result: the anchor every method's bytes and time are read against.
+const ProbeTimeHistogram* fathomOf(const ProbeTimesResult& r) {
+  for (const ProbeTimeHistogram& h : r.methods)
+    if (h.method == probe::ProbeMethodId::Fathom && h.memoryBytes > 0 && h.batchMeanNs > 0) return &h;
+  return nullptr;
+}
+
+// The goal of the probe-ready form: under half of Syzygy's bytes and of Fathom's time at once.
+constexpr double kGoalRatio = 0.5;
+
+}  // namespace
+
+void ProbeTimesChart::drawBytesAndTime() {
+  const ProbeTimesResult& r = result_;
+  auto* chart = new QChart;
+  chart->setAnimationOptions(QChart::NoAnimation);
+  const ProbeTimeHistogram* fathom = fathomOf(r);
+  if (!fathom) {
+    chart->setTitle(tr("No bytes and time against Syzygy: this run has no Fathom figures"));
+    view_->setChart(chart);
+    return;
+  }
+  chart->setTitle(tr("Memory and batch mean against Syzygy's files through Fathom, %1 random %2-piece positions "
+                     "(log axes)")
+                      .arg(QLocale().toString(r.positions))
+                      .arg(r.pieces));
+  // Each log axis spans its points and the goal's corner, to the whole decades around them.
+  double xlo = kGoalRatio, xhi = 1, ylo = kGoalRatio, yhi = 1;
+  QList<QPair<const ProbeTimeHistogram*, QPointF>> points;
+  for (const ProbeTimeHistogram& h : r.methods) {
+    if (h.memoryBytes == 0 || h.batchMeanNs <= 0) continue;
+    const QPointF p(double(h.memoryBytes) / double(fathom->memoryBytes), h.batchMeanNs / fathom->batchMeanNs);
+    xlo = std::min(xlo, p.x());
+    xhi = std::max(xhi, p.x());
+    ylo = std::min(ylo, p.y());
+    yhi = std::max(yhi, p.y());
+    points << qMakePair(&h, p);
+  }
+  auto logAxis = [](double lo, double hi, const QString& title) {
+    auto* a = new QLogValueAxis;
+    a->setBase(10);
+    a->setLabelFormat(QStringLiteral("%g"));
+    a->setMinorTickCount(8);
+    a->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi))));
+    a->setTitleText(title);
+    return a;
+  };
+  auto* x = logAxis(xlo, xhi, tr("bytes / Syzygy's (what each method keeps in memory)"));
+  auto* y = logAxis(ylo, yhi, tr("batch mean / Fathom's"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  // The goal's edges: a method in the lower left corner beats Syzygy on both at once.
+  for (const QList<QPointF>& edge : {QList<QPointF>{{x->min(), kGoalRatio}, {kGoalRatio, kGoalRatio}},
+                                     QList<QPointF>{{kGoalRatio, y->min()}, {kGoalRatio, kGoalRatio}}}) {
+    auto* s = new QLineSeries;
+    s->append(edge);
+    QPen pen(Qt::gray);
+    pen.setStyle(Qt::DashLine);
+    s->setPen(pen);
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+    for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);  // drawn, not listed
+  }
+  for (const auto& [h, p] : points) {
+    auto* s = new QScatterSeries;
+    s->setMarkerSize(12);
+    s->setName(h->method == probe::ProbeMethodId::Fathom ? tr("Syzygy through Fathom (1, 1)")
+                                                         : tr("%1: %2x the bytes, %3x the time")
+                                                               .arg(probeMethodLabel(h->method))
+                                                               .arg(p.x(), 0, 'g', 3)
+                                                               .arg(p.y(), 0, 'g', 3));
+    s->append(p);
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  chart->legend()->setAlignment(Qt::AlignTop);
+  view_->setChart(chart);
+}
+
 QString ProbeTimesChart::summaryText() const {
   const ProbeTimesResult& r = result_;
   QString text = tr("%1 positions (%2 drawn, illegal or uncovered ones discarded). ")
@@ -429,8 +519,19 @@ bool ProbeTimesChart::exportCsv(const QString& path, QString* error) const {
     if (error) *error = tr("This result has no joint density to export");
     return false;
   }
+  const ProbeTimeHistogram* fathom = fathomOf(result_);
+  if (currentView() == BytesAndTime && !fathom) {
+    if (error) *error = tr("This result has no Fathom figures to read bytes and time against");
+    return false;
+  }
   return exportCsvFile(path, error, [&](QTextStream& out) {
-    if (currentView() == JointDensity) {
+    if (currentView() == BytesAndTime) {
+      out << "method,bytes,bytes_over_syzygy,batch_mean_ns,time_over_fathom\n";
+      for (const ProbeTimeHistogram& h : result_.methods)
+        out << probeMethodName(h.method) << ',' << h.memoryBytes << ','
+            << double(h.memoryBytes) / double(fathom->memoryBytes) << ',' << h.batchMeanNs << ','
+            << h.batchMeanNs / fathom->batchMeanNs << '\n';
+    } else if (currentView() == JointDensity) {
       const ProbeTimeDensity& d = result_.density;
       const QString x = probeMethodName(d.xMethod), y = probeMethodName(d.yMethod);
       out << x << "_from_ns," << x << "_to_ns," << y << "_from_ns," << y << "_to_ns,positions\n";

@@ -63,8 +63,9 @@ class ChartRun;
 class ProbeTimesChart : public QWidget {
   Q_OBJECT
  public:
-  // What the chart draws from a result: one histogram per method, or indexed against Fathom.
-  enum View { Histograms = 0, JointDensity = 1 };
+  // What the chart draws from a result: one histogram per method, indexed against Fathom, or each
+  // method as a point of (its bytes, its batch mean), both over Fathom's, Syzygy at (1, 1).
+  enum View { Histograms = 0, JointDensity = 1, BytesAndTime = 2 };
 
   explicit ProbeTimesChart(AppContext* ctx, QWidget* parent = nullptr);
   ~ProbeTimesChart() override;  // cancels and waits: the worker uses this widget's shared state
@@ -92,7 +93,8 @@ class ProbeTimesChart : public QWidget {
 
   bool exportPng(const QString& path) const;
   bool exportSvg(const QString& path) const;
-  // The shown view's numbers: the histograms' bins, or the density's non-empty cells.
+  // The shown view's numbers: the histograms' bins, the density's non-empty cells, or each
+  // method's bytes and batch mean with their ratios to Fathom's.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
   // Blocks (processing events) until no benchmark runs; false on timeout.
@@ -116,6 +118,7 @@ class ProbeTimesChart : public QWidget {
   void done(const Outcome& o);
   void draw();  // the result in the current view
   void drawHistograms();
+  void drawBytesAndTime();
   QString summaryText() const;
 
   AppContext* ctx_;
