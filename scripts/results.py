@@ -581,6 +581,32 @@ def results_text():
             + (f" No record yet at {' and '.join(filter(None, [', '.join(missing[:-1]), missing[-1]]))} pieces."
                if missing else ""), ""]
 
+    # Bytes and time together: the bytes-time chart of the workbench (Charts, Probe times), as a table.
+    if probes:
+        out += ["## Bytes and time against Syzygy", "",
+                "Each probe method of the records above as a point of (its memory / what Fathom maps of Syzygy's "
+                "WDL files, its batch mean / Fathom's), Syzygy through Fathom at (1, 1). The goal of a probe-ready "
+                "form is under 0.5 on both at once. *capture-resolved*: the capture-resolved covers' layouts with "
+                "the probe's capture search; *linear*: the cover's cubes scanned as stored. A method's memory counts "
+                "every cover of its data directory, so 3 pieces are left out (the 2-4-piece covers against "
+                "Fathom's 3-piece files); at 5 pieces it holds what the capture searches need (KRPvKR's "
+                "promotions reach KRBvKR and KRNvKR).", "",
+                "| pieces | turns | method | memory | memory / Syzygy's | batch mean | time / Fathom (per round) |",
+                "|---|---|---|---:|---:|---:|---|"]
+        for name in sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k)):
+            j = probes[name]["result"]
+            fa = j["methods"].get("fathom")
+            if not fa or j["pieces"] < 4:
+                continue
+            per_round = j.get("round_ratios_to_fathom", {})
+            for method in sorted(j["methods"], key=lambda m: (m == "fathom", m)):
+                m = j["methods"][method]
+                rounds = ", ".join(f"{x:.3g}" for x in per_round.get(method, []))
+                out.append(f"| {j['pieces']} | {j['turns']} | {method} | {mb(m['memory_bytes'])} "
+                           f"| {m['memory_bytes'] / fa['memory_bytes']:.2f} | {m['batch_mean_ns']:,.1f} ns "
+                           f"| {m['batch_mean_ns'] / fa['batch_mean_ns']:.3g}" + (f" ({rounds})" if rounds else "") + " |")
+        out.append("")
+
     # Time and memory.
     out += ["## Tables, minimization, memory", "",
             "| pieces | balances | tables: generate + self-check | compared with Syzygy: positions, mismatches "
