@@ -184,10 +184,34 @@ def cr_proven(r):
                 and r.get("cr_mismatches") == 0)
 
 
+def keep_earlier_cover(r, path):
+    """Keeps the proven cover of the balance's earlier record that the new report lacks (a run asked
+    for the capture-resolved cover only leaves the standalone one's figures standing), when both
+    records hold the same table; the kept cover's machine and note go with it, under
+    `earlier_covers`, since the record's own are the new run's."""
+    try:
+        old = load(path)
+    except (OSError, json.JSONDecodeError):
+        return
+    if (old.get("positions"), old.get("values")) != (r.get("positions"), r.get("values")):
+        return
+    for cover, keys, proven in (("standalone", STANDALONE_KEYS, standalone_proven),
+                                ("capture-resolved", CR_KEYS, cr_proven)):
+        if proven(r) or not proven(old):
+            continue
+        for k in keys:
+            if k in old:
+                r[k] = old[k]
+        earlier = next((e for e in old.get("earlier_covers", []) if e["cover"] == cover),
+                       {"cover": cover, "machine": old.get("machine", "?"), "note": old.get("note", "not recorded")})
+        r.setdefault("earlier_covers", []).append(earlier)
+
+
 def save_batch(args):
     """One record per five-piece balance whose table is done and at least one of whose covers is
     proven; a cover not proven (or whose stage failed) leaves none of its figures, the other
-    cover's stay. The record replaces that balance's file whole."""
+    cover's stay. The record replaces that balance's file, keeping an earlier proven cover the
+    report does not hold (keep_earlier_cover)."""
     report = load(args.report)
     RECORDS.mkdir(parents=True, exist_ok=True)
     kept = smaller = 0
@@ -218,6 +242,7 @@ def save_batch(args):
         r["machine"] = args.machine or machine_text(machine())
         if args.note:
             r["note"] = args.note
+        keep_earlier_cover(r, RECORDS / f"{name}.json")
         write_atomically(RECORDS / f"{name}.json", json.dumps(r, indent=1) + "\n")
         kept += 1
     print(f"{kept} record(s) saved under {RECORDS.relative_to(ROOT)}"
@@ -395,6 +420,10 @@ def appendix_text():
     by_note = {}
     for r in recs:
         by_note.setdefault(r.get("note", "not recorded"), []).append(r["balance"])
+        # A cover kept from an earlier run: its own conditions.
+        for e in r.get("earlier_covers", []):
+            by_note.setdefault(f"{e['cover']} cover, an earlier run on {e['machine']}: {e['note']}", []).append(
+                r["balance"])
     for note, names in sorted(by_note.items(), key=lambda kv: kv[1]):
         lines.append(f"- {', '.join(names)}: {note}.")
     return "\n".join(lines) + "\n"
@@ -799,8 +828,9 @@ def main():
                         "least one of whose covers is proven exact (standalone: minimize and check done, no "
                         "mismatch; capture-resolved: minimize-cr and check-cr done, no mismatch); a cover not "
                         "proven leaves none of its figures, and balances of fewer pieces are left out. A new "
-                        "record replaces that balance's earlier file entirely: figures of a cover the report "
-                        "does not hold (say, the standalone one of an earlier run) are not kept.")
+                        "record replaces that balance's earlier file, but the figures of a proven cover the "
+                        "report does not hold (say, the standalone one of an earlier run) are kept when both "
+                        "records hold the same table, with that run's machine and note under earlier_covers.")
     sb.add_argument("report", help="the output of `egtmin-cli batch ... --json`")
     sb.add_argument("--machine", help="describe the host (default: read from /proc)")
     sb.add_argument("--note", help="conditions of the run: what ran beside it, or 'the cores to itself' when "
