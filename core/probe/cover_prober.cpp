@@ -107,8 +107,8 @@ Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy 
   return check_capture_successors();
 }
 
-Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies,
-                                                        RegionPolicy regions) {
+Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies, RegionPolicy regions,
+                                                        int threads) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
   if (material_key(b) < 0 || !is_supported(b))
@@ -136,8 +136,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     // millions of cubes must copy most of them into its leaves, which then stay long: slow to build
     // and slow to scan (docs/measured.md).
     lc->index = CubeIndex::front_line(cover.cubes, cover.inputs, queries);
-    lc->region =
-        RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied);
+    lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied,
+                             0, std::nullopt, threads);
   } else {
     lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
     const bool want_regions =
@@ -147,8 +147,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (want_regions) {
       // Front misses go to the regions, so they need not hold what the front line answers. A cover
       // too diffuse for the directory (built() false) keeps its tree.
-      lc->region =
-          RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied);
+      lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt,
+                               cover.implied, 0, std::nullopt, threads);
       if (lc->region.built()) lc->index.drop_tree();
     }
   }

@@ -140,7 +140,8 @@ class CoverProber {
                                                    LayoutPolicy layouts = LayoutPolicy::Use,
                                                    store::CoverKind prefer = store::CoverKind::Standalone);
   // A cover with its index built; touches nothing of the prober, so open() builds several at once.
-  static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions);
+  static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions,
+                                                    int threads = 1);
   // One cover file, from its layout or indexed (then its layout written), as open() loads each.
   static Result<std::unique_ptr<LoadedCover>> load(const std::filesystem::path& cover_path, double max_copies,
                                                    RegionPolicy regions, LayoutPolicy layouts);

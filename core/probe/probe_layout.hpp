@@ -53,8 +53,9 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
 Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id);
 
 // Builds the default index of the cover file at `cover_path` and writes its layout beside it
-// (what minimize does after saving a cover).
-Status make_layout(const std::filesystem::path& cover_path);
+// (what minimize does after saving a cover), its regions planned on `threads` threads (the same
+// layout for any number).
+Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the
 // cover file until something asks for them (LoadedCover::cubes). Errors say why the layout cannot

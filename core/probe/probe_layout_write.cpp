@@ -53,12 +53,12 @@ Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdent
   return ok_status();
 }
 
-Status make_layout(const fs::path& cover_path) {
+Status make_layout(const fs::path& cover_path, int threads) {
   auto id = cover_identity(cover_path);
   if (!id) return id.error();
   auto cover = store::load_cover(cover_path);
   if (!cover) return cover.error();
-  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto);
+  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads);
   if (!lc) return lc.error();
   return save_layout(layout_path(cover_path), **lc, *id);
 }

@@ -187,11 +187,12 @@ class RegionIndex {
   // `min_unit_shift`: directory counts in units of at least 2^min_unit_shift cubes (tests:
   // the padding that covers whose largest region passes 255 cubes get). `subcube`: the cube field
   // held as a subcube (0-3 with two free pieces, kNoSubcube with one; tests), by default the one
-  // that needs the fewest cubes.
+  // that needs the fewest cubes. `threads`: the regions planned side by side (the index is the
+  // same for any number).
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
               logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0,
-              std::optional<uint8_t> subcube = std::nullopt);
+              std::optional<uint8_t> subcube = std::nullopt, int threads = 1);
   // The cube field held as a subcube (Hot::subcube).
   uint8_t subcube() const { return subcube_; }
 

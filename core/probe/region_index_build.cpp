@@ -10,6 +10,7 @@
 
 #include "chess/attacks.hpp"
 #include "table/symmetry.hpp"
+#include "util/parallel.hpp"
 
 namespace egtmin::probe {
 
@@ -147,9 +148,15 @@ struct Plan {
 // position, so a position of the fallback value matches none of them. A cover with an implied
 // output has no cubes for it: a region holding any of its positions (those no cube holds) must
 // fall back to it.
+// Regions are planned independently of each other: in chunks of kChunkRegions, on `threads`
+// threads, each chunk's cubes then appended in region order, so the plan is the same whatever the
+// threads. Enough chunks that two threads finish together; few enough that a chunk's own lists
+// stay cheap.
+constexpr uint32_t kChunkRegions = 256;
+
 template <class Take, class Fill>
 Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
-                 unsigned implied, Take&& take, Fill&& fill) {
+                 unsigned implied, Take&& take, Fill&& fill, int threads) {
   std::vector<std::vector<uint32_t>> in_region(regions);
   for (uint32_t c = 0; c < shapes.size(); ++c)
     lay.for_each_region(shapes[c], [&](uint32_t r) {
@@ -160,135 +167,155 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
   Plan plan;
   plan.first.assign(size_t(regions) + 1, 0);
   plan.fallback.assign(regions, 0);
-  std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
-  std::vector<uint64_t> left(words), reach(words);
-  std::array<std::vector<uint64_t>, 4> off;  // per value, the region's positions of other values
-  for (auto& v : off) v.assign(words, 0);
-  struct Local {
-    uint64_t a, b;  // the squares it admits for the free pieces
-    uint32_t word;  // as a region cube
-    uint32_t id;    // the cover's cube it came from
-  };
-  std::vector<Local> local;
-  std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
-  for (auto& v : of_value) v.assign(words, 0);
-  for (uint32_t r = 0; r < regions; ++r) {
-    plan.first[r] = uint32_t(plan.ids.size());
-    if (in_region[r].empty()) continue;
-    fill(r, left.data());
-    unsigned fallback = 0;
-    // The fallback: the most common value of the positions left (the front line's are not).
-    for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
-    for (uint32_t c : in_region[r]) {
-      const Shape& s = shapes[c];
-      uint64_t* v = of_value[s.out].data();
-      if (nfree == 1)
-        v[0] |= s.sq[f0];
-      else
-        for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(std::countr_zero(x))] |= s.sq[f1];
-    }
-    uint64_t most = 0;
-    for (unsigned o = 1; o < 4; ++o) {
-      uint64_t n = 0;
-      for (size_t w = 0; w < words; ++w) n += uint64_t(std::popcount(left[w] & of_value[o][w]));
-      if (n > most) most = n, fallback = o;
-    }
-    if (implied) {
-      bool uncovered = false;
-      for (size_t w = 0; w < words && !uncovered; ++w)
-        uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
-      if (uncovered) fallback = implied;
-    }
-    plan.fallback[r] = uint8_t(fallback);
-    reach = left;  // every position a probe brings here, of any value
-    if (fallback)
-      for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
-    auto gain_of = [&](uint64_t a, uint64_t b) {
-      if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
-      uint64_t g = 0;
-      for (uint64_t x = a; x; x &= x - 1) g += uint64_t(std::popcount(left[size_t(std::countr_zero(x))] & b));
-      return g;
+  const uint32_t chunks = (regions + kChunkRegions - 1) / kChunkRegions;
+  std::vector<Plan> parts(chunks);  // each chunk's ids and words; its `first` counts from 0
+  parallel_for(chunks, threads, 1, no_progress(), [&](uint64_t chunk, uint64_t, int) {
+    Plan& part = parts[chunk];
+    const uint32_t r0 = uint32_t(chunk) * kChunkRegions, r1 = std::min(regions, r0 + kChunkRegions);
+    part.first.assign(r1 - r0, 0);
+    std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
+    std::vector<uint64_t> left(words), reach(words);
+    std::array<std::vector<uint64_t>, 4> off;  // per value, the region's positions of other values
+    for (auto& v : off) v.assign(words, 0);
+    struct Local {
+      uint64_t a, b;  // the squares it admits for the free pieces
+      uint32_t word;  // as a region cube
+      uint32_t id;    // the cover's cube it came from
     };
-    // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
-    // free pieces' rows and files): every row or file whose adding keeps the cube off the region's
-    // positions of other values is added, nearest the cube's own first (intervals and
-    // neighbourhoods are what chess values follow), the subcube field by raising one of its three
-    // bits at a time. Everything else in the region is a don't-care here (positions no probe
-    // brings: illegal or not representative, or answered by the front line), so a cover's cube,
-    // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
-    // region, and fewer cubes hold the region.
-    for (unsigned v = 1; v < 4; ++v)
-      for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
-    local.clear();
-    for (uint32_t c : in_region[r]) {
-      const Shape& s = shapes[c];
-      if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
-      const uint64_t* o = off[s.out].data();
-      // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
-      // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
-      auto clear_of_off = [&](uint64_t a, uint64_t b) {
-        if (nfree == 1) return !(o[0] & a);
-        for (uint64_t x = a; x; x &= x - 1)
-          if (o[size_t(std::countr_zero(x))] & b) return false;
-        return true;
-      };
-      // The word's fields, and the squares they hold for each free piece.
-      std::array<uint32_t, 4> set{s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u};
-      std::array<uint64_t, 2> held{s.sq[f0], nfree == 2 ? s.sq[f1] : 0};
-      auto try_add = [&](int piece, int field, uint32_t add) {
-        std::array<uint32_t, 4> grown = set;
-        grown[size_t(field)] |= add;
-        const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
-        const uint64_t added = now & ~held[size_t(piece)];
-        if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
-        set = grown;
-        held[size_t(piece)] = now;
-      };
-      for (int piece = 0; piece < nfree; ++piece)
-        for (int d = 1; d < 8; ++d)
-          for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
-            if (field == subcube) {
-              if (d > 1) continue;
-              for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
-                uint32_t mirror = 0;
-                for (uint32_t x = set[size_t(field)]; x; x &= x - 1) mirror |= 1u << (std::countr_zero(x) ^ (1 << bit));
-                if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
-              }
-              continue;
-            }
-            const uint32_t near = ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
-            for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
-          }
-      local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, s.out), c});
-    }
-    // Cubes that grew into the same one count once.
-    std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
-    local.erase(
-        std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
-        local.end());
-    auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
-    heap.clear();
-    for (uint32_t c = 0; c < local.size(); ++c)
-      if (const uint64_t g = gain(c)) heap.push_back({g, c});
-    in_region[r] = {};
-    std::make_heap(heap.begin(), heap.end());
-    const size_t before = plan.ids.size();
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end());
-      const auto [old_gain, c] = heap.back();
-      heap.pop_back();
-      const uint64_t g = gain(c);
-      if (g == 0) continue;
-      if (g < old_gain && !heap.empty() && g < heap.front().first) {
-        heap.push_back({g, c});
-        std::push_heap(heap.begin(), heap.end());
-        continue;
+    std::vector<Local> local;
+    std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
+    for (auto& v : of_value) v.assign(words, 0);
+    for (uint32_t r = r0; r < r1; ++r) {
+      part.first[r - r0] = uint32_t(part.ids.size());
+      if (in_region[r].empty()) continue;
+      fill(r, left.data());
+      unsigned fallback = 0;
+      // The fallback: the most common value of the positions left (the front line's are not).
+      for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
+      for (uint32_t c : in_region[r]) {
+        const Shape& s = shapes[c];
+        uint64_t* v = of_value[s.out].data();
+        if (nfree == 1)
+          v[0] |= s.sq[f0];
+        else
+          for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(std::countr_zero(x))] |= s.sq[f1];
       }
-      plan.ids.push_back(local[c].id);
-      plan.words.push_back(local[c].word);
-      clear_held(left.data(), nfree, local[c].a, local[c].b);
+      uint64_t most = 0;
+      for (unsigned o = 1; o < 4; ++o) {
+        uint64_t n = 0;
+        for (size_t w = 0; w < words; ++w) n += uint64_t(std::popcount(left[w] & of_value[o][w]));
+        if (n > most) most = n, fallback = o;
+      }
+      if (implied) {
+        bool uncovered = false;
+        for (size_t w = 0; w < words && !uncovered; ++w)
+          uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+        if (uncovered) fallback = implied;
+      }
+      plan.fallback[r] = uint8_t(fallback);
+      reach = left;  // every position a probe brings here, of any value
+      if (fallback)
+        for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
+      auto gain_of = [&](uint64_t a, uint64_t b) {
+        if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
+        uint64_t g = 0;
+        for (uint64_t x = a; x; x &= x - 1) g += uint64_t(std::popcount(left[size_t(std::countr_zero(x))] & b));
+        return g;
+      };
+      // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
+      // free pieces' rows and files): every row or file whose adding keeps the cube off the region's
+      // positions of other values is added, nearest the cube's own first (intervals and
+      // neighbourhoods are what chess values follow), the subcube field by raising one of its three
+      // bits at a time. Everything else in the region is a don't-care here (positions no probe
+      // brings: illegal or not representative, or answered by the front line), so a cover's cube,
+      // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
+      // region, and fewer cubes hold the region.
+      for (unsigned v = 1; v < 4; ++v)
+        for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
+      local.clear();
+      for (uint32_t c : in_region[r]) {
+        const Shape& s = shapes[c];
+        if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
+        const uint64_t* o = off[s.out].data();
+        // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
+        // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
+        auto clear_of_off = [&](uint64_t a, uint64_t b) {
+          if (nfree == 1) return !(o[0] & a);
+          for (uint64_t x = a; x; x &= x - 1)
+            if (o[size_t(std::countr_zero(x))] & b) return false;
+          return true;
+        };
+        // The word's fields, and the squares they hold for each free piece.
+        std::array<uint32_t, 4> set{s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u,
+                                    nfree == 2 ? s.files[f1] : 0u};
+        std::array<uint64_t, 2> held{s.sq[f0], nfree == 2 ? s.sq[f1] : 0};
+        auto try_add = [&](int piece, int field, uint32_t add) {
+          std::array<uint32_t, 4> grown = set;
+          grown[size_t(field)] |= add;
+          const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
+          const uint64_t added = now & ~held[size_t(piece)];
+          if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
+          set = grown;
+          held[size_t(piece)] = now;
+        };
+        for (int piece = 0; piece < nfree; ++piece)
+          for (int d = 1; d < 8; ++d)
+            for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
+              if (field == subcube) {
+                if (d > 1) continue;
+                for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
+                  uint32_t mirror = 0;
+                  for (uint32_t x = set[size_t(field)]; x; x &= x - 1)
+                    mirror |= 1u << (std::countr_zero(x) ^ (1 << bit));
+                  if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
+                }
+                continue;
+              }
+              const uint32_t near =
+                  ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
+              for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
+            }
+        local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, s.out), c});
+      }
+      // Cubes that grew into the same one count once.
+      std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
+      local.erase(
+          std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
+          local.end());
+      auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
+      heap.clear();
+      for (uint32_t c = 0; c < local.size(); ++c)
+        if (const uint64_t g = gain(c)) heap.push_back({g, c});
+      in_region[r] = {};
+      std::make_heap(heap.begin(), heap.end());
+      const size_t before = part.ids.size();
+      while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end());
+        const auto [old_gain, c] = heap.back();
+        heap.pop_back();
+        const uint64_t g = gain(c);
+        if (g == 0) continue;
+        if (g < old_gain && !heap.empty() && g < heap.front().first) {
+          heap.push_back({g, c});
+          std::push_heap(heap.begin(), heap.end());
+          continue;
+        }
+        part.ids.push_back(local[c].id);
+        part.words.push_back(local[c].word);
+        clear_held(left.data(), nfree, local[c].a, local[c].b);
+      }
+      part.largest = std::max(part.largest, part.ids.size() - before);
     }
-    plan.largest = std::max(plan.largest, plan.ids.size() - before);
+  });
+  for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+    Plan& part = parts[chunk];
+    const uint32_t r0 = chunk * kChunkRegions;
+    const uint32_t base = uint32_t(plan.ids.size());
+    for (size_t i = 0; i < part.first.size(); ++i) plan.first[r0 + i] = base + part.first[i];
+    plan.ids.insert(plan.ids.end(), part.ids.begin(), part.ids.end());
+    plan.words.insert(plan.words.end(), part.words.begin(), part.words.end());
+    plan.largest = std::max(plan.largest, part.largest);
+    part = Plan();
   }
   plan.first[regions] = uint32_t(plan.ids.size());
   return plan;
@@ -312,7 +339,8 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
-                         logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field) {
+                         logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field,
+                         int threads) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -398,8 +426,9 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
   // the plan skips regions whose gathered bitmap is empty as it goes.
   auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
-    return greedy_plan(shapes, lay, subcube, regions, words, unsigned(implied), take,
-                       [&](uint32_t r, uint64_t* out) { gather(lay, r, out); });
+    return greedy_plan(
+        shapes, lay, subcube, regions, words, unsigned(implied), take,
+        [&](uint32_t r, uint64_t* out) { gather(lay, r, out); }, threads);
   };
 
   // Which pieces to fix: the cubes of a cover tend to pin some pieces and leave others free, and

@@ -224,7 +224,8 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       // The probe's index, built once here rather than on every open (expensive at 5 pieces). A
       // cover without it still probes: the prober builds it then.
       tracker.report(slot, work, 1.0, Stage::Save, detail("probe layout"));
-      if (auto s = probe::make_layout(path); !s) r.error = b.name() + ": probe layout: " + s.error().message;
+      if (auto s = probe::make_layout(path, options.threads); !s)
+        r.error = b.name() + ": probe layout: " + s.error().message;
       return true;
     };
     if (resolved && r.capture_resolved == 0 && request.covers == CoverOutput::Save) {

@@ -164,6 +164,30 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
   }
 }
 
+// The regions are planned in chunks on several threads, and appended in region order: the same
+// index, word for word, on any number of threads (a 4-piece balance with many regions, with and
+// without what a front line answers).
+TEST(RegionIndex, TheSameIndexOnAnyNumberOfThreads) {
+  for (const char* name : {"KRvKB", "KPvKR"}) {
+    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
+    const auto cover = test::trie_cover(t, CanonScheme::Full);
+    const CoverCanon canon(t.encoding(), CanonScheme::Full);
+    for (size_t answered : {size_t{0}, size_t{20}}) {
+      const std::span<const logic::CubeWord> front(cover.cubes.data(), std::min(answered, cover.cubes.size()));
+      const RegionIndex one(cover.cubes, t.encoding(), canon, front, std::nullopt, logic::Output::None, 0, std::nullopt,
+                            1);
+      ASSERT_TRUE(one.built()) << name;
+      for (int threads : {2, 3}) {
+        const RegionIndex many(cover.cubes, t.encoding(), canon, front, std::nullopt, logic::Output::None, 0,
+                               std::nullopt, threads);
+        EXPECT_EQ(many.fixed_slots(), one.fixed_slots()) << name << " " << threads;
+        EXPECT_EQ(many.subcube(), one.subcube()) << name << " " << threads;
+        EXPECT_TRUE(std::ranges::equal(many.hot_words(), one.hot_words())) << name << " " << threads;
+      }
+    }
+  }
+}
+
 // A region cube's word holds a query exactly when each free piece stands on one of its rows and
 // one of its files, whichever field is the subcube one, and the output bits never decide a match.
 TEST(RegionIndex, CubeWordsHoldExactlyTheirRowsTimesFiles) {
