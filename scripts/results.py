@@ -496,6 +496,11 @@ def by_pieces(rows, key="balance"):
     return out
 
 
+def probe_order(probes):
+    """The probe records' names by piece count, in passes before taking turns."""
+    return sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k))
+
+
 def probe_summary(rec):
     """indexed and Fathom batch means and the per-round ratios of one bench probe record."""
     j = rec["result"]
@@ -602,7 +607,7 @@ def results_text():
             "indexed probe every cover in the data directory, for Fathom the WDL files it maps.", "",
             "| pieces | turns | positions | indexed | Fathom | indexed / Fathom (per round) | memory | mismatches |",
             "|---|---|---:|---:|---:|---|---:|---:|"]
-    for name in sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k)):
+    for name in probe_order(probes):
         out.append(probe_summary(probes[name]))
     timed = {p["result"]["pieces"] for p in probes.values()}
     missing = [str(n) for n in (3, 4, 5) if n not in timed]
@@ -622,7 +627,7 @@ def results_text():
                 "promotions reach KRBvKR and KRNvKR).", "",
                 "| pieces | turns | method | memory | memory / Syzygy's | batch mean | time / Fathom (per round) |",
                 "|---|---|---|---:|---:|---:|---|"]
-        for name in sorted(probes, key=lambda k: (probes[k]["result"]["pieces"], probes[k]["result"]["turns"] != "pass", k)):
+        for name in probe_order(probes):
             j = probes[name]["result"]
             fa = j["methods"].get("fathom")
             if not fa or j["pieces"] < 4:

@@ -420,19 +420,15 @@ constexpr double kGoalRatio = 0.5;
 
 void ProbeTimesChart::drawBytesAndTime() {
   const ProbeTimesResult& r = result_;
+  const ProbeTimeHistogram* fathom = fathomOf(r);
+  if (!fathom) return showChartMessage(view_, tr("No bytes and time against Syzygy: this run has no Fathom figures"));
   auto* chart = new QChart;
   chart->setAnimationOptions(QChart::NoAnimation);
-  const ProbeTimeHistogram* fathom = fathomOf(r);
-  if (!fathom) {
-    chart->setTitle(tr("No bytes and time against Syzygy: this run has no Fathom figures"));
-    view_->setChart(chart);
-    return;
-  }
   chart->setTitle(tr("Memory and batch mean against Syzygy's files through Fathom, %1 random %2-piece positions "
                      "(log axes)")
                       .arg(QLocale().toString(r.positions))
                       .arg(r.pieces));
-  // Each log axis spans its points and the goal's corner, to the whole decades around them.
+  // Each log axis spans its points and the goal's corner.
   double xlo = kGoalRatio, xhi = 1, ylo = kGoalRatio, yhi = 1;
   QList<QPair<const ProbeTimeHistogram*, QPointF>> points;
   for (const ProbeTimeHistogram& h : r.methods) {
@@ -444,15 +440,6 @@ void ProbeTimesChart::drawBytesAndTime() {
     yhi = std::max(yhi, p.y());
     points << qMakePair(&h, p);
   }
-  auto logAxis = [](double lo, double hi, const QString& title) {
-    auto* a = new QLogValueAxis;
-    a->setBase(10);
-    a->setLabelFormat(QStringLiteral("%g"));
-    a->setMinorTickCount(8);
-    a->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi))));
-    a->setTitleText(title);
-    return a;
-  };
   auto* x = logAxis(xlo, xhi, tr("bytes / Syzygy's (what each method keeps in memory)"));
   auto* y = logAxis(ylo, yhi, tr("batch mean / Fathom's"));
   chart->addAxis(x, Qt::AlignBottom);

@@ -130,8 +130,6 @@ void addLogBars(QChart* chart, QAbstractBarSeries* bars, const QStringList& cate
   addBars(chart, bars, categories, y);
 }
 
-namespace {
-
 QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
   auto* a = new QLogValueAxis;
   a->setBase(10);
@@ -142,6 +140,8 @@ QLogValueAxis* logAxis(double lo, double hi, const QString& title) {
   a->setTitleText(title);
   return a;
 }
+
+namespace {
 
 // PNG and SVG buttons under a chart view.
 QHBoxLayout* exportButtons(QWidget* owner, QChartView* view, const QString& stem) {

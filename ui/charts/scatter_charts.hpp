@@ -23,6 +23,7 @@ class QAbstractBarSeries;
 class QBarCategoryAxis;
 class QChart;
 class QChartView;
+class QLogValueAxis;
 class QBoxLayout;
 class QPushButton;
 class QWidget;
@@ -45,6 +46,9 @@ QBarCategoryAxis* addBars(QChart* chart, QAbstractBarSeries* bars, const QString
 // there: give absent values as 1).
 void addLogBars(QChart* chart, QAbstractBarSeries* bars, const QStringList& categories, double hi,
                 const QString& yTitle);
+
+// A base-10 log axis titled `title`, from the power of ten at or below `lo` to the one above `hi`.
+QLogValueAxis* logAxis(double lo, double hi, const QString& title);
 
 // Replaces the view's chart with an empty one titled `message` (why nothing is plotted).
 void showChartMessage(QChartView* view, const QString& message);
