@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The long fuzzing runs: each libFuzzer target (cover files, table files, FEN, PLA) for SECONDS
+# The long fuzzing runs: each libFuzzer target (cover files, table files, probe layouts, FEN, PLA) for SECONDS
 # (default 600) under AddressSanitizer + UndefinedBehaviorSanitizer, PARALLEL targets at a time
 # (default 2), built with clang in BUILD_DIR (default build-san). Each target starts from its seed
 # corpus (fuzz/corpus/NAME); its log, grown corpus and any crashing input are in
@@ -12,7 +12,7 @@ seconds=${1:-600} parallel=${2:-2} build=${3:-build-san}
 bash scripts/setup.sh
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DEGTMIN_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DEGTMIN_SANITIZE=ON -DEGTMIN_FUZZ=ON >/dev/null
-targets=(cover_file table_file fen pla)
+targets=(cover_file table_file layout fen pla)
 cmake --build "$build" --parallel "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run() {

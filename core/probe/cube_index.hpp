@@ -287,6 +287,7 @@ class CubeIndex {
            ids_.capacity() * sizeof(uint32_t) + sizeof(*this);
   }
   size_t nodes() const { return node_words_; }
+  int inputs() const { return inputs_; }
   size_t cube_copies() const { return ids_.size(); }
   int depth() const { return depth_; }
   int front_size() const { return int(front_cubes_.size()); }

@@ -52,12 +52,17 @@ Result<CoverIdentity> cover_identity(const fs::path& cover_path) {
   return id;
 }
 
-Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const CoverIdentity& id,
-                                                 const fs::path& cover_path) {
-  auto mapped = MappedFile::open(path);
-  if (!mapped) return mapped.error();
-  const std::span<const uint8_t> bytes = mapped->bytes();
-  const std::string where = path.string() + ": ";
+bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<uint8_t, kLayoutHeaderBytes> h{};
+  if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size()))) return false;
+  return std::memcmp(h.data(), kLayoutMagic.data(), kLayoutMagic.size()) == 0 &&
+         read_at<uint32_t>(h.data() + 8) == kLayoutVersion && read_at<uint64_t>(h.data() + 16) == id.bytes &&
+         read_at<uint64_t>(h.data() + 24) == id.crc64;
+}
+
+Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes, const CoverIdentity& id,
+                                                  const std::string& where) {
   if (bytes.size() < kLayoutHeaderBytes || std::memcmp(bytes.data(), kLayoutMagic.data(), kLayoutMagic.size()) != 0)
     return Error{where + "not a probe layout file"};
   const uint8_t* h = bytes.data();
@@ -99,10 +104,23 @@ Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const Cov
   lc->region.load_state(r);
   const std::span<const uint64_t> index_words = r.view_aligned(), region_words = r.view_aligned();
   if (!r.ok() || !r.at_end()) return Error{where + "damaged (its parts do not add up)"};
-  if (!lc->index.attach_hot_words(index_words) || !lc->region.attach_hot_words(region_words))
+  // The indexes must be of this balance's encoding: the hot path reads them with its piece count.
+  if (lc->index.inputs() != inputs || !lc->index.attach_hot_words(index_words) ||
+      (!region_words.empty() && lc->region.pieces() != balance->pieces()) || !lc->region.attach_hot_words(region_words))
     return Error{where + "damaged index"};
-  lc->set_lazy_cubes(cover_path, cubes);
-  lc->layout = std::move(*mapped);
+  lc->set_lazy_cubes({}, cubes);
+  return lc;
+}
+
+Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const CoverIdentity& id,
+                                                 const fs::path& cover_path) {
+  auto mapped = MappedFile::open(path);
+  if (!mapped) return mapped.error();
+  // The indexes point into the mapping, which moves into the cover with its pages in place.
+  auto lc = parse_layout(mapped->bytes(), id, path.string() + ": ");
+  if (!lc) return lc.error();
+  (*lc)->layout = std::move(*mapped);
+  (*lc)->set_lazy_cubes(cover_path, (*lc)->cube_count());  // the count parse_layout read
   return lc;
 }
 

@@ -197,6 +197,8 @@ class RegionIndex {
   uint8_t subcube() const { return subcube_; }
 
   bool built() const { return hot_size_ != 0; }
+  // The pieces of the balance it was built for (0: none).
+  int pieces() const { return k_; }
   // The slots the regions fix.
   const std::vector<int>& fixed_slots() const { return fixed_; }
   // Cubes over all regions (copies of the cover's cubes, grown), and the most in one region.
@@ -217,6 +219,7 @@ class RegionIndex {
     uint8_t subcube = kNoSubcube;  // the cube field held as a subcube (region_cube::kQueryBits)
   };
   Hot hot() const {
+    if (!built()) return {};  // dir null: no region index (its stored slots may say anything)
     Hot h{reinterpret_cast<const uint32_t*>(words_data()),
           reinterpret_cast<const uint32_t*>(words_data() + dir_words_),
           {}};
