@@ -180,32 +180,51 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
                      {"syzygy_bytes", rep->both_syzygy_bytes},
                      {"syzygy_xz_bytes", rep->both_syzygy_xz_bytes}}},
                    {"missing_covers", rep->missing_covers},
+                   {"probe_ready",
+                    {{"bytes", rep->probe_ready_bytes},
+                     {"with_syzygy_bytes", rep->ready_both_bytes},
+                     {"syzygy_bytes", rep->ready_both_syzygy_bytes},
+                     {"ratio_to_syzygy", ratio(rep->ready_both_bytes, rep->ready_both_syzygy_bytes)},
+                     {"missing_layouts", rep->missing_layouts}}},
                    {"balances", nlohmann::json::array()}};
   for (const auto& row : rep->rows)
     j["balances"].push_back(
         {{"balance", row.balance.name()},
          {"cover_bytes", row.has_cover ? nlohmann::json(row.cover_bytes) : nlohmann::json(nullptr)},
          {"cubes", row.has_cover ? nlohmann::json(row.cubes) : nlohmann::json(nullptr)},
+         {"layout_bytes", row.has_layout ? nlohmann::json(row.layout_bytes) : nlohmann::json(nullptr)},
+         {"probe_ready_bytes", row.has_layout ? nlohmann::json(row.probe_ready_bytes()) : nlohmann::json(nullptr)},
          {"syzygy_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_bytes) : nlohmann::json(nullptr)},
          {"syzygy_xz_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_xz_bytes) : nlohmann::json(nullptr)}});
   if (common.json) {
     print_json(j);
     return kOk;
   }
-  std::printf("%-8s %10s %12s %12s %12s %8s\n", "balance", "cubes", "egtc bytes", "rtbw bytes", "rtbw.xz", "egtc/xz");
+  std::printf("%-8s %10s %12s %12s %12s %12s %8s %8s\n", "balance", "cubes", "egtc bytes", "ready bytes", "rtbw bytes",
+              "rtbw.xz", "egtc/xz", "ready/rtbw");
   for (const auto& row : rep->rows) {
     auto num = [](bool has, uint64_t v) { return has ? std::to_string(v) : std::string("-"); };
-    std::printf("%-8s %10s %12s %12s %12s %8s\n", row.balance.name().c_str(), num(row.has_cover, row.cubes).c_str(),
-                num(row.has_cover, row.cover_bytes).c_str(), num(row.has_syzygy, row.syzygy_bytes).c_str(),
+    auto frac = [&](bool has, uint64_t a, uint64_t b) {
+      return has ? std::to_string(ratio(a, b)).substr(0, 5) : std::string("-");
+    };
+    std::printf("%-8s %10s %12s %12s %12s %12s %8s %8s\n", row.balance.name().c_str(),
+                num(row.has_cover, row.cubes).c_str(), num(row.has_cover, row.cover_bytes).c_str(),
+                num(row.has_layout, row.probe_ready_bytes()).c_str(), num(row.has_syzygy, row.syzygy_bytes).c_str(),
                 num(row.has_syzygy, row.syzygy_xz_bytes).c_str(),
-                row.has_cover && row.has_syzygy
-                    ? std::to_string(ratio(row.cover_bytes, row.syzygy_xz_bytes)).substr(0, 5).c_str()
-                    : "-");
+                frac(row.has_cover && row.has_syzygy, row.cover_bytes, row.syzygy_xz_bytes).c_str(),
+                frac(row.has_layout && row.has_syzygy, row.probe_ready_bytes(), row.syzygy_bytes).c_str());
   }
   std::printf("total: ours %llu bytes, Syzygy %llu bytes, Syzygy through xz -9e %llu bytes (ours / xz = %.3f)\n",
               (unsigned long long)rep->total_bytes, (unsigned long long)rep->syzygy_bytes,
               (unsigned long long)rep->syzygy_xz_bytes, ratio(rep->total_bytes, rep->syzygy_xz_bytes));
+  std::printf("probe-ready (cover and layout): %llu bytes; where Syzygy has a file, %llu against its %llu (%.3f)\n",
+              (unsigned long long)rep->probe_ready_bytes, (unsigned long long)rep->ready_both_bytes,
+              (unsigned long long)rep->ready_both_syzygy_bytes,
+              ratio(rep->ready_both_bytes, rep->ready_both_syzygy_bytes));
   if (rep->missing_covers) std::printf("%d balance(s) have no cover yet; totals leave them out\n", rep->missing_covers);
+  if (rep->missing_layouts)
+    std::printf("%d cover(s) have no current layout (made on their first probe); probe-ready totals leave them out\n",
+                rep->missing_layouts);
   return kOk;
 }
 

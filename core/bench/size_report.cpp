@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/size_report.hpp"
 
+#include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 #include "store/xz.hpp"
 #include "util/atomic_file.hpp"
@@ -32,6 +33,13 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       row.has_cover = true;
       row.cover_bytes = fs::file_size(cover, ec);
       row.cubes = c->cubes.size();
+      auto id = probe::cover_identity(cover);
+      if (!id) return id.error();
+      const fs::path layout = probe::layout_path(cover);
+      if (probe::layout_is_current(layout, *id)) {
+        row.has_layout = true;
+        row.layout_bytes = fs::file_size(layout, ec);
+      }
     }
     const fs::path rtbw = syzygy_dir / (b.name() + ".rtbw");
     if (b.pieces() >= 3 && fs::exists(rtbw, ec)) {
@@ -44,6 +52,14 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       row.syzygy_xz_bytes = *xz;
     }
     if (!row.has_cover && b.pieces() >= 2) ++rep.missing_covers;
+    if (row.has_cover && !row.has_layout) ++rep.missing_layouts;
+    if (row.has_layout) {
+      rep.probe_ready_bytes += row.probe_ready_bytes();
+      if (row.has_syzygy) {
+        rep.ready_both_bytes += row.probe_ready_bytes();
+        rep.ready_both_syzygy_bytes += row.syzygy_bytes;
+      }
+    }
     rep.total_bytes += row.cover_bytes;
     rep.syzygy_bytes += row.syzygy_bytes;
     rep.syzygy_xz_bytes += row.syzygy_xz_bytes;

@@ -131,7 +131,17 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     const Placement p = lc->encoding.decode(rng() & mask);
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
-  if (b.pieces() == 5 && regions != RegionPolicy::Never) {
+  const bool five = b.pieces() == 5;
+  if (five && regions == RegionPolicy::Auto && cover.cubes.size() <= kOneLeafMaxCubes) {
+    // A small cover in one leaf, no copies, when that leaf is short enough (kOneLeafBlocks) or
+    // stays in the caches (kOneLeafCachedBytes).
+    CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries);
+    if (leaf.leaf_blocks_per_query(queries) <= kOneLeafBlocks || leaf.hot_words().size_bytes() <= kOneLeafCachedBytes)
+      lc->index = std::move(leaf);
+  }
+  if (lc->index.built()) {
+    // in one leaf
+  } else if (five && regions != RegionPolicy::Never) {
     // Five pieces: the front line, then regions for everything it misses. A tree over a cover of
     // millions of cubes must copy most of them into its leaves, which then stay long: slow to build
     // and slow to scan (docs/measured.md).

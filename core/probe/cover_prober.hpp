@@ -38,11 +38,12 @@ namespace egtmin::probe {
 
 enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 
-// Which 3-4 piece covers get a RegionIndex for the indexed method's front misses (5-piece covers
-// always get one, but with Never, which keeps the tree):
-// Auto those whose tree would scan the most leaf blocks per probe (the diffuse covers, where a
-// region index answers with fewer reads and its copies pay), Always every one it applies to
-// (tests), Never none (the tree alone).
+// Which covers get a RegionIndex for the indexed method's front misses:
+// Auto the 3-4 piece covers whose tree would scan the most leaf blocks per probe (the diffuse
+// covers, where a region index answers with fewer reads and its copies pay), and the 5-piece
+// covers but those whose cubes, front line and one leaf without copies, answer in a few blocks or
+// fit the caches (CoverProber::kOneLeafBlocks, kOneLeafCachedBytes); Always every cover it applies
+// to (tests); Never none (the tree alone).
 enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
 // As bench probe --index-regions spells them (util/enum_names.hpp).
 inline constexpr EnumName<RegionPolicy> kRegionPolicyNames[] = {
@@ -126,6 +127,24 @@ class CoverProber {
   // threshold leaves diffuse covers to their long leaves, a lower one gives regions to covers whose
   // trees answer in fewer reads (docs/measured.md).
   static constexpr double kRegionLeafBlocks = 0.25;
+  // Auto at five pieces: the front line and one leaf of the cover's cubes (no copies) instead of
+  // regions where that leaf costs at most this many blocks per probe, on average over the sampled
+  // probes. Why: a region index at five pieces copies a cube into every region it spans (3 to 6
+  // times) behind a directory of 2^19 regions, so for the covers of a few thousand cubes it is
+  // several times their bytes, where a leaf holds each cube once (KQRvKR 471,080 bytes against
+  // 163,072, KQQvKP 1,016,960 against 216,768); the probes the front line misses then scan a few
+  // blocks of 64 cubes where they read a region. KQRvKR's leaf (1.99 blocks) and KRRvKR's (2.85)
+  // probe as fast as their regions (docs/measured.md). Diffuse covers keep their regions (KQQvKQ's
+  // leaf would cost 108 blocks, KRNvKR's 1,906).
+  static constexpr double kOneLeafBlocks = 4.0;
+  // Or where the one leaf's words take at most this many bytes: they stay in the caches, where a
+  // scan of all its blocks is short (KQQvKB: 712 cubes, 12 blocks a probe, the implied win its
+  // commonest answer; 148 ns a probe where its regions took 111-130, in 13,824 bytes where they
+  // take 131,256).
+  static constexpr size_t kOneLeafCachedBytes = size_t{64} << 10;
+  // Covers with more cubes than this are not tried in one leaf: at 64 cubes a block, the probes it
+  // misses would scan over a thousand blocks.
+  static constexpr size_t kOneLeafMaxCubes = size_t{1} << 16;
 
   // Use: open each cover from its probe layout file (probe/probe_layout.hpp) when that is the
   // cover's, else build the index and write the layout (default copies and regions only). Rebuild:

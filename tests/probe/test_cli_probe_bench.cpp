@@ -209,6 +209,42 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
   EXPECT_GT(j["total_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(j["syzygy_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(j["syzygy_xz_bytes"].get<uint64_t>(), 0u);
+  // Probe-ready bytes: each cover with its current layout counts both files; a stale layout (here
+  // KRvK's, made from another cover file) counts as none until a probe makes it again.
+  // (A probe run writes every cover's missing layout.)
+  ASSERT_EQ(run_cli("bench probe --pieces 3 --positions 100 --rounds 1 --quiet --syzygy " +
+                    test::syzygy_dir().string() + " --data " + dir_->string())
+                .rc,
+            0);
+  j = nlohmann::json::parse(run_cli("bench size --pieces 3 --json --quiet --syzygy " + test::syzygy_dir().string() +
+                                    " --data " + dir_->string())
+                                .out);
+  const auto krk_layout = *dir_ / "covers" / "KRvK.egtl", kqk_layout = *dir_ / "covers" / "KQvK.egtl";
+  ASSERT_TRUE(std::filesystem::exists(krk_layout) && std::filesystem::exists(kqk_layout));
+  const auto kept = *dir_ / "KRvK.egtl.kept";
+  std::filesystem::copy_file(krk_layout, kept, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(kqk_layout, krk_layout, std::filesystem::copy_options::overwrite_existing);
+  auto stale = nlohmann::json::parse(run_cli("bench size --pieces 3 --json --quiet --syzygy " +
+                                             test::syzygy_dir().string() + " --data " + dir_->string())
+                                         .out);
+  std::filesystem::rename(kept, krk_layout);
+  uint64_t ready = 0;
+  for (const auto& row : j["balances"]) {
+    if (row["cover_bytes"].is_null()) continue;
+    const std::string name = row["balance"];
+    const auto layout = *dir_ / "covers" / (name + ".egtl");
+    ASSERT_TRUE(std::filesystem::exists(layout)) << name;
+    EXPECT_EQ(row["layout_bytes"].get<uint64_t>(), std::filesystem::file_size(layout)) << name;
+    EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(),
+              row["cover_bytes"].get<uint64_t>() + row["layout_bytes"].get<uint64_t>())
+        << name;
+    ready += row["probe_ready_bytes"].get<uint64_t>();
+  }
+  EXPECT_EQ(j["probe_ready"]["bytes"].get<uint64_t>(), ready);
+  EXPECT_EQ(j["probe_ready"]["missing_layouts"].get<int>(), 0);
+  EXPECT_EQ(stale["probe_ready"]["missing_layouts"].get<int>(), 1);
+  for (const auto& row : stale["balances"])
+    if (row["balance"] == "KRvK") EXPECT_TRUE(row["layout_bytes"].is_null());
 }
 
 // The ablation minimizes the same balances for each idea into its own directory: with every output

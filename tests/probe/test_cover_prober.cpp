@@ -13,6 +13,7 @@
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/probe.hpp"
+#include "probe/probe_layout.hpp"
 #include "run/minimize_run.hpp"
 #include "support/env.hpp"
 #include "support/temp_dir.hpp"
@@ -210,6 +211,43 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
 // Five pieces: KRPvKR valued by Syzygy on a few parts of the index space (side to move, White's
 // king and rook fixed), probed through the front line and regions (the default at five pieces)
 // and through the tree, both against Syzygy, hot path and full path.
+// A five-piece cover of few cubes gets the front line and one leaf, no regions (RegionPolicy::Auto,
+// CoverProber::kOneLeafBlocks): a layout of fewer bytes than the regions', answering as they do.
+TEST(CoverProber, FivePieceSmallCoverTakesOneLeafInFewerBytes) {
+  EGTMIN_REQUIRE_SYZYGY();
+  auto syz = Syzygy::open(test::syzygy_dir());
+  ASSERT_TRUE(syz.ok()) << syz.error().message;
+  const Balance krpkr = *Balance::parse("KRPvKR");
+  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
+  const Encoding enc(krpkr);
+  const CoverCanon canon(enc, CanonScheme::Full);
+  std::mt19937_64 rng(8);
+  const test::SyzygyParts part = test::syzygy_parts(**syz, enc, canon, 21, 1, rng);
+  ASSERT_LE(part.cover.cubes.size(), 4 * 64u) << "a cover the one leaf answers in a few blocks";
+  CoverProber automatic, regions;
+  ASSERT_TRUE(automatic.add(part.cover).ok());
+  ASSERT_TRUE(regions.add(part.cover, CoverProber::kDefaultCopies, RegionPolicy::Always).ok());
+  EXPECT_EQ(automatic.region_covers(), 0u);
+  EXPECT_EQ(regions.region_covers(), 1u);
+  const size_t one_leaf_bytes = serialize_layout(*automatic.cover(krpkr), {}).size(),
+               region_bytes = serialize_layout(*regions.cover(krpkr), {}).size();
+  EXPECT_LT(one_leaf_bytes * 4, region_bytes) << one_leaf_bytes << " against " << region_bytes;
+  int bad = 0, probed = 0;
+  for (uint64_t i = part.prefixes[0] << part.rest; i < (part.prefixes[0] + 1) << part.rest && bad < 10; ++i) {
+    const Placement p = enc.decode(i);
+    if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+    const Position pos = enc.position(p);
+    const Wdl want = from_syzygy(*(*syz)->wdl(enc, p));
+    for (const CoverProber* prober : {&automatic, &regions})
+      if (prober->probe_wdl(pos, Method::Indexed) != want && ++bad < 4)
+        ADD_FAILURE() << pos.fen() << (prober == &regions ? " (regions)" : " (one leaf)") << ": Syzygy "
+                      << name_of(want);
+    ++probed;
+  }
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(probed, 100);
+}
+
 TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   EGTMIN_REQUIRE_SYZYGY();
   auto syz = Syzygy::open(test::syzygy_dir());
@@ -222,7 +260,7 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
   const test::SyzygyParts parts = test::syzygy_parts(**syz, enc, canon, 13, 6, rng);
   const store::CoverFile& cover = parts.cover;
   CoverProber regions, tree;
-  ASSERT_TRUE(regions.add(cover).ok());
+  ASSERT_TRUE(regions.add(cover, CoverProber::kDefaultCopies, RegionPolicy::Always).ok());
   ASSERT_TRUE(tree.add(cover, CoverProber::kDefaultCopies, RegionPolicy::Never).ok());
   ASSERT_EQ(regions.region_covers(), 1u);
   ASSERT_EQ(tree.region_covers(), 0u);

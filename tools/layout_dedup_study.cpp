@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Whether a probe layout's region index repeats itself: its regions' cube lists (with their
+// fallbacks) counted once each, and its distinct cube words. A list shared by many regions could
+// be stored once behind a pointer; a word shared by many lists could be stored once behind a
+// shorter number. Prints the regions, the non-empty ones, their cubes and bytes; the distinct
+// lists and their cubes; the distinct words; and the lists' lengths (median, 90th and 99th
+// percentile, largest, mean).
+//
+//   egtmin_layout_dedup_study COVER_FILE
+//
+// COVER_FILE is NAME.egtc or NAME.egtcr; its layout (NAME.egtl, NAME.egtlr) must be beside it and
+// current. Covers without a region index print their index's shape only.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "probe/probe_layout.hpp"
+
+using namespace egtmin;
+using namespace egtmin::probe;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: egtmin_layout_dedup_study COVER_FILE\n");
+    return 2;
+  }
+  const std::filesystem::path cover = argv[1];
+  auto id = cover_identity(cover);
+  if (!id) {
+    std::fprintf(stderr, "%s\n", id.error().message.c_str());
+    return 1;
+  }
+  auto lc = open_layout(layout_path(cover), *id, cover);
+  if (!lc) {
+    std::fprintf(stderr, "%s\n", lc.error().message.c_str());
+    return 1;
+  }
+  const RegionIndex& ri = (*lc)->region;
+  std::printf("%s: region index %s, tree words %zu, front line %d cubes\n", argv[1], ri.built() ? "yes" : "no",
+              (*lc)->index.nodes(), (*lc)->index.front_size());
+  if (!ri.built()) return 0;
+  const RegionIndex::Hot h = ri.hot();
+  const size_t dir_bytes = size_t(reinterpret_cast<const uint8_t*>(h.cubes) - reinterpret_cast<const uint8_t*>(h.dir));
+  const size_t blocks = dir_bytes / RegionIndex::kBlockBytes;
+  std::unordered_map<std::string, size_t> lists;
+  std::unordered_set<uint32_t> words;
+  size_t cubes = 0, regions = 0, distinct_cubes = 0;
+  std::vector<size_t> lengths;
+  for (size_t b = 0; b < blocks; ++b) {
+    // A block (RegionIndex): its first cube, then each region's units and its fallback.
+    const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + b * RegionIndex::kBlockBytes;
+    uint32_t first;
+    std::memcpy(&first, block, sizeof first);
+    uint32_t before = 0;
+    for (uint32_t i = 0; i < RegionIndex::kBlockRegions; ++i) {
+      const uint32_t units = block[RegionIndex::kBlockCounts + i];
+      const uint32_t fallback = (block[RegionIndex::kBlockFallbacks + i / 4] >> (2 * (i % 4))) & 3;
+      const uint32_t* c = h.cubes + first + (before << h.unit_shift);
+      before += units;
+      ++regions;
+      uint32_t n = units << h.unit_shift;
+      while (n && c[n - 1] == 0) --n;  // the padding to whole units matches nothing
+      cubes += n;
+      if (n) lengths.push_back(n);
+      std::string key(reinterpret_cast<const char*>(c), n * sizeof(uint32_t));
+      key.push_back(char(fallback));
+      if (lists.emplace(std::move(key), n).second) distinct_cubes += n;
+      words.insert(c, c + n);
+    }
+  }
+  std::printf(
+      "regions %zu, non-empty %zu, cubes %zu (%zu bytes); distinct lists %zu, their cubes %zu (%zu bytes); "
+      "distinct cube words %zu\n",
+      regions, lengths.size(), cubes, cubes * 4, lists.size(), distinct_cubes, distinct_cubes * 4, words.size());
+  std::sort(lengths.begin(), lengths.end());
+  if (!lengths.empty())
+    std::printf("cubes a non-empty region: median %zu, 90th percentile %zu, 99th %zu, largest %zu, mean %.1f\n",
+                lengths[lengths.size() / 2], lengths[lengths.size() * 9 / 10], lengths[lengths.size() * 99 / 100],
+                lengths.back(), double(cubes) / double(lengths.size()));
+  return 0;
+}
