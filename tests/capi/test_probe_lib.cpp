@@ -470,13 +470,7 @@ TEST(ProbeLib, ManyAtOnceGiveWhatEachGivesAlone) {
 // index space (tests/probe/test_cover_prober.cpp's cover), probed through a region index built
 // when the library loads the cover, many at once and one by one, against Syzygy.
 TEST(ProbeLib, ManyAtOnceAgreeWithSyzygyOnFivePieceRegions) {
-  EGTMIN_REQUIRE_SYZYGY();
-  auto syz = Syzygy::open(test::syzygy_dir());
-  ASSERT_TRUE(syz.ok()) << syz.error().message;
-  const Balance krpkr = *Balance::parse("KRPvKR");
-  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
-  const Encoding enc(krpkr);
-  const CoverCanon canon(enc, CanonScheme::Full);
+  EGTMIN_KRPKR_FROM_SYZYGY();
   std::mt19937_64 rng(6);
   const test::SyzygyParts parts = test::syzygy_parts(**syz, enc, canon, 13, 4, rng);
   test::TempDir dir("capi-krpkr");

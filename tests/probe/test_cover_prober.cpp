@@ -214,13 +214,7 @@ TEST(CoverProber, FourPieceSampleAndEnPassant) {
 // A five-piece cover of few cubes gets the front line and one leaf, no regions (RegionPolicy::Auto,
 // CoverProber::kOneLeafBlocks): a layout of fewer bytes than the regions', answering as they do.
 TEST(CoverProber, FivePieceSmallCoverTakesOneLeafInFewerBytes) {
-  EGTMIN_REQUIRE_SYZYGY();
-  auto syz = Syzygy::open(test::syzygy_dir());
-  ASSERT_TRUE(syz.ok()) << syz.error().message;
-  const Balance krpkr = *Balance::parse("KRPvKR");
-  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
-  const Encoding enc(krpkr);
-  const CoverCanon canon(enc, CanonScheme::Full);
+  EGTMIN_KRPKR_FROM_SYZYGY();
   std::mt19937_64 rng(8);
   const test::SyzygyParts part = test::syzygy_parts(**syz, enc, canon, 21, 1, rng);
   ASSERT_LE(part.cover.cubes.size(), 4 * 64u) << "a cover the one leaf answers in a few blocks";
@@ -249,13 +243,7 @@ TEST(CoverProber, FivePieceSmallCoverTakesOneLeafInFewerBytes) {
 }
 
 TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
-  EGTMIN_REQUIRE_SYZYGY();
-  auto syz = Syzygy::open(test::syzygy_dir());
-  ASSERT_TRUE(syz.ok()) << syz.error().message;
-  const Balance krpkr = *Balance::parse("KRPvKR");
-  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << test::syzygy_dir();
-  const Encoding enc(krpkr);
-  const CoverCanon canon(enc, CanonScheme::Full);
+  EGTMIN_KRPKR_FROM_SYZYGY();
   std::mt19937_64 rng(5);
   const test::SyzygyParts parts = test::syzygy_parts(**syz, enc, canon, 13, 6, rng);
   const store::CoverFile& cover = parts.cover;

@@ -32,3 +32,15 @@ const Table& shared_table(const std::string& balance);
   do {                                                                                                  \
     if (::egtmin::test::syzygy_dir().empty()) GTEST_SKIP() << ::egtmin::test::syzygy_missing_message(); \
   } while (0)
+
+// For the tests whose five-piece covers are made from parts of Syzygy's KRPvKR file
+// (test::syzygy_parts): declares `syz` (the Syzygy directory), `krpkr`, `enc` and `canon` (the full
+// scheme), and skips the test where the directory or the file is missing.
+#define EGTMIN_KRPKR_FROM_SYZYGY()                                                                   \
+  EGTMIN_REQUIRE_SYZYGY();                                                                           \
+  auto syz = ::egtmin::Syzygy::open(::egtmin::test::syzygy_dir());                            \
+  ASSERT_TRUE(syz.ok()) << syz.error().message;                                                      \
+  const ::egtmin::Balance krpkr = *::egtmin::Balance::parse("KRPvKR");                               \
+  if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << ::egtmin::test::syzygy_dir(); \
+  const ::egtmin::Encoding enc(krpkr);                                                               \
+  const ::egtmin::CoverCanon canon(enc, ::egtmin::CanonScheme::Full)
