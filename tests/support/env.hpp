@@ -38,7 +38,7 @@ const Table& shared_table(const std::string& balance);
 // scheme), and skips the test where the directory or the file is missing.
 #define EGTMIN_KRPKR_FROM_SYZYGY()                                                                   \
   EGTMIN_REQUIRE_SYZYGY();                                                                           \
-  auto syz = ::egtmin::Syzygy::open(::egtmin::test::syzygy_dir());                            \
+  auto syz = ::egtmin::Syzygy::open(::egtmin::test::syzygy_dir());                                   \
   ASSERT_TRUE(syz.ok()) << syz.error().message;                                                      \
   const ::egtmin::Balance krpkr = *::egtmin::Balance::parse("KRPvKR");                               \
   if (!(*syz)->has_wdl(krpkr)) GTEST_SKIP() << "no KRPvKR.rtbw in " << ::egtmin::test::syzygy_dir(); \
