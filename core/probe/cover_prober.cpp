@@ -135,7 +135,7 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
   if (five && regions == RegionPolicy::Auto && cover.cubes.size() <= kOneLeafMaxCubes) {
     // A small cover in one leaf, no copies, when that leaf is short enough (kOneLeafBlocks) or
     // stays in the caches (kOneLeafCachedBytes).
-    CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries);
+    CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries, kOneLeafFrontCubes);
     if (leaf.leaf_blocks_per_query(queries) <= kOneLeafBlocks || leaf.hot_words().size_bytes() <= kOneLeafCachedBytes)
       lc->index = std::move(leaf);
   }

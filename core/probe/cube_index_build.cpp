@@ -46,8 +46,11 @@ bool inside(logic::CubeWord small, logic::CubeWord big) { return ((small & ~big)
 }  // namespace
 
 CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies, double split_copies,
-                     std::span<const uint64_t> queries)
-    : inputs_(inputs), split_copies_(split_copies), cubes_(cubes.begin(), cubes.end()) {
+                     std::span<const uint64_t> queries, size_t front_cubes)
+    : front_limit_(std::min(front_cubes, kFront)),
+      inputs_(inputs),
+      split_copies_(split_copies),
+      cubes_(cubes.begin(), cubes.end()) {
   set_groups();
   const bool sampled = !queries.empty();
   budget_ = size_t(std::max(max_copies - 1.0, 0.0) * double(cubes.size()));
@@ -335,7 +338,7 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   std::vector<uint32_t> chosen;
   size_t left = holds.size();
   const size_t sampled = (queries.size() + step - 1) / step;
-  while (chosen.size() < kFront && left > 0) {
+  while (chosen.size() < front_limit_ && left > 0) {
     std::vector<uint32_t> block;
     std::vector<size_t> newly;
     while (block.size() < 64) {
