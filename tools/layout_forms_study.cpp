@@ -3,9 +3,10 @@
 // default (RegionPolicy::Auto) takes: per cover file, the layout bytes with the regions
 // (RegionPolicy::Always: the front line and a region index), with the front line (up to 16 blocks)
 // and one leaf of the cover's cubes (no copies: the tree with a budget of one copy a cube,
-// RegionPolicy::Never), and the default's (whose one leaf has a front line of at most 4 blocks); the one leaf's blocks scanned per probe, on average over 20,000 random legal
-// positions' representatives (0 for those the front line answers); and the probe-ready bytes
-// (cover file and default layout) against the balance's Syzygy WDL file when one is given.
+// RegionPolicy::Never), and the default's (whose one leaf has a front line of at most 4 blocks);
+// the one leaf's blocks scanned per probe, on average over 20,000 random legal positions'
+// representatives (0 for those the front line answers); and the probe-ready bytes (cover file and
+// default layout) against the balance's Syzygy WDL file when one is given.
 //
 //   egtmin_layout_forms_study [--sizes TSV] COVER_FILE...
 //
