@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -37,6 +38,18 @@ struct PlacementBoard {
   Bitboard pieces(Piece p) const { return by_piece[size_t(p)]; }
   Color side_to_move() const { return stm; }
 };
+
+// A small 5-piece cover in one leaf, no copies, when that leaf is short enough
+// (CoverProber::kOneLeafBlocks) or stays in the caches (kOneLeafCachedBytes); else nothing.
+std::optional<CubeIndex> one_leaf(const store::CoverFile& cover, std::span<const uint64_t> queries) {
+  if (cover.cubes.size() > CoverProber::kOneLeafMaxCubes) return std::nullopt;
+  CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries, CoverProber::kOneLeafFrontCubes);
+  if (leaf.leaf_blocks_per_query(queries) > CoverProber::kOneLeafBlocks &&
+      leaf.hot_words().size_bytes() > CoverProber::kOneLeafCachedBytes)
+    return std::nullopt;
+  return leaf;
+}
+
 }  // namespace
 
 const std::vector<logic::CubeWord>& LoadedCover::cubes() const {
@@ -132,15 +145,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
   const bool five = b.pieces() == 5;
-  if (five && regions == RegionPolicy::Auto && cover.cubes.size() <= kOneLeafMaxCubes) {
-    // A small cover in one leaf, no copies, when that leaf is short enough (kOneLeafBlocks) or
-    // stays in the caches (kOneLeafCachedBytes).
-    CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries, kOneLeafFrontCubes);
-    if (leaf.leaf_blocks_per_query(queries) <= kOneLeafBlocks || leaf.hot_words().size_bytes() <= kOneLeafCachedBytes)
-      lc->index = std::move(leaf);
-  }
-  if (lc->index.built()) {
-    // in one leaf
+  if (auto leaf = five && regions == RegionPolicy::Auto ? one_leaf(cover, queries) : std::nullopt) {
+    lc->index = std::move(*leaf);
   } else if (five && regions != RegionPolicy::Never) {
     // Five pieces: the front line, then regions for everything it misses. A tree over a cover of
     // millions of cubes must copy most of them into its leaves, which then stay long: slow to build

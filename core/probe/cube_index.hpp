@@ -70,8 +70,8 @@ class CubeIndex {
   static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
   static constexpr int kHeaderCountShift = 40;
 
-  // The front line's most cubes.
-  static constexpr size_t kFrontCubes = 1024;
+  // The front line's most cubes (16 blocks).
+  static constexpr size_t kFront = 1024;
   [[gnu::always_inline]] static constexpr bool is_leaf(uint64_t ref) { return ref & kLeaf; }
   // An inner node's reference: 2^width children from nodes_[children], split on the index bits
   // from `shift` up.
@@ -111,9 +111,9 @@ class CubeIndex {
   // `queries`: optional sample of the indices probes will ask for (canonical representatives of
   // legal positions). With it, the copy budget is spent where the sample goes and regions no
   // sampled query reaches stay unsplit; without it, the index space is taken as uniform.
-  // `front_cubes`: the front line's most cubes (at most kFrontCubes, in blocks of 64).
+  // `front_cubes`: the front line's most cubes (at most kFront, in blocks of 64).
   CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies = 2.0, double split_copies = 2.0,
-            std::span<const uint64_t> queries = {}, size_t front_cubes = kFrontCubes);
+            std::span<const uint64_t> queries = {}, size_t front_cubes = kFront);
   // The front line alone, for covers whose misses another structure answers from the start (5-piece
   // covers and their RegionIndex): building the tree of a cover of millions of cubes is slow
   // and is thrown away. find() gives 0 after a front miss, as after drop_tree().
@@ -299,8 +299,6 @@ class CubeIndex {
  private:
   // side to move + 2 per piece, up to 5 pieces
 
-  static constexpr size_t kFront = 1024;  // at most 16 blocks
-  size_t front_limit_ = kFront;
   // The first front block with a cube holding the query (all groups are active in the front).
   Hit front_match(uint64_t index) const {
     std::array<uint32_t, kMaxFrontGroups> at{};
@@ -354,7 +352,8 @@ class CubeIndex {
   void append_slab(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const;
   uint64_t make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries, uint64_t used_inputs,
                      uint64_t fixed_values);
-  void choose_front(std::span<const uint64_t> queries);
+  // The front line: blocks of 64 greedy picks, at most `max_cubes` cubes (kFront).
+  void choose_front(std::span<const uint64_t> queries, size_t max_cubes = kFront);
   // The front line's slab: rows per value of each front group (side to move, squares).
   void append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const;
   void set_groups();

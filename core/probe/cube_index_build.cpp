@@ -47,17 +47,14 @@ bool inside(logic::CubeWord small, logic::CubeWord big) { return ((small & ~big)
 
 CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies, double split_copies,
                      std::span<const uint64_t> queries, size_t front_cubes)
-    : front_limit_(std::min(front_cubes, kFront)),
-      inputs_(inputs),
-      split_copies_(split_copies),
-      cubes_(cubes.begin(), cubes.end()) {
+    : inputs_(inputs), split_copies_(split_copies), cubes_(cubes.begin(), cubes.end()) {
   set_groups();
   const bool sampled = !queries.empty();
   budget_ = size_t(std::max(max_copies - 1.0, 0.0) * double(cubes.size()));
 
   // 1. The front line, and what it leaves to the tree: queries it does not answer, and cubes it
   // does not swallow (a cube inside a front cube is never the first answer).
-  choose_front(queries);
+  choose_front(queries, front_cubes);
   std::vector<uint64_t> rest_queries;
   for (uint64_t q : queries)
     if (!front_match(q).hits) rest_queries.push_back(q);
@@ -313,7 +310,7 @@ void CubeIndex::append_front_slab(std::span<const uint32_t> ids, std::vector<uin
   }
 }
 
-void CubeIndex::choose_front(std::span<const uint64_t> queries) {
+void CubeIndex::choose_front(std::span<const uint64_t> queries, size_t max_cubes) {
   // Greedy maximum coverage of (a sample of) the sampled queries by up to 64 cubes, among the
   // cubes with the fewest literals.
   std::vector<uint32_t> candidates(cubes_.size());
@@ -338,7 +335,7 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries) {
   std::vector<uint32_t> chosen;
   size_t left = holds.size();
   const size_t sampled = (queries.size() + step - 1) / step;
-  while (chosen.size() < front_limit_ && left > 0) {
+  while (chosen.size() < std::min(max_cubes, kFront) && left > 0) {
     std::vector<uint32_t> block;
     std::vector<size_t> newly;
     while (block.size() < 64) {

@@ -27,6 +27,18 @@ T read_at(const uint8_t* p) {
   return v;
 }
 
+// Why a layout's header (at least kLayoutHeaderBytes at `h`) does not name this egtmin's version
+// and the cover of identity `id`; empty when it does.
+std::string header_problem(const uint8_t* h, const CoverIdentity& id) {
+  if (std::memcmp(h, kLayoutMagic.data(), kLayoutMagic.size()) != 0) return "not a probe layout file";
+  if (read_at<uint32_t>(h + 8) != kLayoutVersion)
+    return "layout version " + std::to_string(read_at<uint32_t>(h + 8)) + ", this egtmin reads " +
+           std::to_string(kLayoutVersion);
+  if (read_at<uint64_t>(h + 16) != id.bytes || read_at<uint64_t>(h + 24) != id.crc64)
+    return "made from another cover file";
+  return {};
+}
+
 }  // namespace
 
 fs::path layout_path(const fs::path& cover_path) {
@@ -55,22 +67,14 @@ Result<CoverIdentity> cover_identity(const fs::path& cover_path) {
 bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   std::ifstream in(path, std::ios::binary);
   std::array<uint8_t, kLayoutHeaderBytes> h{};
-  if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size()))) return false;
-  return std::memcmp(h.data(), kLayoutMagic.data(), kLayoutMagic.size()) == 0 &&
-         read_at<uint32_t>(h.data() + 8) == kLayoutVersion && read_at<uint64_t>(h.data() + 16) == id.bytes &&
-         read_at<uint64_t>(h.data() + 24) == id.crc64;
+  return in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) && header_problem(h.data(), id).empty();
 }
 
 Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes, const CoverIdentity& id,
                                                   const std::string& where) {
-  if (bytes.size() < kLayoutHeaderBytes || std::memcmp(bytes.data(), kLayoutMagic.data(), kLayoutMagic.size()) != 0)
-    return Error{where + "not a probe layout file"};
+  if (bytes.size() < kLayoutHeaderBytes) return Error{where + "not a probe layout file"};
   const uint8_t* h = bytes.data();
-  if (read_at<uint32_t>(h + 8) != kLayoutVersion)
-    return Error{where + "layout version " + std::to_string(read_at<uint32_t>(h + 8)) + ", this egtmin reads " +
-                 std::to_string(kLayoutVersion)};
-  if (read_at<uint64_t>(h + 16) != id.bytes || read_at<uint64_t>(h + 24) != id.crc64)
-    return Error{where + "made from another cover file"};
+  if (std::string problem = header_problem(h, id); !problem.empty()) return Error{where + problem};
   const uint64_t payload_bytes = read_at<uint64_t>(h + 32);
   if (payload_bytes != bytes.size() - kLayoutHeaderBytes) return Error{where + "truncated or padded"};
   const std::span<const uint8_t> payload = bytes.subspan(kLayoutHeaderBytes);

@@ -59,20 +59,20 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // layout for any number).
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 
+// Whether the file at `path` is a layout of this egtmin's version made from the cover of identity
+// `id` (its header alone: what opening it checks before the payload's checksum).
+bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
+
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the
 // cover file until something asks for them (LoadedCover::cubes). Errors say why the layout cannot
 // be used (missing, another cover's, another version, truncated, corrupted); none of them is fatal
 // to a prober, which then builds from the cover.
-// Whether the file at `path` is a layout of this egtmin's version made from the cover of identity
-// `id` (its header alone: what open_layout checks before the payload's checksum).
-bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
-
+Result<std::unique_ptr<LoadedCover>> open_layout(const std::filesystem::path& path, const CoverIdentity& id,
+                                                 const std::filesystem::path& cover_path);
 // The same from a layout's bytes, which must outlive the cover (its indexes point into them), with
 // the cubes' file unnamed; errors start with `where`. Every offset the hot path follows is checked,
 // so a layout accepted here answers every probe from inside its bytes (fuzz/fuzz_layout.cpp).
 Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes, const CoverIdentity& id,
                                                   const std::string& where);
-Result<std::unique_ptr<LoadedCover>> open_layout(const std::filesystem::path& path, const CoverIdentity& id,
-                                                 const std::filesystem::path& cover_path);
 
 }  // namespace egtmin::probe
