@@ -48,7 +48,7 @@ void probe_all(const LoadedCover& lc) {
 
 void read_and_probe(std::span<const uint8_t> bytes) {
   if (bytes.size() < kLayoutHeaderBytes) {
-    (void)parse_layout(bytes, {}, "fuzz: ");
+    (void)parse_layout(bytes, std::nullopt, "fuzz: ");
     return;
   }
   CoverIdentity id;

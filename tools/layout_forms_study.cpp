@@ -5,8 +5,8 @@
 // and one leaf of the cover's cubes (no copies: the tree with a budget of one copy a cube,
 // RegionPolicy::Never), and the default's (whose one leaf has a front line of at most 4 blocks);
 // the one leaf's blocks scanned per probe, on average over 20,000 random legal positions'
-// representatives (0 for those the front line answers); and the probe-ready bytes (cover file and
-// default layout) against the balance's Syzygy WDL file when one is given.
+// representatives (0 for those the front line answers); and the probe-ready bytes (the default
+// layout, which probes without its cover file) against the balance's Syzygy WDL file when one is given.
 //
 //   egtmin_layout_forms_study [--sizes TSV] COVER_FILE...
 //
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
                  leaf_bytes = serialize_layout(leaf, *id).size(),
                  default_bytes = serialize_layout(**automatic, *id).size();
     const std::string name = leaf.file.balance.name();
-    const uint64_t ready = id->bytes + default_bytes;
+    const uint64_t ready = default_bytes;  // a layout probes without its cover file
     const auto s = syzygy.find(name);
     std::printf("%-8s %9zu %12zu %12zu %12zu %11.2f %8s %12llu %9s\n", name.c_str(), leaf.cube_count(), region_bytes,
                 leaf_bytes, default_bytes, leaf.index.leaf_blocks_per_query(queries),

@@ -128,6 +128,23 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
   for (const auto& m : r.methods)
     if (&m != anchor) by_method[std::string(probe::probe_method_name(m.method))] = round_ratios_of(m);
   j["round_ratios_to_fathom"] = by_method;
+  // The named balances one by one: what each keeps on disk and in memory against its Syzygy file.
+  auto footprint = [](const probe::CoverProber* p, const Balance& b) {
+    const probe::LoadedCover* c = p ? p->cover(b) : nullptr;
+    if (!c) return nlohmann::json(nullptr);
+    return nlohmann::json{
+        {"layout_bytes", c->from_layout() ? nlohmann::json(c->layout.size()) : nlohmann::json(nullptr)},
+        {"resident_bytes", p->resident_bytes(b)}};
+  };
+  j["balances"] = nlohmann::json::array();
+  for (const Balance& b : opts.balances) {
+    std::error_code ec;
+    const auto rtbw = std::filesystem::file_size(std::filesystem::path(syzygy_dir) / (b.name() + ".rtbw"), ec);
+    j["balances"].push_back({{"balance", b.name()},
+                             {"syzygy_wdl_bytes", ec ? nlohmann::json(nullptr) : nlohmann::json(rtbw)},
+                             {"indexed", footprint(prober->get(), b)},
+                             {"capture_resolved", footprint(resolved.get(), b)}});
+  }
   if (common.json) {
     print_json(j);
   } else {
@@ -160,6 +177,19 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
     if (anchor) print_ratios(probe::probe_methods().front().id, round_ratios);
     if (const bench::MethodTiming* cr = timing(probe::ProbeMethodId::CaptureResolved); cr && anchor)
       print_ratios(cr->method, round_ratios_of(*cr));
+    for (const auto& jb : j["balances"]) {
+      std::printf(
+          "%s: Syzygy WDL %s bytes", jb["balance"].get<std::string>().c_str(),
+          jb["syzygy_wdl_bytes"].is_null() ? "-" : std::to_string(jb["syzygy_wdl_bytes"].get<uint64_t>()).c_str());
+      for (const char* kind : {"indexed", "capture_resolved"}) {
+        const auto& f = jb[kind];
+        if (f.is_null()) continue;
+        std::printf("; %s: layout %s bytes, resident %llu bytes", kind,
+                    f["layout_bytes"].is_null() ? "-" : std::to_string(f["layout_bytes"].get<uint64_t>()).c_str(),
+                    (unsigned long long)f["resident_bytes"].get<uint64_t>());
+      }
+      std::printf("\n");
+    }
   }
   return r.mismatches == 0 ? int(kOk) : int(kFailure);
 }
@@ -191,7 +221,7 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
     j["balances"].push_back(
         {{"balance", row.balance.name()},
          {"cover_bytes", row.has_cover ? nlohmann::json(row.cover_bytes) : nlohmann::json(nullptr)},
-         {"cubes", row.has_cover ? nlohmann::json(row.cubes) : nlohmann::json(nullptr)},
+         {"cubes", row.has_cover || row.has_layout ? nlohmann::json(row.cubes) : nlohmann::json(nullptr)},
          {"layout_bytes", row.has_layout ? nlohmann::json(row.layout_bytes) : nlohmann::json(nullptr)},
          {"probe_ready_bytes", row.has_layout ? nlohmann::json(row.probe_ready_bytes()) : nlohmann::json(nullptr)},
          {"syzygy_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_bytes) : nlohmann::json(nullptr)},
@@ -208,7 +238,7 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
       return has ? std::to_string(ratio(a, b)).substr(0, 5) : std::string("-");
     };
     std::printf("%-8s %10s %12s %12s %12s %12s %8s %8s\n", row.balance.name().c_str(),
-                num(row.has_cover, row.cubes).c_str(), num(row.has_cover, row.cover_bytes).c_str(),
+                num(row.has_cover || row.has_layout, row.cubes).c_str(), num(row.has_cover, row.cover_bytes).c_str(),
                 num(row.has_layout, row.probe_ready_bytes()).c_str(), num(row.has_syzygy, row.syzygy_bytes).c_str(),
                 num(row.has_syzygy, row.syzygy_xz_bytes).c_str(),
                 frac(row.has_cover && row.has_syzygy, row.cover_bytes, row.syzygy_xz_bytes).c_str(),
@@ -217,11 +247,13 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
   std::printf("total: ours %llu bytes, Syzygy %llu bytes, Syzygy through xz -9e %llu bytes (ours / xz = %.3f)\n",
               (unsigned long long)rep->total_bytes, (unsigned long long)rep->syzygy_bytes,
               (unsigned long long)rep->syzygy_xz_bytes, ratio(rep->total_bytes, rep->syzygy_xz_bytes));
-  std::printf("probe-ready (cover and layout): %llu bytes; where Syzygy has a file, %llu against its %llu (%.3f)\n",
-              (unsigned long long)rep->probe_ready_bytes, (unsigned long long)rep->ready_both_bytes,
-              (unsigned long long)rep->ready_both_syzygy_bytes,
-              ratio(rep->ready_both_bytes, rep->ready_both_syzygy_bytes));
-  if (rep->missing_covers) std::printf("%d balance(s) have no cover yet; totals leave them out\n", rep->missing_covers);
+  std::printf(
+      "probe-ready (the layouts, which probe without their covers): %llu bytes; where Syzygy has a file, %llu against "
+      "its %llu (%.3f)\n",
+      (unsigned long long)rep->probe_ready_bytes, (unsigned long long)rep->ready_both_bytes,
+      (unsigned long long)rep->ready_both_syzygy_bytes, ratio(rep->ready_both_bytes, rep->ready_both_syzygy_bytes));
+  if (rep->missing_covers)
+    std::printf("%d balance(s) have no cover or layout yet; totals leave them out\n", rep->missing_covers);
   if (rep->missing_layouts)
     std::printf("%d cover(s) have no current layout (made on their first probe); probe-ready totals leave them out\n",
                 rep->missing_layouts);

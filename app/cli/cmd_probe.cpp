@@ -5,6 +5,7 @@
 #include "common.hpp"
 #include "logic/cube.hpp"
 #include "probe/probe.hpp"
+#include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
 #include "table/table_store.hpp"
@@ -89,11 +90,12 @@ Command add_probe(CLI::App& app) {
         const auto second = a->capture_resolved ? store::CoverKind::Standalone : store::CoverKind::CaptureResolved;
         std::function<Status(const Balance&)> load = [&](const Balance& bal) -> Status {
           if (prober.has(bal)) return ok_status();
+          // A cover whose layout alone is on disk probes from it (probe::probeable).
           auto path = store::cover_path(a->common.data_dir(), bal, first);
-          if (!std::filesystem::exists(path)) {
+          if (!probe::probeable(path)) {
             if (!a->capture_resolved) return ok_status();  // the standalone probe reads .egtc only
             path = store::cover_path(a->common.data_dir(), bal, second);
-            if (!std::filesystem::exists(path)) return ok_status();
+            if (!probe::probeable(path)) return ok_status();
           }
           if (auto s = prober.add_file(path, probe::CoverProber::LayoutPolicy::Read, level.max_copies, level.regions);
               !s)
@@ -123,8 +125,10 @@ Command add_probe(CLI::App& app) {
             char hex[24];
             std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r->cube));
             j["cube_hex"] = hex;
-          } else {  // the cover's implied output: no cube is stored for it
-            j["cube"] = "none: the cover's implied value";
+          } else {
+            j["cube"] = r->naming == probe::CubeNaming::Implied
+                            ? "none: the cover's implied value"
+                            : "not named: only the cover's probe layout is on disk, not its cubes";
             j["cube_hex"] = nullptr;
           }
           j["cover_cubes"] = prober.cover(canonical)->cube_count();

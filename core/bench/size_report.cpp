@@ -26,6 +26,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
     SizeRow row;
     row.balance = b;
     const fs::path cover = store::cover_path(data_dir, b, kind);
+    const fs::path layout = probe::layout_path(cover);
     std::error_code ec;
     if (fs::exists(cover, ec)) {
       auto c = store::load_cover(cover, &b);
@@ -35,11 +36,18 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       row.cubes = c->cubes.size();
       auto id = probe::cover_identity(cover);
       if (!id) return id.error();
-      const fs::path layout = probe::layout_path(cover);
       if (probe::layout_is_current(layout, *id)) {
         row.has_layout = true;
         row.layout_bytes = fs::file_size(layout, ec);
       }
+    } else if (fs::exists(layout, ec)) {
+      // The layout alone: counted when it opens as the prober would open it.
+      auto alone = probe::open_layout(layout, std::nullopt, {});
+      if (!alone) return alone.error();
+      if ((*alone)->file.balance != b) return Error{layout.string() + ": the layout of another balance"};
+      row.has_layout = true;
+      row.layout_bytes = fs::file_size(layout, ec);
+      row.cubes = (*alone)->cube_count();
     }
     const fs::path rtbw = syzygy_dir / (b.name() + ".rtbw");
     if (b.pieces() >= 3 && fs::exists(rtbw, ec)) {
@@ -51,7 +59,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       row.syzygy_bytes = bytes->size();
       row.syzygy_xz_bytes = *xz;
     }
-    if (!row.has_cover && b.pieces() >= 2) ++rep.missing_covers;
+    if (!row.has_cover && !row.has_layout && b.pieces() >= 2) ++rep.missing_covers;
     if (row.has_cover && !row.has_layout) ++rep.missing_layouts;
     if (row.has_layout) {
       rep.probe_ready_bytes += row.probe_ready_bytes();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The paper's size comparison (section 3.3): per balance, our cover file against the Syzygy WDL
 // file as shipped and recompressed with xz -9e (liblzma in-process, preset 9 | extreme); and what
-// probing at speed keeps on disk: the cover and its probe layout (probe/probe_layout.hpp), which
-// opening checks against each other.
+// probing at speed keeps on disk: the cover's probe layout (probe/probe_layout.hpp), which probes
+// on its own (the cover file is what it is made from, and what the linear probe scans).
 #pragma once
 
 #include "store/cover_file.hpp"
@@ -21,13 +21,14 @@ struct SizeRow {
   Balance balance;
   bool has_cover = false;
   uint64_t cover_bytes = 0;  // DATA/covers/NAME.egtc (or .egtcr)
-  uint64_t cubes = 0;
-  // The cover's probe layout (NAME.egtl or NAME.egtlr), when it is made from this cover file and
-  // of this egtmin's layout version (a stale one is rebuilt on open and not counted).
+  uint64_t cubes = 0;        // the cover's, or as its layout counts them when the layout is alone
+  // The cover's probe layout (NAME.egtl or NAME.egtlr): beside its cover, when it is made from
+  // that cover file and of this egtmin's layout version (a stale one is rebuilt on open and not
+  // counted); without it, when it opens on its own.
   bool has_layout = false;
   uint64_t layout_bytes = 0;
-  // What the fast probe needs on disk: the cover and its layout.
-  uint64_t probe_ready_bytes() const { return cover_bytes + layout_bytes; }
+  // What the fast probe needs on disk: the layout alone.
+  uint64_t probe_ready_bytes() const { return layout_bytes; }
   bool has_syzygy = false;
   uint64_t syzygy_bytes = 0;     // NAME.rtbw
   uint64_t syzygy_xz_bytes = 0;  // that file through xz -9e
@@ -38,9 +39,10 @@ struct SizeReport {
   uint64_t total_bytes = 0, syzygy_bytes = 0, syzygy_xz_bytes = 0;
   // The same sums over balances that have both files, so ratios compare like with like.
   uint64_t both_cover_bytes = 0, both_syzygy_bytes = 0, both_syzygy_xz_bytes = 0;
-  // Probe-ready bytes (cover and layout) over the balances with a current layout, and the Syzygy
-  // bytes of those of them with a Syzygy file.
+  // Probe-ready bytes (layouts) over the balances with a current layout, and the Syzygy bytes of
+  // those of them with a Syzygy file.
   uint64_t probe_ready_bytes = 0, ready_both_bytes = 0, ready_both_syzygy_bytes = 0;
+  // Balances with neither a cover nor a layout of its own; covers without a current layout.
   int missing_covers = 0, missing_layouts = 0;
 };
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <optional>
 #include <random>
+#include <set>
 #include <stdexcept>
 
 namespace egtmin::probe {
@@ -55,6 +56,7 @@ std::optional<CubeIndex> one_leaf(const store::CoverFile& cover, std::span<const
 const std::vector<logic::CubeWord>& LoadedCover::cubes() const {
   if (!from_layout()) return file.cubes;
   std::call_once(lazy_once_, [&] {
+    if (cover_path_.empty()) return;  // the layout alone
     auto c = store::load_cover(cover_path_, &file.balance);
     if (c) lazy_cubes_ = std::move(c->cubes);
     lazy_bytes_.store(lazy_cubes_.capacity() * sizeof(logic::CubeWord), std::memory_order_release);
@@ -299,16 +301,34 @@ void CoverProber::rebuild_material_hash() {
 Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_path, double max_copies,
                                                        RegionPolicy regions, LayoutPolicy layouts) {
   auto b = Balance::parse(cover_path.stem().string());
-  auto id = cover_identity(cover_path);
-  if (!id) return id.error();
   // Layouts hold the default index only; other settings build in memory.
   const bool stored = layouts != LayoutPolicy::Rebuild && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
+  auto of_this_balance = [&](Result<std::unique_ptr<LoadedCover>>& from) {
+    return from && (!b || (*from)->file.balance == *b);
+  };
+  std::error_code ec;
+  if (!fs::exists(cover_path, ec)) {
+    // The layout alone (probeable_covers): its checksum is the check, and its index is all there is.
+    const fs::path layout = layout_path(cover_path);
+    if (!fs::exists(layout, ec)) return Error{"cannot read: no such file"};
+    if (!stored)
+      return Error{"only its probe layout " + layout.filename().string() +
+                   " is on disk, which holds the default index: rebuilding it, or another index, needs the "
+                   "cover file"};
+    auto from = open_layout(layout, std::nullopt, {});
+    if (!from) return from.error();
+    if (!of_this_balance(from))
+      return Error{layout.filename().string() + ": the layout of " + (*from)->file.balance.name() + ", not of " +
+                   cover_path.stem().string()};
+    return from;
+  }
+  auto id = cover_identity(cover_path);
+  if (!id) return id.error();
   // The layout file when it is this cover's (the usual case: opening maps it); else build the
   // index from the cover and store its layout for next time (a read-only data directory just
   // builds every time).
   if (stored)
-    if (auto from = open_layout(layout_path(cover_path), *id, cover_path); from && (!b || (*from)->file.balance == *b))
-      return from;
+    if (auto from = open_layout(layout_path(cover_path), *id, cover_path); of_this_balance(from)) return from;
   auto c = store::load_cover(cover_path, b ? &*b : nullptr);
   if (!c) return c.error();
   auto lc = build(std::move(*c), max_copies, regions);
@@ -337,16 +357,14 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   // every position exactly (a capture-resolved one with its capture search).
   const auto other =
       prefer == store::CoverKind::Standalone ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const fs::path& f = e.path();
-    if (f.extension() == store::cover_extension(prefer)) files.push_back(f);
-    if (f.extension() == store::cover_extension(other)) {
-      fs::path preferred = f;
-      preferred.replace_extension(store::cover_extension(prefer));
-      if (!fs::exists(preferred, ec)) files.push_back(f);
-    }
-  }
+  // Covers that are on disk as their layouts alone count as there (probeable_covers).
+  std::vector<fs::path> files = probeable_covers(dir, prefer, ec);
+  const std::vector<fs::path> others = probeable_covers(dir, other, ec);
+  if (ec) return Error{dir.string() + ": " + ec.message()};
+  std::set<fs::path> preferred;
+  for (const fs::path& f : files) preferred.insert(f.stem());
+  for (const fs::path& f : others)
+    if (!preferred.count(f.stem())) files.push_back(f);
   std::sort(files.begin(), files.end());
   // Loading and index building are the slow part of opening big covers and share nothing: a
   // worker per core takes the next file until none is left.
@@ -385,6 +403,13 @@ Status CoverProber::check_capture_successors() const {
   return ok_status();
 }
 
+std::optional<Balance> CoverProber::cover_without_cubes() const {
+  std::optional<Balance> first;
+  for (const auto& c : covers_)
+    if (!c->cubes_on_disk() && (!first || c->file.balance.name() < first->name())) first = c->file.balance;
+  return first;
+}
+
 std::vector<Balance> CoverProber::balances() const {
   std::vector<Balance> out;
   for (const auto& c : covers_) out.push_back(c->file.balance);
@@ -414,18 +439,28 @@ size_t CoverProber::memory_bytes(Method m) const {
   return total;
 }
 
+namespace {
+// One cover's resident bytes: the indexes count their own size; their hot words are in the
+// prober's arena, or in the mapped layout (counted whole, as memory_bytes does).
+size_t resident_of(const LoadedCover& c, bool with_arena_words) {
+  size_t total = sizeof(LoadedCover) - sizeof(CubeIndex) - sizeof(RegionIndex);
+  total += c.index.memory_bytes() - c.index.hot_words().size_bytes() + c.region.memory_bytes() -
+           c.region.hot_words().size_bytes();
+  if (c.from_layout() || with_arena_words)
+    total += c.index.hot_words().size_bytes() + c.region.hot_words().size_bytes();
+  return total + c.cube_bytes() + c.file.rule_draws.capacity() * sizeof(uint32_t) + c.direct.memory_bytes();
+}
+}  // namespace
+
 size_t CoverProber::resident_bytes() const {
   size_t total = sizeof(*this) + arena_.memory_bytes() + covers_.capacity() * sizeof(covers_[0]);
-  for (const auto& c : covers_) {
-    // The indexes count their own size; their hot words are in arena_ (counted above) or in the
-    // mapped layout (counted whole, as memory_bytes does).
-    total += sizeof(LoadedCover) - sizeof(CubeIndex) - sizeof(RegionIndex);
-    total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
-             c->region.hot_words().size_bytes();
-    if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
-    total += c->cube_bytes() + c->file.rule_draws.capacity() * sizeof(uint32_t) + c->direct.memory_bytes();
-  }
+  for (const auto& c : covers_) total += resident_of(*c, false);  // arena words counted above
   return total;
+}
+
+size_t CoverProber::resident_bytes(const Balance& b) const {
+  const LoadedCover* c = lookup(b.canonical());
+  return c ? resident_of(*c, true) : 0;
 }
 
 Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_cube) const {
@@ -463,6 +498,10 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
           std::swap(p.sq[size_t(b - 1)], p.sq[size_t(b)]);
   }
 
+  if ((m == Method::Linear || !lc.indexed()) && !lc.cubes_on_disk())
+    return Error{"the linear probe scans the cover's cubes, and " + lc.file.balance.name() +
+                 " has only its probe layout on disk (its cover file " + lc.file.balance.name() +
+                 std::string(store::cover_extension(lc.file.kind)) + " is not there)"};
   bool negate_white = false;
   uint64_t rep_index = 0;
   const LoadedCover::Found found = lc.find(p, m, negate_white, rep_index, name_cube);
@@ -478,6 +517,9 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
     out.wdl = p.stm == White ? white : negate(white);
   }
   out.cube = found.cube;
+  out.naming = found.cube                                                               ? CubeNaming::Named
+               : found.out == lc.file.implied && lc.file.implied != logic::Output::None ? CubeNaming::Implied
+                                                                                        : CubeNaming::Unnamed;
   out.balance = lc.file.balance;
   out.inputs = lc.file.inputs;
 

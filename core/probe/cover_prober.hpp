@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -66,16 +67,19 @@ struct LoadedCover {
   // False when opened with CoverProber::kNoIndex: every probe then scans the cubes.
   bool indexed() const { return index.built(); }
   // The cover's cubes (linear probing, find() past the front line of a layout): loaded from the
-  // cover file on first use when the cover was opened from its layout, empty if that fails.
-  // Thread-safe.
+  // cover file on first use when the cover was opened from its layout, empty if that fails or the
+  // layout was opened alone (cubes_on_disk()). Thread-safe.
   const std::vector<logic::CubeWord>& cubes() const;
+  // False for a cover opened from its layout alone, its cover file not on disk: then nothing scans
+  // its cubes (the linear probe refuses it) and no answer names a cube.
+  bool cubes_on_disk() const { return !from_layout() || !cover_path_.empty(); }
   size_t cube_count() const { return from_layout() ? lazy_count_ : file.cubes.size(); }
   // Bytes of the cubes held in memory now (none for a cover opened from its layout until cubes()
   // loads them).
   size_t cube_bytes() const {
     return file.cubes.capacity() * sizeof(logic::CubeWord) + lazy_bytes_.load(std::memory_order_acquire);
   }
-  // Opened from a layout: where the cubes are, and how many.
+  // Opened from a layout: where the cubes are (empty: not on disk), and how many.
   void set_lazy_cubes(const std::filesystem::path& cover_path, uint64_t count) {
     cover_path_ = cover_path;
     lazy_count_ = size_t(count);
@@ -101,13 +105,19 @@ struct LoadedCover {
   mutable std::atomic<size_t> lazy_bytes_{0};  // of lazy_cubes_, once loaded
 };
 
+// What CoverAnswer::cube is: the cube that answered; none, for the value is the cover's implied
+// output, which no cube holds; or none, for the cubes were not scanned to name it (not asked for,
+// or not on disk: a cover opened from its layout alone).
+enum class CubeNaming : uint8_t { Named, Implied, Unnamed };
+
 // One position's answer from the covers.
 struct CoverAnswer {
   Wdl wdl = Wdl::Illegal;    // for the side to move
   logic::CubeWord cube = 0;  // the cube that answered (for the position itself, not an ep capture); 0:
                              // not named (LoadedCover::find) or the cover's implied output
-  int inputs = 0;            // of that cover, for printing the cube
-  Balance balance;           // canonical balance of the cover that answered
+  CubeNaming naming = CubeNaming::Unnamed;
+  int inputs = 0;   // of that cover, for printing the cube
+  Balance balance;  // canonical balance of the cover that answered
 };
 
 class CoverProber {
@@ -177,6 +187,9 @@ class CoverProber {
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
 
   bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
+  // The first cover, in name order, opened from its layout alone (its cubes not on disk, so the
+  // linear probe cannot scan them); nothing when every cover has its cubes.
+  std::optional<Balance> cover_without_cubes() const;
   const LoadedCover* cover(const Balance& b) const { return lookup(b.canonical()); }
   std::vector<Balance> balances() const;
   // Resident bytes of each method's structures over all covers (the cubes for Linear, the tree and
@@ -186,6 +199,10 @@ class CoverProber {
   // cubes held in memory, the 50-move-rule lists and the per-cover bookkeeping. What a user is
   // told the loaded covers take.
   size_t resident_bytes() const;
+  // The part of it that is balance b's cover: its index structures (a mapped layout counted whole),
+  // its cubes held in memory, its 50-move-rule list, its direct table and bookkeeping; 0 when the
+  // prober has no cover of b. What probing b alone would keep resident.
+  size_t resident_bytes(const Balance& b) const;
   // Covers that have a region index.
   size_t region_covers() const;
 

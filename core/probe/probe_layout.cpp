@@ -5,9 +5,11 @@
 
 #include <lzma.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
+#include "store/cover_kind.hpp"
 #include "table/encoding.hpp"
 #include "util/atomic_file.hpp"
 #include "util/byte_io.hpp"
@@ -28,13 +30,13 @@ T read_at(const uint8_t* p) {
 }
 
 // Why a layout's header (at least kLayoutHeaderBytes at `h`) does not name this egtmin's version
-// and the cover of identity `id`; empty when it does.
-std::string header_problem(const uint8_t* h, const CoverIdentity& id) {
+// and the cover of identity `id` (any cover without one); empty when it does.
+std::string header_problem(const uint8_t* h, const std::optional<CoverIdentity>& id) {
   if (std::memcmp(h, kLayoutMagic.data(), kLayoutMagic.size()) != 0) return "not a probe layout file";
   if (read_at<uint32_t>(h + 8) != kLayoutVersion)
     return "layout version " + std::to_string(read_at<uint32_t>(h + 8)) + ", this egtmin reads " +
            std::to_string(kLayoutVersion);
-  if (read_at<uint64_t>(h + 16) != id.bytes || read_at<uint64_t>(h + 24) != id.crc64)
+  if (id && (read_at<uint64_t>(h + 16) != id->bytes || read_at<uint64_t>(h + 24) != id->crc64))
     return "made from another cover file";
   return {};
 }
@@ -44,9 +46,40 @@ std::string header_problem(const uint8_t* h, const CoverIdentity& id) {
 fs::path layout_path(const fs::path& cover_path) {
   fs::path p = cover_path;
   // Each kind of cover has its own layout: NAME.egtc's is NAME.egtl, NAME.egtcr's NAME.egtlr.
-  p.replace_extension(cover_path.extension() == store::cover_extension(store::CoverKind::CaptureResolved) ? ".egtlr"
-                                                                                                          : ".egtl");
+  const bool resolved = cover_path.extension() == store::cover_extension(store::CoverKind::CaptureResolved);
+  p.replace_extension(
+      store::layout_extension(resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone));
   return p;
+}
+
+std::optional<fs::path> cover_path_of_layout(const fs::path& layout) {
+  for (store::CoverKind kind : {store::CoverKind::Standalone, store::CoverKind::CaptureResolved})
+    if (layout.extension() == store::layout_extension(kind)) {
+      fs::path p = layout;
+      p.replace_extension(store::cover_extension(kind));
+      return p;
+    }
+  return std::nullopt;
+}
+
+bool probeable(const fs::path& cover_path) {
+  std::error_code ec;
+  return fs::exists(cover_path, ec) || fs::exists(layout_path(cover_path), ec);
+}
+
+std::vector<fs::path> probeable_covers(const fs::path& dir, store::CoverKind kind, std::error_code& ec) {
+  std::vector<fs::path> out;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& f = it->path();
+    if (f.extension() == store::cover_extension(kind)) {
+      out.push_back(f);
+    } else if (f.extension() == store::layout_extension(kind)) {
+      std::error_code exists_ec;
+      if (fs::path cover = *cover_path_of_layout(f); !fs::exists(cover, exists_ec)) out.push_back(cover);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Result<CoverIdentity> cover_identity(const fs::path& cover_path) {
@@ -70,8 +103,8 @@ bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   return in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) && header_problem(h.data(), id).empty();
 }
 
-Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes, const CoverIdentity& id,
-                                                  const std::string& where) {
+Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes,
+                                                  const std::optional<CoverIdentity>& id, const std::string& where) {
   if (bytes.size() < kLayoutHeaderBytes) return Error{where + "not a probe layout file"};
   const uint8_t* h = bytes.data();
   if (std::string problem = header_problem(h, id); !problem.empty()) return Error{where + problem};
@@ -116,7 +149,7 @@ Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes
   return lc;
 }
 
-Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const CoverIdentity& id,
+Result<std::unique_ptr<LoadedCover>> open_layout(const fs::path& path, const std::optional<CoverIdentity>& id,
                                                  const fs::path& cover_path) {
   auto mapped = MappedFile::open(path);
   if (!mapped) return mapped.error();

@@ -6,9 +6,15 @@
 // Read-only and memory-mapped: the hot words (front line, tree or region directory and cubes) are
 // used where they lie in the mapping, so opening costs two checksums and no copy, pages no probe
 // touches cost no memory, and processes probing the same covers share the pages. The file names
-// the cover it was built from (its size and CRC-64): a layout of another or older cover is not
-// used, and the prober builds and writes a new one. Format (little-endian, x86-64 layout of the
-// fields): docs/file-format.md.
+// the cover it was built from (its size and CRC-64): beside a cover, a layout of another or older
+// cover is not used, and the prober builds and writes a new one.
+//
+// A layout also probes on its own, without its cover file: it holds everything the indexed probe
+// and the capture search read (the cover's description, its 50-move-rule draws, the index), so
+// the layouts alone are what a user keeps on disk to probe at speed, and a cover file is what a
+// layout is made from, what the linear probe scans and what names the cube that answered. Without
+// the cover to compare against, the layout's own checksum is the check. Format (little-endian,
+// x86-64 layout of the fields): docs/file-format.md.
 #pragma once
 
 #include <array>
@@ -16,10 +22,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "probe/cover_prober.hpp"
+#include "store/cover_kind.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::probe {
@@ -38,8 +48,17 @@ inline constexpr uint32_t kLayoutVersion = 5;
 inline constexpr std::array<char, 8> kLayoutMagic = {'E', 'G', 'T', 'L', 'A', 'Y', 'T', '\n'};
 inline constexpr size_t kLayoutHeaderBytes = 64;
 
-// NAME.egtc -> NAME.egtl, in the same directory.
+// NAME.egtc -> NAME.egtl, NAME.egtcr -> NAME.egtlr, in the same directory.
 std::filesystem::path layout_path(const std::filesystem::path& cover_path);
+// Back: NAME.egtl -> NAME.egtc, NAME.egtlr -> NAME.egtcr; nothing for a path that is no layout's.
+std::optional<std::filesystem::path> cover_path_of_layout(const std::filesystem::path& layout);
+// Whether the cover at `cover_path` can be probed: its file, or else its layout, is on disk.
+bool probeable(const std::filesystem::path& cover_path);
+// The covers of `kind` that `dir` can probe, in name order: each cover file, and each layout
+// whose cover file is not there, named by its cover's path (CoverProber::load then opens the
+// layout alone). `ec` says why the directory could not be read.
+std::vector<std::filesystem::path> probeable_covers(const std::filesystem::path& dir, store::CoverKind kind,
+                                                    std::error_code& ec);
 
 // Which cover file a layout belongs to.
 struct CoverIdentity {
@@ -64,15 +83,18 @@ Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the
-// cover file until something asks for them (LoadedCover::cubes). Errors say why the layout cannot
-// be used (missing, another cover's, another version, truncated, corrupted); none of them is fatal
-// to a prober, which then builds from the cover.
-Result<std::unique_ptr<LoadedCover>> open_layout(const std::filesystem::path& path, const CoverIdentity& id,
+// cover file at `cover_path` until something asks for them (LoadedCover::cubes). `id`: the cover
+// file's identity, which the layout must name; nothing when the cover file is not on disk (an
+// empty `cover_path`: no cubes to load, the layout's checksum the only check). Errors say why the
+// layout cannot be used (missing, another cover's, another version, truncated, corrupted); beside
+// its cover none of them is fatal to a prober, which then builds from the cover.
+Result<std::unique_ptr<LoadedCover>> open_layout(const std::filesystem::path& path,
+                                                 const std::optional<CoverIdentity>& id,
                                                  const std::filesystem::path& cover_path);
 // The same from a layout's bytes, which must outlive the cover (its indexes point into them), with
 // the cubes' file unnamed; errors start with `where`. Every offset the hot path follows is checked,
 // so a layout accepted here answers every probe from inside its bytes (fuzz/fuzz_layout.cpp).
-Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes, const CoverIdentity& id,
-                                                  const std::string& where);
+Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes,
+                                                  const std::optional<CoverIdentity>& id, const std::string& where);
 
 }  // namespace egtmin::probe

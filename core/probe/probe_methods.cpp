@@ -136,8 +136,10 @@ std::string_view probe_method_name(ProbeMethodId id) { return probe_method(id).n
 
 std::vector<const ProbeMethodInfo*> probe_methods_for(const ProbeTargets& targets) {
   std::vector<const ProbeMethodInfo*> out;
+  // A cover opened from its layout alone has no cubes to scan.
+  const bool scannable = !targets.covers.cover_without_cubes();
   for (const ProbeMethodInfo& m : kMethods)
-    if (!m.reads_resolved || targets.resolved) out.push_back(&m);
+    if ((!m.reads_resolved || targets.resolved) && (!m.scans_cover || scannable)) out.push_back(&m);
   return out;
 }
 

@@ -72,7 +72,8 @@ std::span<const ProbeMethodInfo> probe_methods();
 const ProbeMethodInfo& probe_method(ProbeMethodId id);
 // "indexed": as JSON keys, CSV columns and --method spell it.
 std::string_view probe_method_name(ProbeMethodId id);
-// Those of probe_methods() that targets can run (the capture-resolved one only with its covers).
+// Those of probe_methods() that targets can run: the capture-resolved one only with its covers,
+// the ones that scan a cover only when every cover's cubes are on disk (not a layout alone).
 std::vector<const ProbeMethodInfo*> probe_methods_for(const ProbeTargets& targets);
 // The method of that name, for the edges that read names (flags, files); nothing when no method
 // has it.

@@ -25,5 +25,9 @@ constexpr std::span<const EnumName<CoverKind>> enum_names(CoverKind) { return kC
 constexpr std::string_view cover_extension(CoverKind kind) {
   return kind == CoverKind::CaptureResolved ? ".egtcr" : ".egtc";
 }
+// ".egtl", or ".egtlr": each kind's probe layout (probe/probe_layout.hpp), beside its cover.
+constexpr std::string_view layout_extension(CoverKind kind) {
+  return kind == CoverKind::CaptureResolved ? ".egtlr" : ".egtl";
+}
 
 }  // namespace egtmin::store

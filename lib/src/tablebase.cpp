@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 #include "table/capture_resolve.hpp"
 #include "util/defaults.hpp"
@@ -39,18 +40,14 @@ int Tablebase::open(const std::vector<fs::path>& dirs, Missing missing, uint64_t
   tb->cap_ = memory_cap;
 
   // A directory's covers: the standalone ones first, so that a balance with both kinds is read
-  // from its standalone cover (no capture search), each kind in name order.
+  // from its standalone cover (no capture search), each kind in name order. A cover whose layout
+  // alone is on disk counts as there (probe::probeable_covers).
   auto list = [](const fs::path& d, std::vector<fs::path>& files, std::error_code& ec) {
-    std::vector<fs::path> resolved;
-    const size_t first = files.size();
-    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
-      const fs::path ext = it->path().extension();
-      if (ext == store::cover_extension(store::CoverKind::Standalone)) files.push_back(it->path());
-      if (ext == store::cover_extension(store::CoverKind::CaptureResolved)) resolved.push_back(it->path());
+    for (store::CoverKind kind : {store::CoverKind::Standalone, store::CoverKind::CaptureResolved}) {
+      const std::vector<fs::path> found = probe::probeable_covers(d, kind, ec);
+      if (ec) return;
+      files.insert(files.end(), found.begin(), found.end());
     }
-    std::sort(files.begin() + std::ptrdiff_t(first), files.end());
-    std::sort(resolved.begin(), resolved.end());
-    files.insert(files.end(), resolved.begin(), resolved.end());
   };
   std::vector<fs::path> files;
   for (const fs::path& dir : dirs) {

@@ -17,6 +17,7 @@
 #include "logic/pipeline.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/cover_prober.hpp"
+#include "probe/probe_layout.hpp"
 #include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
 #include "support/env.hpp"
@@ -139,6 +140,30 @@ TEST(ProbeLib, OpensADataDirectoryThroughItsCoversSubdirectory) {
   Handle h(data.path);
   const egtmin_position p = from_fen("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1");
   EXPECT_EQ(egtmin_probe_wdl(h.tb, &p), EGTMIN_WIN) << egtmin_last_error();
+}
+
+// The probe layouts alone, their cover files not on disk: what a user keeps to probe at speed.
+TEST(ProbeLib, ProbesFromLayoutsAloneWithoutTheirCovers) {
+  test::TempDir alone("capi-layouts");
+  fs::create_directories(alone.path);
+  for (const char* name : kBalances) {
+    const fs::path cover = alone.path / (std::string(name) + ".egtc");
+    fs::copy_file(cover_dir() / cover.filename(), cover);
+    ASSERT_TRUE(probe::make_layout(cover).ok()) << name;
+    fs::remove(cover);
+    ASSERT_TRUE(fs::exists(probe::layout_path(cover))) << name;
+  }
+  Handle h(alone.path);
+  egtmin_stats s{};
+  ASSERT_EQ(egtmin_get_stats(h.tb, &s), EGTMIN_OK);
+  EXPECT_EQ(s.balances_available, std::size(kBalances));
+  int bad = 0;
+  for (const Case& c : sample_cases(2000, 3)) {
+    const int got = egtmin_probe_wdl(h.tb, &c.pos);
+    if (got != c.want && ++bad <= 5)
+      ADD_FAILURE() << "got " << got << " want " << c.want << ": " << egtmin_last_error();
+  }
+  EXPECT_EQ(bad, 0);
 }
 
 TEST(ProbeLib, EnPassantAgreesWithTheCoreProber) {

@@ -209,8 +209,9 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
   EXPECT_GT(j["total_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(j["syzygy_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(j["syzygy_xz_bytes"].get<uint64_t>(), 0u);
-  // Probe-ready bytes: each cover with its current layout counts both files; a stale layout (here
-  // KRvK's, made from another cover file) counts as none until a probe makes it again.
+  // Probe-ready bytes: each cover's current layout, which probes without the cover file; a stale
+  // layout (here KRvK's, made from another cover file) counts as none until a probe makes it again,
+  // and a layout alone (here KQvK's, its cover moved away) counts as it is.
   // (A probe run writes every cover's missing layout.)
   ASSERT_EQ(run_cli("bench probe --pieces 3 --positions 100 --rounds 1 --quiet --syzygy " +
                     test::syzygy_dir().string() + " --data " + dir_->string())
@@ -228,6 +229,21 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
                                              test::syzygy_dir().string() + " --data " + dir_->string())
                                          .out);
   std::filesystem::rename(kept, krk_layout);
+  const auto kqk_cover = *dir_ / "covers" / "KQvK.egtc", kqk_away = *dir_ / "KQvK.egtc.away";
+  std::filesystem::rename(kqk_cover, kqk_away);
+  auto alone = nlohmann::json::parse(run_cli("bench size --pieces 3 --json --quiet --syzygy " +
+                                             test::syzygy_dir().string() + " --data " + dir_->string())
+                                         .out);
+  std::filesystem::rename(kqk_away, kqk_cover);
+  EXPECT_EQ(alone["probe_ready"]["bytes"], j["probe_ready"]["bytes"]);
+  EXPECT_EQ(alone["missing_covers"], j["missing_covers"]);
+  for (const auto& row : alone["balances"])
+    if (row["balance"] == "KQvK") {
+      EXPECT_TRUE(row["cover_bytes"].is_null());
+      EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(), std::filesystem::file_size(kqk_layout));
+      for (const auto& with : j["balances"])
+        if (with["balance"] == "KQvK") EXPECT_EQ(row["cubes"], with["cubes"]);
+    }
   uint64_t ready = 0;
   for (const auto& row : j["balances"]) {
     if (row["cover_bytes"].is_null()) continue;
@@ -235,9 +251,7 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
     const auto layout = *dir_ / "covers" / (name + ".egtl");
     ASSERT_TRUE(std::filesystem::exists(layout)) << name;
     EXPECT_EQ(row["layout_bytes"].get<uint64_t>(), std::filesystem::file_size(layout)) << name;
-    EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(),
-              row["cover_bytes"].get<uint64_t>() + row["layout_bytes"].get<uint64_t>())
-        << name;
+    EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(), row["layout_bytes"].get<uint64_t>()) << name;
     ready += row["probe_ready_bytes"].get<uint64_t>();
   }
   EXPECT_EQ(j["probe_ready"]["bytes"].get<uint64_t>(), ready);

@@ -591,6 +591,76 @@ TEST(CoverProber, MinimizerCoversThroughFilesExhaustive) {
   std::filesystem::remove_all(dir);
 }
 
+// A probe layout probes on its own: with its cover file gone, the prober opens the layout alone
+// (its checksum the only check) and answers every legal position as the cover did; the linear
+// probe, which scans the cover's cubes, refuses it by name, and so do settings the layout does
+// not hold. A damaged or misnamed layout alone is an error naming it, never a wrong answer.
+TEST(CoverProber, LayoutsAloneProbeWithoutTheirCovers) {
+  auto passes = logic::parse_passes("canon,compact,expand,irredundant");
+  ASSERT_TRUE(passes.ok());
+  test::TempDir dir("prober-layouts-alone");
+  for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+    const Table& t = table_of(name);
+    auto m = logic::minimize_table(t, *passes, {});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    store::CoverFile f{t.balance(), t.encoding().bits(), m->scheme, "canon,compact,expand,irredundant", m->cover, {}};
+    const auto cover = store::cover_path(dir.path, t.balance());
+    ASSERT_TRUE(store::save_cover(cover, f).ok());
+    ASSERT_TRUE(make_layout(cover).ok()) << name;
+    if (std::string(name) != "KQvK") std::filesystem::remove(cover);  // KQvK keeps its cover
+  }
+  EXPECT_FALSE(probeable(store::cover_path(dir.path, *Balance::parse("KNvK"))));
+  EXPECT_TRUE(probeable(store::cover_path(dir.path, *Balance::parse("KRvK"))));
+  auto prober = CoverProber::open(dir.path);
+  ASSERT_TRUE(prober.ok()) << prober.error().message;
+  ASSERT_EQ((*prober)->balances().size(), 3u);
+  EXPECT_EQ((*prober)->cover_without_cubes(), std::optional<Balance>(*Balance::parse("KPvK")));
+  for (const char* name : {"KQvK", "KRvK", "KPvK"}) {
+    const Table& t = table_of(name);
+    const LoadedCover* lc = (*prober)->cover(t.balance());
+    ASSERT_TRUE(lc && lc->from_layout()) << name;
+    EXPECT_EQ(lc->cubes_on_disk(), std::string(name) == "KQvK") << name;
+    EXPECT_GT((*prober)->resident_bytes(t.balance()), lc->layout.size()) << name;
+    const Encoding& enc = t.encoding();
+    int bad = 0;
+    for (uint64_t i = 0; i < enc.size() && bad < 10; ++i) {
+      Placement p = enc.decode(i);
+      if (enc.is_legal(p)) bad += check_position(**prober, t, p, false);
+    }
+    EXPECT_EQ(bad, 0) << name;
+  }
+  const Position krk = *Position::from_fen("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+  auto linear = (*prober)->probe(krk, Method::Linear);
+  ASSERT_FALSE(linear.ok());
+  EXPECT_NE(linear.error().message.find("KRvK.egtc is not there"), std::string::npos) << linear.error().message;
+  auto indexed = (*prober)->probe(krk, Method::Indexed);
+  ASSERT_TRUE(indexed.ok()) << indexed.error().message;
+  EXPECT_EQ(indexed->wdl, Wdl::Win);
+  // The front line names its cubes; past it, a layout alone has no cubes to scan for a name.
+  EXPECT_EQ(indexed->naming == CubeNaming::Named, indexed->cube != 0);
+  // The layout holds the default index only: other settings need the cover.
+  auto other = CoverProber::open(dir.path, 4.0);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("only its probe layout"), std::string::npos) << other.error().message;
+  // A damaged layout alone, or one named for another balance, fails the open by name.
+  const auto krk_layout = layout_path(store::cover_path(dir.path, *Balance::parse("KRvK")));
+  auto bytes = read_file(krk_layout);
+  ASSERT_TRUE(bytes.ok());
+  std::vector<uint8_t> flipped = *bytes;
+  flipped[flipped.size() - 9] ^= 0x10;
+  ASSERT_TRUE(write_file_atomically(krk_layout, flipped).ok());
+  auto damaged = CoverProber::open(dir.path);
+  ASSERT_FALSE(damaged.ok());
+  EXPECT_NE(damaged.error().message.find("KRvK.egtl"), std::string::npos) << damaged.error().message;
+  EXPECT_NE(damaged.error().message.find("checksum mismatch"), std::string::npos) << damaged.error().message;
+  ASSERT_TRUE(write_file_atomically(krk_layout, *bytes).ok());
+  std::filesystem::rename(krk_layout, layout_path(store::cover_path(dir.path, *Balance::parse("KBvK"))));
+  auto misnamed = CoverProber::open(dir.path);
+  ASSERT_FALSE(misnamed.ok());
+  EXPECT_NE(misnamed.error().message.find("the layout of KRvK, not of KBvK"), std::string::npos)
+      << misnamed.error().message;
+}
+
 // The 50-move rule's values through the whole chain: a KQvKR table with some wins made cursed and
 // some losses blessed (no 3-4-piece balance has any, so they are planted), minimized, checked, saved
 // and probed by both methods and the hot path.
@@ -673,7 +743,10 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   EXPECT_EQ(v->wdl, Wdl::Win);
 
   // Without the cover of a balance its promotions reach, the search could not be exact: refused.
-  std::filesystem::remove(store::cover_path(dir.path, *Balance::parse("KQvK"), store::CoverKind::CaptureResolved));
+  // (Its layout alone would still probe: both go.)
+  const auto kqk = store::cover_path(dir.path, *Balance::parse("KQvK"), store::CoverKind::CaptureResolved);
+  std::filesystem::remove(kqk);
+  std::filesystem::remove(layout_path(kqk));
   auto short_one = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
                                      CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
   ASSERT_FALSE(short_one);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/cover_value_source.hpp"
 
+#include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 
 namespace egtmin::ui {
@@ -13,11 +14,11 @@ QString levelName(probe::ProbeMemory level) {
 }  // namespace
 
 bool CoverValueSource::available(const Balance& b) const {
-  // Asked by the panel before loading; the file's presence is the answer.
-  std::error_code ec;
-  // Either kind of cover answers (the prober takes the standalone one where a balance has both).
-  return std::filesystem::exists(store::cover_path(dir_, b.canonical()), ec) ||
-         std::filesystem::exists(store::cover_path(dir_, b.canonical(), store::CoverKind::CaptureResolved), ec);
+  // Asked by the panel before loading; the files' presence is the answer. Either kind of cover
+  // answers (the prober takes the standalone one where a balance has both), from its file or its
+  // layout alone.
+  return probe::probeable(store::cover_path(dir_, b.canonical())) ||
+         probe::probeable(store::cover_path(dir_, b.canonical(), store::CoverKind::CaptureResolved));
 }
 
 const probe::Covers* CoverValueSource::covers(QString* error) {
@@ -58,7 +59,10 @@ Result<Wdl> CoverValueSource::probe(const Position& pos, ProbeDetail* detail) {
                    QStringLiteral(" (%1 literals)").arg(logic::literals(r->cube)),
                r->cube};
   else if (detail)
-    *detail = {QStringLiteral("no stored cube: the cover's implied value"), 0};
+    *detail = {r->naming == probe::CubeNaming::Implied
+                   ? QStringLiteral("no stored cube: the cover's implied value")
+                   : QStringLiteral("cube not named: only the cover's probe layout is on disk"),
+               0};
   return r->wdl;
 }
 

@@ -6,8 +6,9 @@
  * jdart1/Fathom), so that an engine written against Fathom compiles and links against this library
  * unchanged, and an engine already linked with libfathom.so.1 runs with it in place of Fathom's
  * (egtmin-cli engine -- ENGINE sets that up). tb_init's path names directories of egtmin cover
- * files (NAME.egtc, or capture-resolved NAME.egtcr), separated by ':' as in Fathom; an egtmin data
- * directory is read from its covers/ subdirectory.
+ * files (NAME.egtc, or capture-resolved NAME.egtcr) or of their probe layouts alone (NAME.egtl,
+ * NAME.egtlr), separated by ':' as in Fathom; an egtmin data directory is read from its covers/
+ * subdirectory.
  *
  * What differs from Fathom, all for want of DTZ (docs/fathom-library.md):
  * - tb_probe_root (tb_probe_root_impl) answers TB_RESULT_CHECKMATE and TB_RESULT_STALEMATE, and

@@ -22,7 +22,9 @@
  * has no NAME.egtc) of the directory, or of its covers/ subdirectory when the directory itself has
  * none (an egtmin data directory). A balance's cover is read when a position of that balance is
  * first probed, using its probe layout (NAME.egtl, NAME.egtlr) when one made from the same cover
- * file lies beside it, else building the index in memory. A capture-resolved cover's probe also
+ * file lies beside it, else building the index in memory. A layout without its cover file is read
+ * on its own (its checksum is the check): a directory of layouts alone is all an engine needs,
+ * and the smallest footprint that probes at speed. A capture-resolved cover's probe also
  * probes the positions its captures and promotions reach, through the same handle. The
  * library never writes files. A missing, truncated, corrupted, wrong-version or wrong-balance
  * cover makes the probes of that balance fail with an error code; the library never aborts,
