@@ -640,6 +640,26 @@ def results_text():
                            f"| {m['memory_bytes'] / fa['memory_bytes']:.2f} | {m['batch_mean_ns']:,.1f} ns "
                            f"| {m['batch_mean_ns'] / fa['batch_mean_ns']:.3g}" + (f" ({rounds})" if rounds else "") + " |")
         out.append("")
+        # Balance by balance, from the records that name their balances: what probing one keeps.
+        named = {}
+        for name in probe_order(probes):
+            for b in probes[name]["result"].get("balances", []):
+                cr = b.get("capture_resolved")
+                if cr and b.get("syzygy_wdl_bytes") and b["balance"] not in named:
+                    named[b["balance"]] = (b["syzygy_wdl_bytes"], cr, name)
+        if named:
+            out += ["Each named balance's capture-resolved cover as probed in those runs: its probe layout, which "
+                    "probes without the cover file (what a user keeps on disk), and the resident bytes of its cover "
+                    "after the run (the mapped layout counted whole, with what the prober holds beside it).", "",
+                    "| balance | Syzygy WDL file | probe layout | layout / Syzygy | resident | resident / Syzygy "
+                    "| record |", "|---|---:|---:|---:|---:|---:|---|"]
+            for bal in sorted(named, key=lambda n: named[n][0]):
+                wdl, cr, name = named[bal]
+                lay = cr.get("layout_bytes")
+                out.append(f"| {bal} | {fmt(wdl)} | {fmt(lay) if lay else '—'} "
+                           f"| {ratio(lay, wdl) if lay else '—'} | {fmt(cr['resident_bytes'])} "
+                           f"| {ratio(cr['resident_bytes'], wdl)} | [probe/{name}](data/probe/{name}.json) |")
+            out.append("")
 
     # Time and memory.
     out += ["## Tables, minimization, memory", "",
