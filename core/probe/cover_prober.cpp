@@ -157,7 +157,7 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied,
                              0, std::nullopt, threads);
   } else {
-    lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries);
+    lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries, kSmallFrontCubes);
     const bool want_regions =
         RegionIndex::applies_to(lc->encoding) &&
         (regions == RegionPolicy::Always ||

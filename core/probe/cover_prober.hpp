@@ -160,6 +160,12 @@ class CoverProber {
   // through the capture search, 3 pairs taking turns: 0.141-0.145x Fathom's time with 4 blocks,
   // 0.128-0.147x with 16; layouts 133,888 and 112,128 bytes against 163,072 and 141,248).
   static constexpr size_t kOneLeafFrontCubes = 256;
+  // A 3-4-piece cover's front line holds at most this many cubes (one block). Why: a front block's
+  // rows are whole squares (261 words for 64 cubes at four pieces, 33 bytes a cube, about four
+  // times a leaf's), and past the first block the tree or the regions answer as fast: the
+  // 2-4-piece capture-resolved layouts take 1.76 MB instead of 1.94 MB with 16 blocks, at the
+  // same probe time (docs/measured.md).
+  static constexpr size_t kSmallFrontCubes = 64;
 
   // Use: open each cover from its probe layout file (probe/probe_layout.hpp) when that is the
   // cover's, else build the index and write the layout (default copies and regions only). Rebuild:
