@@ -93,6 +93,17 @@ std::vector<Case> sample_cases(size_t per_balance, uint64_t seed) {
   return out;
 }
 
+// How many of the cases the handle answers otherwise than the tables (the first few reported).
+int disagreements(egtmin_tb* tb, const std::vector<Case>& cases) {
+  int bad = 0;
+  for (const Case& c : cases) {
+    const int got = egtmin_probe_wdl(tb, &c.pos);
+    if (got != c.want && ++bad <= 5)
+      ADD_FAILURE() << "got " << got << " want " << c.want << ": " << egtmin_last_error();
+  }
+  return bad;
+}
+
 struct Handle {
   egtmin_tb* tb = nullptr;
   explicit Handle(const fs::path& dir, uint64_t cap = 0) {
@@ -117,13 +128,7 @@ TEST(ProbeLib, AgreesWithTheTablesInBothColourings) {
   EXPECT_EQ(s.balances_available, std::size(kBalances));
   EXPECT_EQ(s.balances_loaded, 0u);  // nothing is read before its first probe
   EXPECT_EQ(egtmin_largest(h.tb), 4);
-  int bad = 0;
-  for (const Case& c : sample_cases(4000, 1)) {
-    const int got = egtmin_probe_wdl(h.tb, &c.pos);
-    if (got != c.want && ++bad <= 5)
-      ADD_FAILURE() << "got " << got << " want " << c.want << ": " << egtmin_last_error();
-  }
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(disagreements(h.tb, sample_cases(4000, 1)), 0);
   ASSERT_EQ(egtmin_get_stats(h.tb, &s), EGTMIN_OK);
   EXPECT_EQ(s.balances_loaded, std::size(kBalances));
   EXPECT_EQ(s.loads, std::size(kBalances));
@@ -157,13 +162,7 @@ TEST(ProbeLib, ProbesFromLayoutsAloneWithoutTheirCovers) {
   egtmin_stats s{};
   ASSERT_EQ(egtmin_get_stats(h.tb, &s), EGTMIN_OK);
   EXPECT_EQ(s.balances_available, std::size(kBalances));
-  int bad = 0;
-  for (const Case& c : sample_cases(2000, 3)) {
-    const int got = egtmin_probe_wdl(h.tb, &c.pos);
-    if (got != c.want && ++bad <= 5)
-      ADD_FAILURE() << "got " << got << " want " << c.want << ": " << egtmin_last_error();
-  }
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(disagreements(h.tb, sample_cases(2000, 3)), 0);
 }
 
 TEST(ProbeLib, EnPassantAgreesWithTheCoreProber) {
