@@ -40,11 +40,12 @@ struct PlacementBoard {
   Color side_to_move() const { return stm; }
 };
 
-// A small 5-piece cover in one leaf, no copies, when that leaf is short enough
-// (CoverProber::kOneLeafBlocks) or stays in the caches (kOneLeafCachedBytes); else nothing.
+// A small cover in one leaf, no copies, when that leaf is short enough (CoverProber::kOneLeafBlocks)
+// or stays in the caches (kOneLeafCachedBytes); else nothing.
 std::optional<CubeIndex> one_leaf(const store::CoverFile& cover, std::span<const uint64_t> queries) {
   if (cover.cubes.size() > CoverProber::kOneLeafMaxCubes) return std::nullopt;
-  CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries, CoverProber::kOneLeafFrontCubes);
+  CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries,
+                 cover.balance.pieces() == 5 ? CoverProber::kOneLeafFrontCubes : CoverProber::kSmallFrontCubes);
   if (leaf.leaf_blocks_per_query(queries) > CoverProber::kOneLeafBlocks &&
       leaf.hot_words().size_bytes() > CoverProber::kOneLeafCachedBytes)
     return std::nullopt;
@@ -147,7 +148,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
   const bool five = b.pieces() == 5;
-  if (auto leaf = five && regions == RegionPolicy::Auto ? one_leaf(cover, queries) : std::nullopt) {
+  if (auto leaf =
+          regions == RegionPolicy::Auto && max_copies == kDefaultCopies ? one_leaf(cover, queries) : std::nullopt) {
     lc->index = std::move(*leaf);
   } else if (five && regions != RegionPolicy::Never) {
     // Five pieces: the front line, then regions for everything it misses. A tree over a cover of

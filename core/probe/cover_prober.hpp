@@ -40,11 +40,11 @@ namespace egtmin::probe {
 enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 
 // Which covers get a RegionIndex for the indexed method's front misses:
-// Auto the 3-4 piece covers whose tree would scan the most leaf blocks per probe (the diffuse
-// covers, where a region index answers with fewer reads and its copies pay), and the 5-piece
-// covers but those whose cubes, front line and one leaf without copies, answer in a few blocks or
-// fit the caches (CoverProber::kOneLeafBlocks, kOneLeafCachedBytes); Always every cover it applies
-// to (tests); Never none (the tree alone).
+// Auto none whose cubes, front line and one leaf without copies, answer in a few blocks or fit
+// the caches (CoverProber::kOneLeafBlocks, kOneLeafCachedBytes); of the others, the 3-4 piece
+// covers whose tree would scan the most leaf blocks per probe (the diffuse covers, where a region
+// index answers with fewer reads and its copies pay) and every 5-piece cover; Always every cover
+// it applies to (tests); Never none (the tree alone).
 enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
 // As bench probe --index-regions spells them (util/enum_names.hpp).
 inline constexpr EnumName<RegionPolicy> kRegionPolicyNames[] = {
@@ -137,7 +137,7 @@ class CoverProber {
   // threshold leaves diffuse covers to their long leaves, a lower one gives regions to covers whose
   // trees answer in fewer reads (docs/measured.md).
   static constexpr double kRegionLeafBlocks = 0.25;
-  // Auto at five pieces: the front line and one leaf of the cover's cubes (no copies) instead of
+  // Auto: the front line and one leaf of the cover's cubes (no copies) instead of a tree or
   // regions where that leaf costs at most this many blocks per probe, on average over the sampled
   // probes. Why: a region index at five pieces copies a cube into every region it spans (3 to 6
   // times) behind a directory of 2^19 regions, so for the covers of a few thousand cubes it is
@@ -145,7 +145,10 @@ class CoverProber {
   // 163,072, KQQvKP 1,016,960 against 216,768); the probes the front line misses then scan a few
   // blocks of 64 cubes where they read a region. KQRvKR's leaf (1.99 blocks) and KRRvKR's (2.85)
   // probe as fast as their regions (docs/measured.md). Diffuse covers keep their regions (KQQvKQ's
-  // leaf would cost 108 blocks, KRNvKR's 1,906).
+  // leaf would cost 108 blocks, KRNvKR's 1,906). At 3-4 pieces the same choice gives the small and
+  // middling covers one leaf in place of a tree of two copies a cube or an 8,192-region directory
+  // (KBNvK 47,168 bytes to 14,592): the 2-4-piece capture-resolved layouts 1.76 MB -> 1.50 MB, for
+  // about a fifth more time on a standalone 4-piece probe, still a tenth of Fathom's.
   static constexpr double kOneLeafBlocks = 4.0;
   // Or where the one leaf's words take at most this many bytes: they stay in the caches, where a
   // scan of all its blocks is short (KQQvKB: 712 cubes, 12 blocks a probe, the implied win its
@@ -155,8 +158,9 @@ class CoverProber {
   // Covers with more cubes than this are not tried in one leaf: at 64 cubes a block, the probes it
   // misses would scan over a thousand blocks.
   static constexpr size_t kOneLeafMaxCubes = size_t{1} << 16;
-  // And its front line at most 4 blocks: a front block's rows are whole squares, about four times
-  // a leaf block's bytes, and past the first blocks the leaf answers as fast (KQRvKR and KRRvKR
+  // And its front line at most 4 blocks at five pieces (kSmallFrontCubes at 3-4): a front block's
+  // rows are whole squares, about four times a leaf block's bytes, and past the first blocks the
+  // leaf answers as fast (KQRvKR and KRRvKR
   // through the capture search, 3 pairs taking turns: 0.141-0.145x Fathom's time with 4 blocks,
   // 0.128-0.147x with 16; layouts 133,888 and 112,128 bytes against 163,072 and 141,248).
   static constexpr size_t kOneLeafFrontCubes = 256;
