@@ -160,9 +160,9 @@ class CoverProber {
   static constexpr size_t kOneLeafMaxCubes = size_t{1} << 16;
   // And its front line at most 4 blocks at five pieces (kSmallFrontCubes at 3-4): a front block's
   // rows are whole squares, about four times a leaf block's bytes, and past the first blocks the
-  // leaf answers as fast (KQRvKR and KRRvKR
-  // through the capture search, 3 pairs taking turns: 0.141-0.145x Fathom's time with 4 blocks,
-  // 0.128-0.147x with 16; layouts 133,888 and 112,128 bytes against 163,072 and 141,248).
+  // leaf answers as fast (KQRvKR and KRRvKR through the capture search, 3 pairs taking turns:
+  // 0.141-0.145x Fathom's time with 4 blocks, 0.128-0.147x with 16; layouts 133,888 and 112,128
+  // bytes against 163,072 and 141,248).
   static constexpr size_t kOneLeafFrontCubes = 256;
   // A 3-4-piece cover's front line holds at most this many cubes (one block). Why: a front block's
   // rows are whole squares (261 words for 64 cubes at four pieces, 33 bytes a cube, about four

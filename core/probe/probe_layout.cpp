@@ -52,16 +52,6 @@ fs::path layout_path(const fs::path& cover_path) {
   return p;
 }
 
-std::optional<fs::path> cover_path_of_layout(const fs::path& layout) {
-  for (store::CoverKind kind : {store::CoverKind::Standalone, store::CoverKind::CaptureResolved})
-    if (layout.extension() == store::layout_extension(kind)) {
-      fs::path p = layout;
-      p.replace_extension(store::cover_extension(kind));
-      return p;
-    }
-  return std::nullopt;
-}
-
 bool probeable(const fs::path& cover_path) {
   std::error_code ec;
   return fs::exists(cover_path, ec) || fs::exists(layout_path(cover_path), ec);
@@ -74,8 +64,10 @@ std::vector<fs::path> probeable_covers(const fs::path& dir, store::CoverKind kin
     if (f.extension() == store::cover_extension(kind)) {
       out.push_back(f);
     } else if (f.extension() == store::layout_extension(kind)) {
+      fs::path cover = f;
+      cover.replace_extension(store::cover_extension(kind));
       std::error_code exists_ec;
-      if (fs::path cover = *cover_path_of_layout(f); !fs::exists(cover, exists_ec)) out.push_back(cover);
+      if (!fs::exists(cover, exists_ec)) out.push_back(cover);
     }
   }
   std::sort(out.begin(), out.end());

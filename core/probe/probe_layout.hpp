@@ -50,8 +50,6 @@ inline constexpr size_t kLayoutHeaderBytes = 64;
 
 // NAME.egtc -> NAME.egtl, NAME.egtcr -> NAME.egtlr, in the same directory.
 std::filesystem::path layout_path(const std::filesystem::path& cover_path);
-// Back: NAME.egtl -> NAME.egtc, NAME.egtlr -> NAME.egtcr; nothing for a path that is no layout's.
-std::optional<std::filesystem::path> cover_path_of_layout(const std::filesystem::path& layout);
 // Whether the cover at `cover_path` can be probed: its file, or else its layout, is on disk.
 bool probeable(const std::filesystem::path& cover_path);
 // The covers of `kind` that `dir` can probe, in name order: each cover file, and each layout
