@@ -28,17 +28,18 @@ bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
       front_shift_ != expected.front_shift_ || front_mask_ != expected.front_mask_ ||
       front_offset_ != expected.front_offset_)
     return false;
-  // The front line: block 0's column, then its slab of front_blocks_ blocks; its cubes fill the
-  // blocks but the last, whose unused places no row admits (find() names a front cube by place).
-  if (front_blocks_ < 0 || size_t(front_blocks_) > kFront / 64 || front_cubes_.size() > size_t(front_blocks_) * 64 ||
-      front_cubes_.size() + 64 <= size_t(front_blocks_) * 64 ||
-      front_words_ != size_t(front_rows_) * (1 + size_t(front_blocks_)) ||
+  // The front line: block 0's column, then (more than one block) its slab of front_blocks_
+  // blocks; its cubes fill the blocks but the last, whose unused places no row admits (find()
+  // names a front cube by place).
+  if (front_blocks_ < 0 || size_t(front_blocks_) > kFront / 64 || front_count_ > uint64_t(front_blocks_) * 64 ||
+      front_count_ + 64 <= uint64_t(front_blocks_) * 64 ||
+      front_words_ != front_line_words(front_rows_, front_blocks_) ||
       hot_words.size() != front_words_ + node_words_ + slice_words_)
     return false;
-  if (front_blocks_ > 0 && front_cubes_.size() % 64 != 0) {
-    const uint64_t unused = ~uint64_t{0} << (front_cubes_.size() % 64);
+  if (front_blocks_ > 0 && front_count_ % 64 != 0) {
+    const uint64_t unused = ~uint64_t{0} << (front_count_ % 64);
     const size_t last = size_t(front_blocks_) - 1;
-    const uint64_t* slab = hot_words.data() + front_rows_;
+    const uint64_t* slab = hot_words.data() + front_slab_offset(front_rows_, front_blocks_);
     for (uint32_t stm_row : {kFirstGroupRow, kFirstGroupRow + 1})
       if (slab[stm_row * size_t(front_blocks_) + last] & unused || (last == 0 && hot_words[stm_row] & unused))
         return false;
@@ -74,7 +75,32 @@ bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   }
   own_ = {};
   words_ = hot_words.data();
+  front_cubes_from_rows();
   return true;
+}
+
+void CubeIndex::front_cubes_from_rows() {
+  const uint64_t* slab = front();
+  const size_t blocks = size_t(front_blocks_);
+  front_cubes_.assign(front_count_, 0);
+  for (size_t f = 0; f < front_count_; ++f) {
+    const size_t b = f / 64;
+    const unsigned bit = unsigned(f % 64);
+    auto row = [&](size_t r) { return (slab[r * blocks + b] >> bit) & 1; };
+    // Inputs past the cover's are don't-cares, as in its cubes.
+    logic::CubeWord c = logic::CubeWord(row(kOutHiRow) << 1 | row(kOutLoRow)) << 62 |
+                        ((logic::CubeWord{1} << logic::pair_shift(inputs_ - 1)) - 1);
+    for (int g = 0; g < front_groups_; ++g) {
+      const int first = front_first_[size_t(g)], width = front_width_[size_t(g)];
+      // Pair bit 1: some admitted value has a 0 there ("may be 0"); bit 0: some has a 1.
+      std::array<unsigned, 6> pair{};
+      for (uint32_t v = 0; v <= front_mask_[size_t(g)]; ++v)
+        if (row(front_offset_[size_t(g)] + v))
+          for (int k = 0; k < width; ++k) pair[size_t(k)] |= (v >> (width - 1 - k) & 1) ? 1u : 2u;
+      for (int k = 0; k < width; ++k) c |= logic::CubeWord(pair[size_t(k)]) << logic::pair_shift(first + k);
+    }
+    front_cubes_[f] = c;
+  }
 }
 
 double CubeIndex::leaf_blocks_per_query(std::span<const uint64_t> queries) const {

@@ -357,18 +357,27 @@ class CubeIndex {
   // The front line's slab: rows per value of each front group (side to move, squares).
   void append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const;
   void set_groups();
+  // The front line's cubes from its rows (a layout read back): a cube's squares admitted on a
+  // piece are a subcube of the square's six inputs, so they give back its pairs exactly.
+  void front_cubes_from_rows();
   // Every field save_state writes, in order (one list for writing and reading).
   template <class Visit>
   void visit_state(Visit&& v) {
     v(root_), v(front_words_), v(node_words_), v(slice_words_), v(groups_), v(front_blocks_);
-    v(inputs_), v(front_cubes_), v(group_first_), v(group_width_), v(group_shift_), v(group_mask_);
+    v(inputs_), v(front_count_), v(group_first_), v(group_width_), v(group_shift_), v(group_mask_);
     v(front_groups_), v(front_rows_), v(front_first_), v(front_width_), v(front_shift_), v(front_mask_);
     v(front_offset_), v(depth_), v(largest_leaf_);
   }
 
   // The hot words: the front line's slab, the inner nodes' child references, the leaves (each a
   // header, then its slab). In own_, or in the copy given to use_hot_words.
-  const uint64_t* front() const { return words_ + front_rows_; }
+  const uint64_t* front() const { return words_ + front_slab_offset(front_rows_, front_blocks_); }
+  // Where the front line's slab starts in the hot words, and the words of column and slab: a slab
+  // of one block is block 0's column itself.
+  static constexpr size_t front_slab_offset(size_t rows, int blocks) { return blocks > 1 ? rows : 0; }
+  static constexpr size_t front_line_words(size_t rows, int blocks) {
+    return rows + (blocks > 1 ? rows * size_t(blocks) : 0);
+  }
   const uint64_t* nodes_data() const { return words_ + front_words_; }
   const uint64_t* slices_data() const { return words_ + front_words_ + node_words_; }
 
@@ -384,7 +393,10 @@ class CubeIndex {
   int inputs_ = 0;
   double split_copies_ = 2.0;
   size_t budget_ = 0;
-  std::vector<logic::CubeWord> front_cubes_;  // the front line, block after block (a layout stores them)
+  std::vector<logic::CubeWord> front_cubes_;  // the front line, block after block
+  // Its cubes: a layout stores the count alone and reads the cubes back from the front's rows
+  // (front_cubes_from_rows), which hold each of them whole.
+  uint64_t front_count_ = 0;
   // Input groups: group g covers inputs group_first_[g] .. + group_width_[g] - 1; its value in an
   // index is (index >> group_shift_[g]) & group_mask_[g]. The front line's groups: the first input,
   // then runs of up to 6 (squares), front_offset_[g] the first row of group g.

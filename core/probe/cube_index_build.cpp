@@ -362,14 +362,16 @@ void CubeIndex::choose_front(std::span<const uint64_t> queries, size_t max_cubes
   front_blocks_ = int((chosen.size() + 63) / 64);
   front_cubes_.resize(chosen.size());
   for (size_t f = 0; f < chosen.size(); ++f) front_cubes_[f] = cubes_[chosen[f]];
+  front_count_ = front_cubes_.size();
   // The hot words start with block 0's column of the slab, one word per row (stride 1): most
-  // probes end in block 0, and reading it there needs no row-times-blocks products.
+  // probes end in block 0, and reading it there needs no row-times-blocks products. A slab of one
+  // block is that column, so it is stored once (front_slab_offset).
   std::vector<uint64_t> slab;
   append_front_slab(chosen, slab);
   front_block_.assign(front_rows_, 0);
   if (front_blocks_ > 0)
     for (size_t r = 0; r < front_rows_; ++r) front_block_[r] = slab[r * size_t(front_blocks_)];
-  front_block_.insert(front_block_.end(), slab.begin(), slab.end());
+  if (front_blocks_ > 1) front_block_.insert(front_block_.end(), slab.begin(), slab.end());
   words_ = front_block_.data();  // front_match reads it while the tree is built
   front_words_ = front_block_.size();
 }
