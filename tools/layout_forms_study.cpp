@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What a cover's probe layout costs in each of the indexed probe's forms, and which one the
 // default (RegionPolicy::Auto) takes: per cover file, the layout bytes with the regions
-// (RegionPolicy::Always: the front line and a region index), with the front line (up to 16 blocks)
+// (RegionPolicy::Always: the front line and a region index), with the front line (one block)
 // and one leaf of the cover's cubes (no copies: the tree with a budget of one copy a cube,
 // RegionPolicy::Never), and the default's (whose one leaf has a front line of at most 4 blocks);
 // the one leaf's blocks scanned per probe, on average over 20,000 random legal positions'
