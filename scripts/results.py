@@ -48,7 +48,7 @@ README_LINE = "**Results** ([docs/results.md](docs/results.md)): "
 FIVE_PIECE_BALANCES = 110  # every 5-piece balance Syzygy has a WDL file for
 
 # The order `rerun` runs the kinds in: a kind may need what an earlier one made (tables, covers).
-KIND_ORDER = ("gen", "verify", "minimize", "size", "probe", "engine")
+KIND_ORDER = ("gen", "verify", "minimize", "size", "probe", "engine", "pipeline")
 
 
 # --- the machine and the files -----------------------------------------------------------------
@@ -532,6 +532,35 @@ def readme_text(results):
     return None
 
 
+def pipeline_lines(rec, name):
+    """`bench pipeline`'s sample stage by stage and its projection for a whole piece count."""
+    j = rec["result"]
+    hours = j["projected_seconds"] / 3600
+    lp = j["largest_peak"]
+    out = [f"## The {j['project_pieces']}-piece pipeline, projected", "",
+           f"`bench pipeline` ran the sample ({j['sample']}) through the batch's capture-resolved stages "
+           f"({rec['beside']} beside it): each balance's table and its self-check, its capture-resolved cover, "
+           "and that cover's proof over every legal position through the capture search. The projection takes, "
+           "per stage and per kind of balance (with pawns or without), the sample's seconds per table slot times "
+           "the slots of every balance of that kind, stages one after another "
+           f"([pipeline/{name}](data/pipeline/{name}.json)).", "",
+           "| balance | stage | wall | CPU | CPU / wall | peak | table slots |", "|---|---|---:|---:|---:|---:|---:|"]
+    for s in j["stages"]:
+        note = "" if s["ran_here"] else " (done before: its record's)"
+        busy = f"{s['cpu_seconds'] / s['seconds']:.2f}" if s["seconds"] else "—"
+        out.append(f"| {s['balance']} | {s['stage']}{note} | {secs(s['seconds'])} | {secs(s['cpu_seconds'])} "
+                   f"| {busy} | {gb(s['peak_bytes'])} | {fmt(s['slots'])} |")
+    out += ["", "| stage | balances | from the sample's | seconds per million slots | their slots | projected |",
+            "|---|---|---|---:|---:|---:|"]
+    for p in j["projection"]:
+        kind = "with pawns" if p["pawns"] else "without pawns"
+        out.append(f"| {p['stage']} | {p['balances']} {kind} | {', '.join(p['from']) or '— (the other kind)'} "
+                   f"| {p['seconds_per_slot'] * 1e6:,.2f} | {fmt(p['slots'])} | {p['seconds'] / 3600:,.1f} h |")
+    out += ["", f"Projected for every {j['project_pieces']}-piece balance: **{hours:,.1f} h** one stage after "
+            f"another; the largest peak of a stage {gb(lp['peak_bytes'])} ({lp['balance']}, {lp['stage']}).", ""]
+    return out
+
+
 def results_text():
     sizes = records("size")
     size, size_cr = sizes.get("pieces4"), sizes.get("pieces4-cr")
@@ -710,6 +739,11 @@ def results_text():
                    + ("; ".join(p for _, p in minimized) + " at most" if minimized else "—") + " |")
     out.append("")
 
+    # The whole pipeline, projected from a sample run with the machine to itself.
+    pipelines = records("pipeline")
+    for name in sorted(pipelines):
+        out += pipeline_lines(pipelines[name], name)
+
     # A real engine.
     engines = records("engine")
     if engines:
@@ -736,9 +770,10 @@ def results_text():
     minis = records("minimize")
     listed = ([("gen", "pieces4", gen), ("verify", "pieces4", ver)]
               + [("minimize", k, minis[k]) for k in sorted(minis)] + [("size", k, sizes[k]) for k in sorted(sizes)]
-              + [("probe", k, probes[k]) for k in sorted(probes)] + [("engine", k, engines[k]) for k in sorted(engines)])
-    for label, kinds in (("2-4 pieces", None), ("The engine", {"engine"})):
-        recs = [r for kind, _, r in listed if r and (kind in kinds if kinds else kind != "engine")]
+              + [("probe", k, probes[k]) for k in sorted(probes)] + [("engine", k, engines[k]) for k in sorted(engines)]
+              + [("pipeline", k, pipelines[k]) for k in sorted(pipelines)])
+    for label, kinds in (("2-4 pieces", None), ("The engine", {"engine"}), ("The pipeline", {"pipeline"})):
+        recs = [r for kind, _, r in listed if r and (kind in kinds if kinds else kind not in ("engine", "pipeline"))]
         for m in sorted({machine_text(r["machine"]) for r in recs}):
             besides = sorted({r["beside"] for r in recs if machine_text(r["machine"]) == m})
             out.append(f"{label}: {m}; beside the runs: {'; '.join(besides)}.")
