@@ -248,6 +248,9 @@ MoveList generate_moves(const Position& pos, bool captures_only) {
       for (Bitboard a = attacks(t, us, from, occ) & (captures_only ? enemy : ~own); a;) pseudo.push({from, pop_lsb(a)});
     }
   }
+  // Nothing to test: the check test below would be wasted (a capture-resolved probe searches
+  // every position it is asked, with a capture or not).
+  if (pseudo.empty()) return pseudo;
   // Out of check, a move of a piece on no line through its king cannot expose the king: only king
   // moves, en passant (which also takes a pawn off a line) and moves from those lines are tested.
   const Bitboard king = pos.pieces(us, King);
