@@ -111,7 +111,7 @@ std::vector<PassInfo> builtin_passes() {
       {"expand", "raise each cube to a prime, greedily covering the most care minterms", run_expand},
       {"irredundant", "keep a minimum subset of the cubes that still covers every care minterm",
        each_output([](Cover& c, Cover& fixed, const CareFunction& f, Output o, const PassContext& cx) {
-         irredundant(c, fixed, f, o, cx.options.effort);
+         irredundant(c, fixed, f, o, cx.options.effort, cx.options.scope);
        })},
       {"reduce", "shrink each cube to the care minterms only it covers (drop it when none)",
        each_output([](Cover& c, Cover& fixed, const CareFunction& f, Output o, const PassContext&) {

@@ -71,7 +71,8 @@ constexpr int kDominanceRounds = 3;
 // RWLS swaps per cube of the cover (irredundant_steps): the local search costs about one column's
 // rows per swap, so this keeps it proportional to the matrix. Normal: 10, a small gain in cubes
 // for a small share of the pass's time; high: 30, after which further swaps gain little
-// (docs/bench-logic.md, effort levels).
+// (docs/bench-logic.md, effort levels). Normal effort runs none on the parts of a split function
+// (FunctionScope::Part): there it cost far more than a small share (docs/measured.md).
 constexpr uint64_t kStepsPerCubeNormal = 10;
 constexpr uint64_t kStepsPerCubeHigh = 30;
 
@@ -767,12 +768,14 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
   return out;
 }
 
-uint64_t irredundant_steps(size_t cubes, Effort effort) {
-  return (effort == Effort::High ? kStepsPerCubeHigh : kStepsPerCubeNormal) * cubes;
+uint64_t irredundant_steps(size_t cubes, Effort effort, FunctionScope scope) {
+  if (effort == Effort::High) return kStepsPerCubeHigh * cubes;
+  return scope == FunctionScope::Part ? 0 : kStepsPerCubeNormal * cubes;
 }
 
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Effort effort) {
-  irredundant_with(cover, fixed, f, o, CoverSearch::Thorough, irredundant_steps(cover.size(), effort));
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Effort effort,
+                 FunctionScope scope) {
+  irredundant_with(cover, fixed, f, o, CoverSearch::Thorough, irredundant_steps(cover.size(), effort, scope));
 }
 
 void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, CoverSearch search,

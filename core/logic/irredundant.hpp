@@ -30,6 +30,6 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
 void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, CoverSearch search,
                       uint64_t local_steps = 0);
 // Swaps of the row-weighting local search irredundant runs on a cover of `cubes` cubes.
-uint64_t irredundant_steps(size_t cubes, Effort effort);
+uint64_t irredundant_steps(size_t cubes, Effort effort, FunctionScope scope = FunctionScope::Whole);
 
 }  // namespace egtmin::logic

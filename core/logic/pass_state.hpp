@@ -38,7 +38,8 @@ struct MinimizeOptions {
   CanonScheme canon = CanonScheme::Full;  // the scheme the canon pass applies
   int threads = 1;                        // workers inside passes (0: default_threads())
   CompactSource compact_source = CompactSource::Auto;
-  Effort effort = Effort::Normal;  // how hard expand and irredundant try
+  Effort effort = Effort::Normal;              // how hard expand and irredundant try
+  FunctionScope scope = FunctionScope::Whole;  // run_parts gives each part Part
   // The inputs to split the function on (logic/split.hpp): each value of them is minimized on its
   // own, the empty parts skipped. Not set: choose_split(f, part_care_minterms, kMaxSplitInputs).
   std::optional<std::vector<int>> split = std::nullopt;

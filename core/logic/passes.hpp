@@ -34,6 +34,12 @@ enum class Effort : uint8_t { Normal, High };
 inline constexpr EnumName<Effort> kEffortNames[] = {{Effort::Normal, "normal"}, {Effort::High, "high"}};
 constexpr std::span<const EnumName<Effort>> enum_names(Effort) { return kEffortNames; }
 
+// Whether a pass sees a whole function or one part of a split one (logic/split.hpp). At normal
+// effort irredundant leaves out its local search on a part: a 5-piece part's covering matrix is
+// large, and the search there took much of the pass for under one percent of the cubes
+// (docs/measured.md).
+enum class FunctionScope : uint8_t { Whole, Part };
+
 // MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
 // cubes equal except at that input are adjacent, merge 0/1 pairs into X and drop cubes a
 // neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
@@ -63,7 +69,8 @@ void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progr
 // are chosen by a weighted greedy cover with local search over the care minterms nothing else
 // covers, then a row-weighting local search on the dominance-reduced matrix (longer at high
 // effort). Every kept cube has a care minterm only it (among kept and fixed cubes) covers.
-void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Effort effort = Effort::Normal);
+void irredundant(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, Effort effort = Effort::Normal,
+                 FunctionScope scope = FunctionScope::Whole);
 // Shrinks each cube (largest first) to the smallest cube holding the care minterms only it
 // covers; a cube with none is dropped.
 void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);

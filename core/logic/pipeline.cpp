@@ -140,6 +140,7 @@ Result<Minimized> run_parts(const CareFunction& f, const Split& split, const Pas
   const int workers = int(std::min<uint64_t>(uint64_t(threads), parts));
   MinimizeOptions part_opt = opt;
   part_opt.threads = std::max(1, threads / workers);
+  part_opt.scope = FunctionScope::Part;
   std::vector<std::optional<Result<Minimized>>> done(parts);
   std::vector<double> fraction(parts, 0.0);  // each part's progress, for the whole run's
   std::mutex report_mutex;

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "logic/check.hpp"
+#include "logic/irredundant.hpp"
 #include "logic/pipeline.hpp"
 #include "logic/split.hpp"
 #include "support/env.hpp"
@@ -104,6 +105,15 @@ TEST(LogicSplit, SplitRunIsExact) {
   ASSERT_TRUE(whole);
   EXPECT_TRUE(whole->split_inputs.empty());
   EXPECT_LT(double(r->cover.size()), 1.25 * double(whole->cover.size()));
+}
+
+// Normal effort leaves irredundant's local search out of a split function's parts (whole
+// functions keep it; high effort keeps it everywhere). SplitRunIsExact runs such parts.
+TEST(LogicSplit, PartsAtNormalEffortSkipTheLocalSearch) {
+  EXPECT_EQ(irredundant_steps(1000, Effort::Normal, FunctionScope::Part), 0u);
+  EXPECT_GT(irredundant_steps(1000, Effort::Normal, FunctionScope::Whole), 0u);
+  EXPECT_GT(irredundant_steps(1000, Effort::High, FunctionScope::Part),
+            irredundant_steps(1000, Effort::Normal, FunctionScope::Whole));
 }
 
 }  // namespace
