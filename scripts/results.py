@@ -772,8 +772,10 @@ def results_text():
               + [("minimize", k, minis[k]) for k in sorted(minis)] + [("size", k, sizes[k]) for k in sorted(sizes)]
               + [("probe", k, probes[k]) for k in sorted(probes)] + [("engine", k, engines[k]) for k in sorted(engines)]
               + [("pipeline", k, pipelines[k]) for k in sorted(pipelines)])
-    for label, kinds in (("2-4 pieces", None), ("The engine", {"engine"}), ("The pipeline", {"pipeline"})):
-        recs = [r for kind, _, r in listed if r and (kind in kinds if kinds else kind not in ("engine", "pipeline"))]
+    own_lines = (("The engine", {"engine"}), ("The pipeline", {"pipeline"}))
+    for label, kinds in (("2-4 pieces", None),) + own_lines:
+        recs = [r for kind, _, r in listed
+                if r and (kind in kinds if kinds else all(kind not in ks for _, ks in own_lines))]
         for m in sorted({machine_text(r["machine"]) for r in recs}):
             besides = sorted({r["beside"] for r in recs if machine_text(r["machine"]) == m})
             out.append(f"{label}: {m}; beside the runs: {'; '.join(besides)}.")

@@ -123,7 +123,7 @@ std::vector<PassInfo> builtin_passes() {
        })},
       {"espresso", "ESPRESSO's loop: expand, irredundant, then reduce-expand-irredundant while it improves",
        each_output([](Cover& c, Cover& fixed, const CareFunction& f, Output o, const PassContext& cx) {
-         espresso(c, fixed, f, o, cx.progress, cx.options.effort);
+         espresso(c, fixed, f, o, cx.progress, cx.options.effort, cx.options.scope);
        })},
   };
 }

@@ -78,7 +78,8 @@ void reduce(Cover& cover, const Cover& fixed, const CareFunction& f, Output o);
 void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o);
 // expand + irredundant, then reduce-expand-irredundant until neither cubes nor literals improve.
 void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o,
-              const Progress& progress = no_progress(), Effort effort = Effort::Normal);
+              const Progress& progress = no_progress(), Effort effort = Effort::Normal,
+              FunctionScope scope = FunctionScope::Whole);
 
 // Minterm word of an index, faster than cube.hpp's bit loop (hot in reduce).
 CubeWord minterm_fast(uint64_t index, int n, Output o = Output::None);
