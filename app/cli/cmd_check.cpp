@@ -18,6 +18,7 @@ Command add_check(CLI::App& app) {
     uint64_t seed = 1;
     int pieces = 0;
     bool probe = false;
+    bool every_placement = false;
     bool capture_resolved = false;
   };
   auto a = std::make_shared<Args>();
@@ -25,15 +26,19 @@ Command add_check(CLI::App& app) {
   sub->footer(
       "Every legal position (the whole 2^n index space) is checked, on all five values: a 5-piece\n"
       "balance needs about 2.5 GB. --sample N checks N uniformly drawn legal positions instead, each\n"
-      "by a linear scan of the cover, as the probe does. --probe also probes every legal position\n"
-      "through the indexed probe (the cover's layout file, as engines and bench probe read it).\n"
+      "by a linear scan of the cover, as the probe does. --probe also proves every legal position\n"
+      "through the indexed probe (the cover's layout file, as engines and bench probe read it): one\n"
+      "position of each class the board symmetries join, a different transform from class to class,\n"
+      "counted for the class; --every-placement probes each member of each class.\n"
       "Examples:\n  egtmin-cli check KRvK KQvKR\n  egtmin-cli check --pieces 4 --json\n  egtmin-cli check KQRvKR "
       "--sample 100000 --json");
   add_balance_selection(sub, a->balances, a->pieces, "Covers to check");
   sub->add_option("--sample", a->sample, "Check N random legal positions (default: every legal position)");
   sub->add_option("--seed", a->seed, "Random seed for --sample")->capture_default_str();
-  sub->add_flag("--probe", a->probe,
-                "Also probe every legal position through the indexed probe and compare with the table");
+  sub->add_flag("--probe", a->probe, "Also prove every legal position through the indexed probe against the table");
+  sub->add_flag("--every-placement", a->every_placement,
+                "With --probe: probe every legal placement, not one position of each symmetry class")
+      ->needs("--probe");
   sub->add_flag("--capture-resolved", a->capture_resolved,
                 "Check the capture-resolved covers (NAME.egtcr): against the table with the positions a capture "
                 "wins left open, and with --probe, every position through the probe's capture search");
@@ -53,6 +58,8 @@ Command add_check(CLI::App& app) {
             request.cover_sample = a->sample;
             request.cover_seed = a->seed;
             request.check_probe = a->probe;
+            request.probe_scope =
+                a->every_placement ? probe::ProbeCheckScope::EveryPlacement : probe::ProbeCheckScope::OneOfEachClass;
             request.kind = cover_kind(a->capture_resolved);
             // A missing cover is a usage error found before any table is made.
             for (const Balance& b : request.balances)

@@ -120,13 +120,13 @@ Result<std::vector<BalanceProof>> run_proof(const ProofRequest& request, const P
               if (!prober)
                 proof.error = prober.error().message;
               else
-                proof.probe = probe::check_probe(**table, **prober, threads, p);
+                proof.probe = probe::check_probe(**table, **prober, threads, p, request.probe_scope);
             } else {
               probe::CoverProber prober;
               if (auto s = prober.add_file(path); !s)
                 proof.error = s.error().message;
               else
-                proof.probe = probe::check_probe(**table, prober, threads, p);
+                proof.probe = probe::check_probe(**table, prober, threads, p, request.probe_scope);
             }
           }
         }

@@ -14,6 +14,7 @@
 
 #include "chess/balance.hpp"
 #include "logic/check.hpp"
+#include "probe/probe_check_scope.hpp"
 #include "store/cover_file.hpp"
 #include "table/self_check.hpp"
 #include "table/verify.hpp"
@@ -39,6 +40,7 @@ struct ProofRequest {
   uint64_t cover_sample = 0;
   uint64_t cover_seed = 1;
   bool check_probe = false;
+  probe::ProbeCheckScope probe_scope = probe::ProbeCheckScope::OneOfEachClass;
   // Which cover to check: a capture-resolved one is checked against its table with the positions
   // a capture reaches left open, and probed (with its capture search, through every other cover
   // under the data directory) against the whole table.

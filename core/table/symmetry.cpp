@@ -74,6 +74,13 @@ void Symmetry::sort_identical(Placement& p) const {
 
 Placement Symmetry::canonical(const Placement& p) const { return from_slot(canonical_slot(p)); }
 
+Placement Symmetry::image(const Placement& p, unsigned g) const {
+  Placement t = p;
+  for (int i = 0; i < enc_.pieces(); ++i) t.sq[size_t(i)] = kTransforms[g][p.sq[size_t(i)]];
+  sort_identical(t);
+  return t;
+}
+
 template <int K, int X>
 uint64_t Symmetry::rest_under(const Placement& p, unsigned g) const {
   const auto& t = kTransforms[g];

@@ -79,6 +79,12 @@ class Symmetry {
   // Sorts each run of identical pieces into ascending square order.
   void sort_identical(Placement& p) const;
 
+  // The board symmetries in the balance's group: 8 without pawns, 2 (the left-right mirror) with.
+  int group() const { return group_; }
+  // p's image under board transform g (below group()), identical pieces sorted: a member of p's
+  // class, which stands for the same value.
+  Placement image(const Placement& p, unsigned g) const;
+
  private:
   // canonical_slot for K pieces and X compare-exchanges: fixed loop counts, for the generator's
   // and the self-check's inner loops (much of their time is here: docs/measured.md).

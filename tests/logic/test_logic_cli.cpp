@@ -90,6 +90,16 @@ TEST(LogicCli, MinimizeCheckAndJson) {
     EXPECT_EQ(b["probe"]["positions"], b["positions"]);
     EXPECT_EQ(b["probe"]["mismatches"], 0);
   }
+  // Every placement probed, not one of each class: the same positions counted.
+  auto every = cli("check KRvK --json --probe --every-placement" + d);
+  ASSERT_EQ(every.code, 0) << every.out;
+  auto ej = nlohmann::json::parse(every.out);
+  EXPECT_EQ(ej["balances"][0]["probe"]["positions"], 399112);
+  EXPECT_EQ(ej["balances"][0]["probe"]["mismatches"], 0);
+  // Without --probe there is nothing to probe every placement of: a usage error that names it.
+  auto alone = cli("check KRvK --every-placement" + d);
+  EXPECT_EQ(alone.code, 2) << alone.out;
+  EXPECT_NE(alone.out.find("--probe"), std::string::npos) << alone.out;
 }
 
 TEST(LogicCli, HighEffortSavesACheckedCover) {

@@ -336,16 +336,20 @@ TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
 }
 
 // check_probe proves what answers: exact covers pass on every legal position, a cover with one
-// cube's value changed fails, and the first mismatch is named.
+// cube's value changed fails, and the first mismatch is named. One position of each symmetry
+// class stands for as many positions as probing every placement counts.
 TEST(CoverProber, CheckProbeProvesTheIndexAndCatchesAWrongCube) {
-  for (const char* name : {"KRvK", "KPvK"}) {
+  for (const char* name : {"KRvK", "KPvK", "KRRvK"}) {
     const Table& t = table_of(name);
     auto cover = test::trie_cover(t, CanonScheme::Full);
     for (RegionPolicy regions : {RegionPolicy::Never, RegionPolicy::Always}) {
       CoverProber prober;
       ASSERT_TRUE(prober.add(cover, CoverProber::kDefaultCopies, regions).ok());
+      const logic::CheckReport every = check_probe(t, prober, 2, no_progress(), ProbeCheckScope::EveryPlacement);
+      EXPECT_GT(every.positions, 10000u) << name;
+      EXPECT_EQ(every.mismatches, 0u) << name << ": " << every.first_mismatch;
       const logic::CheckReport ok = check_probe(t, prober, 2);
-      EXPECT_GT(ok.positions, 10000u) << name;
+      EXPECT_EQ(ok.positions, every.positions) << name;
       EXPECT_EQ(ok.mismatches, 0u) << name << ": " << ok.first_mismatch;
     }
     auto broken = cover;
@@ -354,9 +358,34 @@ TEST(CoverProber, CheckProbeProvesTheIndexAndCatchesAWrongCube) {
         logic::with_output(c, logic::output_of(c) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
     CoverProber prober;
     ASSERT_TRUE(prober.add(broken).ok());
-    const logic::CheckReport bad = check_probe(t, prober, 2);
-    EXPECT_GT(bad.mismatches, 0u) << name;
-    EXPECT_NE(bad.first_mismatch.find("table"), std::string::npos) << bad.first_mismatch;
+    for (ProbeCheckScope scope : {ProbeCheckScope::OneOfEachClass, ProbeCheckScope::EveryPlacement}) {
+      const logic::CheckReport bad = check_probe(t, prober, 2, no_progress(), scope);
+      EXPECT_GT(bad.mismatches, 0u) << name;
+      EXPECT_NE(bad.first_mismatch.find("table"), std::string::npos) << bad.first_mismatch;
+    }
+  }
+}
+
+// The class members probed in place of the representatives belong to their classes and are
+// spread over the board transforms: the prober's transforms are taken, not only its identity.
+TEST(CoverProber, CheckProbeMembersAreOfTheClassAndSpreadOverTheTransforms) {
+  for (const char* name : {"KRvK", "KPvK", "KRRvK"}) {
+    const Table& t = table_of(name);
+    const Symmetry& sym = t.symmetry();
+    uint64_t classes = 0, moved = 0;
+    for (uint64_t s = 0; s < sym.domain_size(); ++s) {
+      if (t.at_slot(s) == Wdl::Illegal) continue;
+      const Placement p = sym.from_slot(s);
+      if (!sym.is_canonical(p)) continue;
+      const Placement m = member_to_probe(sym, s, p);
+      ASSERT_EQ(sym.canonical_slot(m), s) << name;
+      ASSERT_TRUE(t.encoding().is_legal(m)) << name;
+      ++classes;
+      moved += t.encoding().encode(m) != t.encoding().encode(p);
+    }
+    // The identity is one transform of 8 (no pawns) or of 2 (pawns).
+    const double want = sym.group() == 8 ? 0.8 : 0.4;
+    EXPECT_GT(double(moved), want * double(classes)) << name << ": " << moved << " of " << classes;
   }
 }
 
