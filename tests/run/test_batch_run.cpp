@@ -8,7 +8,9 @@
 #include <fstream>
 
 #include "logic/pass_sequence.hpp"
+#include "probe/probe_layout.hpp"
 #include "run/batch_run.hpp"
+#include "run/stages/all.hpp"
 #include "store/cover_file.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -181,7 +183,8 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
     EXPECT_EQ(r.results<S::MinimizeCr>().cover_bytes, fs::file_size(cr_path));
     EXPECT_GT(r.stage(S::MinimizeCr).seconds, 0);
     EXPECT_GT(r.results<S::MinimizeCr>().expected_peak_bytes, 0u);
-    EXPECT_GT(r.results<S::CheckCr>().checked_positions, 0u);
+    // The probe's proof agreed everywhere: the cubes' own check was not needed.
+    EXPECT_EQ(r.results<S::CheckCr>().checked_positions, 0u);
     // Every legal position, as the standalone check.
     EXPECT_EQ(r.results<S::CheckCr>().probed_positions, r.results<S::Check>().checked_positions);
     EXPECT_EQ(r.results<S::CheckCr>().mismatches, 0u);
@@ -269,6 +272,37 @@ TEST(BatchRun, CaptureResolvedRunMakesTheCoversItsSearchesProbe) {
   EXPECT_GT(result->back().stage(S::MinimizeCr).cpu_seconds, 0);
   EXPECT_EQ(run::load_record(dir.path, *Balance::parse("KPvK"))->stage(S::MinimizeCr).cpu_seconds,
             result->back().stage(S::MinimizeCr).cpu_seconds);
+}
+
+// A wrong cube: check-cr's proof through the probe finds it, and the cubes' own check then runs
+// to say whether the cubes or the capture search are wrong.
+TEST(BatchRun, CheckCrNamesTheCubesWhenTheProbeDisagrees) {
+  TempDir dir("batch-cr-wrong");
+  run::BatchRequest req = request(dir.path, {"KPvK"});
+  req.covers = run::CoverSet::CaptureResolved;
+  ASSERT_TRUE(run::run_batch(req));
+  const Balance kpk = *Balance::parse("KPvK");
+  const fs::path cr = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
+  auto cover = store::load_cover(cr, &kpk);
+  ASSERT_TRUE(cover) << cover.error().message;
+  logic::CubeWord& cube = cover->cubes[cover->cubes.size() / 2];
+  cube = logic::with_output(cube,
+                            logic::output_of(cube) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
+  ASSERT_TRUE(store::save_cover(cr, *cover));
+  fs::remove(probe::layout_path(cr));  // the probe builds its index from the changed cubes
+
+  TableStore store(dir.path);
+  run::StageFigures figures;
+  run::StageContext c{req, store, kpk, 2, no_progress(), figures, {}};
+  run::Stage<S::CheckCr>::Results results;
+  run::Stage<S::CheckCr>::run(c, results);
+  EXPECT_FALSE(figures.done);
+  EXPECT_GT(results.probed_positions, 0u);
+  EXPECT_GT(results.checked_positions, 0u);  // the cubes' check ran
+  EXPECT_GT(results.mismatches, 0u);
+  EXPECT_NE(c.error.find("mismatches of the probe"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("the cubes alone: "), std::string::npos) << c.error;
+  EXPECT_EQ(c.error.find("so the capture search"), std::string::npos) << c.error;  // the cubes are wrong
 }
 
 // One capture-resolved stage alone (a cluster job's step) makes nothing else: without the covers

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The check-cr stage: the capture-resolved cover's proof, as `check NAME --capture-resolved
-// --probe` runs it: the cubes against the table with the positions left to the capture search
-// open, and every legal position through the indexed probe with its capture search, which probes
-// the covers of the balances captures and promotions reach.
+// The check-cr stage: the capture-resolved cover's proof, every legal position through the
+// indexed probe with its capture search, which probes the covers of the balances captures and
+// promotions reach (`check NAME --capture-resolved --probe`). That proves what the cubes answer
+// too; the cubes' own check (against the table with the positions left to the capture search
+// open) runs only when the probe disagrees somewhere, to say whether the cubes or the search are
+// wrong: it took longer than the probe's proof.
 #pragma once
 
 #include "run/stage.hpp"
@@ -12,7 +14,7 @@ namespace egtmin::run {
 template <>
 struct Stage<BatchStage::CheckCr> {
   struct Results {
-    uint64_t checked_positions = 0;  // by the cubes
+    uint64_t checked_positions = 0;  // by the cubes (0: not needed, the probe agreed everywhere)
     uint64_t probed_positions = 0;   // through the probe
     uint64_t mismatches = 0;         // of both
   };
