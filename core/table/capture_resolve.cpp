@@ -5,6 +5,7 @@
 #include <atomic>
 #include <vector>
 
+#include "table/successor_tables.hpp"
 #include "util/parallel.hpp"
 
 namespace egtmin {
@@ -28,21 +29,15 @@ Wdl capture_value(const Position& pos, const SuccessorValue& value) {
 Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup& lookup, int threads,
                                            const Progress& progress, CaptureRule rule) {
   // Every balance a capture or promotion reaches must be there before any work.
-  for (const Balance& b : successor_balances(table.balance()))
-    if (!lookup(b)) return Error{"capture resolution of " + table.balance().name() + " needs the table of " + b.name()};
+  const SuccessorTables successors(table.balance(), lookup);
+  if (auto missing = successors.missing())
+    return Error{"capture resolution of " + table.balance().name() + " needs the table of " + missing->name()};
   CaptureResolution out;
   out.table = table;
   const Encoding& enc = table.encoding();
   const Symmetry& sym = table.symmetry();
   const uint64_t slots = table.slots();
-  auto successor = [&](const Position& after) {
-    const Balance b = Balance::of(after);
-    const Table* t = lookup(b.canonical());
-    if (!t) return Wdl::Illegal;
-    const Position p = b.is_canonical() ? after : after.color_flipped();
-    const Wdl white = t->value(p);
-    return p.side_to_move() == White ? white : negate(white);
-  };
+  auto successor = [&](const Position& after) { return successors.value_stm(after); };
   if (rule == CaptureRule::ValueReached) out.at_most_draw.assign((slots + 63) / 64, 0);
   // Chunks are whole words of the table's cells and of the bitmap, so workers never write the
   // same word.
