@@ -74,13 +74,13 @@ void run_expand(PassState& st, const PassContext& cx) {
     Cover& all = st.work[task.slot];
     Output o = slot_output(task.slot);
     if (all.size() <= kExpandWhole) {
-      expand(all, st.f, o, cx.progress, cx.options.effort);
+      expand(all, st.f, o, cx.progress, cx.options.effort, cx.options.scope);
       return;
     }
     size_t runs = parts[task.slot].size();
     size_t b = all.size() * task.run / runs, e = all.size() * (task.run + 1) / runs;
     Cover part(all.begin() + long(b), all.begin() + long(e));
-    expand(part, st.f, o, cx.progress, cx.options.effort);
+    expand(part, st.f, o, cx.progress, cx.options.effort, cx.options.scope);
     parts[task.slot][task.run] = std::move(part);
   });
   for (int s = 0; s < kOutputs; ++s) {

@@ -125,8 +125,11 @@ CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>
   return c;
 }
 
-ExpandEffort expand_effort(size_t cubes, Effort level) {
+ExpandEffort expand_effort(size_t cubes, Effort level, FunctionScope scope) {
   if (level == Effort::High) return kHighEffort;
+  // A part of a split function is a slice of a large one (5 pieces): the large covers' effort,
+  // whatever the slice's size. More primes there cost more time than they save cubes.
+  if (scope == FunctionScope::Part) return kLargeCoverEffort;
   if (cubes <= kSmallCover) return kSmallCoverEffort;
   if (cubes <= kMediumCover) return kMediumCoverEffort;
   return kLargeCoverEffort;
@@ -151,10 +154,11 @@ void alternatives(const Expander& ex, CubeWord c, int n, int trials, const std::
 }
 }  // namespace
 
-void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress, Effort effort) {
+void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress, Effort effort,
+            FunctionScope scope) {
   std::sort(cover.begin(), cover.end());
   cover.erase(std::unique(cover.begin(), cover.end()), cover.end());
-  expand_with(cover, f, o, expand_effort(cover.size(), effort), progress);
+  expand_with(cover, f, o, expand_effort(cover.size(), effort, scope), progress);
 }
 
 void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffort& effort, const Progress& progress) {

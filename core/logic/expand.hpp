@@ -62,7 +62,7 @@ struct ExpandEffort {
   int gasp_full = 0;
 };
 // The effort expand uses on a cover of `cubes` cubes (Normal: more on small covers).
-ExpandEffort expand_effort(size_t cubes, Effort level = Effort::Normal);
+ExpandEffort expand_effort(size_t cubes, Effort level = Effort::Normal, FunctionScope scope = FunctionScope::Whole);
 void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffort& effort,
                  const Progress& progress = no_progress());
 

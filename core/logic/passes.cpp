@@ -139,12 +139,12 @@ void essential(Cover& cover, Cover& fixed, const CareFunction& f, Output o) {
 void espresso(Cover& cover, const Cover& fixed, const CareFunction& f, Output o, const Progress& progress,
               Effort effort, FunctionScope scope) {
   auto cost = [](const Cover& c) { return std::pair<size_t, uint64_t>(c.size(), literal_count(c)); };
-  expand(cover, f, o, progress, effort);
+  expand(cover, f, o, progress, effort, scope);
   irredundant(cover, fixed, f, o, effort, scope);
   Cover best = cover;
   for (int round = 0; round < 64 && !progress.cancelled(); ++round) {
     reduce(cover, fixed, f, o);
-    expand(cover, f, o, progress, effort);
+    expand(cover, f, o, progress, effort, scope);
     irredundant(cover, fixed, f, o, effort, scope);
     if (cost(cover) < cost(best))
       best = cover;

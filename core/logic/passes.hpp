@@ -35,9 +35,10 @@ inline constexpr EnumName<Effort> kEffortNames[] = {{Effort::Normal, "normal"}, 
 constexpr std::span<const EnumName<Effort>> enum_names(Effort) { return kEffortNames; }
 
 // Whether a pass sees a whole function or one part of a split one (logic/split.hpp). At normal
-// effort irredundant leaves out its local search on a part: a 5-piece part's covering matrix is
-// large, and the search there took much of the pass for under one percent of the cubes
-// (docs/measured.md).
+// effort irredundant leaves out its local search on a part, and expand makes the primes of a
+// large cover (one seed order, one LAST_GASP round) whatever the part's size: a part is a slice
+// of a large function, and the extra work there took much of the passes' time for about one
+// percent of the cubes (docs/measured.md).
 enum class FunctionScope : uint8_t { Whole, Part };
 
 // MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
@@ -61,7 +62,7 @@ std::vector<int> literal_inputs(const Cover& f);
 // a choice (logic/expand.hpp: expand_effort). All cubes of `cover` have output o; the result
 // holds primes only, none inside another.
 void expand(Cover& cover, const CareFunction& f, Output o, const Progress& progress = no_progress(),
-            Effort effort = Effort::Normal);
+            Effort effort = Effort::Normal, FunctionScope scope = FunctionScope::Whole);
 
 // Coverage counts (logic/coverage.hpp) are per output, so the outputs run in parallel.
 // Keeps a minimum-size subset of the cover as a covering problem (logic/irredundant.cpp):

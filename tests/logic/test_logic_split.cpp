@@ -6,6 +6,7 @@
 #include <random>
 
 #include "logic/check.hpp"
+#include "logic/expand.hpp"
 #include "logic/irredundant.hpp"
 #include "logic/pipeline.hpp"
 #include "logic/split.hpp"
@@ -114,6 +115,21 @@ TEST(LogicSplit, PartsAtNormalEffortSkipTheLocalSearch) {
   EXPECT_GT(irredundant_steps(1000, Effort::Normal, FunctionScope::Whole), 0u);
   EXPECT_GT(irredundant_steps(1000, Effort::High, FunctionScope::Part),
             irredundant_steps(1000, Effort::Normal, FunctionScope::Whole));
+}
+
+// ... and expand makes a large cover's primes on a part, whatever its size: one seed order, no
+// alternative primes, one LAST_GASP round. High effort and whole functions keep theirs.
+TEST(LogicSplit, PartsAtNormalEffortExpandAsALargeCover) {
+  const ExpandEffort part = expand_effort(5000, Effort::Normal, FunctionScope::Part);
+  EXPECT_EQ(part.orders, 1);
+  EXPECT_EQ(part.trials, 0);
+  EXPECT_EQ(part.gasp_rounds, 1);
+  const ExpandEffort whole = expand_effort(5000, Effort::Normal, FunctionScope::Whole);
+  EXPECT_GT(whole.orders, 1);
+  EXPECT_GT(whole.gasp_rounds, part.gasp_rounds);
+  const ExpandEffort high = expand_effort(5000, Effort::High, FunctionScope::Part);
+  EXPECT_GT(high.orders, 1);
+  EXPECT_GT(high.gasp_rounds, whole.gasp_rounds);
 }
 
 }  // namespace
