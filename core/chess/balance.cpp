@@ -71,6 +71,12 @@ bool Balance::is_canonical() const {
   return true;
 }
 
+uint64_t Balance::material_key() const {
+  uint64_t key = 0;
+  for (int pc = 0; pc < kPieces; ++pc) key += uint64_t(count_[size_t(pc)]) * Position::material_unit(Piece(pc));
+  return key;
+}
+
 Balance Balance::flipped() const {
   Balance b;
   for (int t = 0; t < kPieceTypes; ++t) {

@@ -27,6 +27,8 @@ class Balance {
   int pieces() const;
   int pieces(Color c) const;
   bool has_pawns() const { return count(White, Pawn) + count(Black, Pawn) > 0; }
+  // Position::material_key() of this colouring's positions.
+  uint64_t material_key() const;
 
   // "KRPvKR" for exactly this colouring (White's side first).
   std::string name() const;

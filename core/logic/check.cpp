@@ -94,12 +94,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
   const Symmetry& sym = table.symmetry();
   auto check_slots = [&](uint64_t s0, uint64_t s1, int) {
     uint64_t pos = 0, bad = 0;
-    for (uint64_t s = s0; s < s1; ++s) {
-      // As the walk over every index, the table says which positions are legal.
-      const Wdl want = table.at_slot(s);
-      if (want == Wdl::Illegal) continue;
-      const Placement p = sym.from_slot(s);
-      if (!sym.is_canonical(p)) continue;
+    table.for_each_representative(s0, s1, [&](uint64_t, const Placement& p, Wdl want) {
       pos += sym.class_size(p);
       const bool swapped = canon.swaps_colors(p);
       const uint64_t ri = enc.encode(swapped ? canon.canonical(p).placement : p);
@@ -109,7 +104,7 @@ CheckReport check_cover(const Table& table, const Cover& cover, CanonScheme sche
         ++bad;
         note(enc.encode(p), want, got);
       }
-    }
+    });
     positions += pos;
     mismatches += bad;
   };

@@ -24,13 +24,6 @@ namespace {
 // enough that drawing them is a small part of building an index.
 constexpr size_t kIndexSample = 50000;
 
-// The material key of a colouring (Position::material_key() of its positions).
-inline uint64_t material_key_of(const std::array<uint8_t, kPieces>& counts) {
-  uint64_t key = 0;
-  for (int pc = 0; pc < kPieces; ++pc) key += counts[size_t(pc)] * Position::material_unit(Piece(pc));
-  return key;
-}
-
 // A placement as the hot path reads a board (each slot's piece on its square, any squares): what
 // a DirectTable is filled from.
 struct PlacementBoard {
@@ -222,10 +215,7 @@ void CoverProber::rebuild_material_hash() {
     const Balance& b = lc.file.balance;
     const Encoding& enc = lc.encoding;
     HotEntry e;
-    std::array<uint8_t, kPieces> counts{};
-    for (int pc = 0; pc < kPieces; ++pc)
-      counts[size_t(flip ? (pc + kPieceTypes) % kPieces : pc)] = uint8_t(b.count(Piece(pc)));
-    e.key = material_key_of(counts);
+    e.key = (flip ? b.flipped() : b).material_key();
     e.k = uint8_t(enc.pieces());
     e.stm_xor = flip;
     e.square_xor = flip ? kFlipRank : 0;

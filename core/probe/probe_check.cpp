@@ -55,14 +55,10 @@ logic::CheckReport check_probe(const Table& table, const CoverProber& prober, in
     parallel_for(sym.domain_size(), threads, kChunk, progress, {Stage::Check, detail},
                  [&](uint64_t begin, uint64_t end, int) {
                    uint64_t n = 0, bad = 0;
-                   for (uint64_t s = begin; s < end; ++s) {
-                     const Wdl white = table.at_slot(s);
-                     if (white == Wdl::Illegal) continue;
-                     const Placement p = sym.from_slot(s);
-                     if (!sym.is_canonical(p)) continue;
+                   table.for_each_representative(begin, end, [&](uint64_t s, const Placement& p, Wdl white) {
                      n += sym.class_size(p);
                      bad += !probe_one(member_to_probe(sym, s, p), white);
-                   }
+                   });
                    positions += n;
                    mismatches += bad;
                  });

@@ -3,22 +3,12 @@
 
 namespace egtmin {
 
-namespace {
-
-uint64_t material_key_of(const Balance& b) {
-  uint64_t key = 0;
-  for (int p = 0; p < kPieces; ++p) key += uint64_t(b.count(Piece(p))) * Position::material_unit(Piece(p));
-  return key;
-}
-
-}  // namespace
-
 SuccessorTables::SuccessorTables(const Balance& b, const TableLookup& lookup) {
   for (const Balance& s : successor_balances(b)) {
     const Table* t = lookup(s);
-    entries_.push_back({material_key_of(s), t, false, s});
+    entries_.push_back({s.material_key(), t, false, s});
     // A symmetric balance's colour swap is itself, and canonical as it is.
-    if (!s.is_symmetric()) entries_.push_back({material_key_of(s.flipped()), t, true, s});
+    if (!s.is_symmetric()) entries_.push_back({s.flipped().material_key(), t, true, s});
   }
 }
 

@@ -37,6 +37,19 @@ class Table {
   }
   static constexpr uint64_t kSlotsPerWord = 16;
 
+  // Calls visit(slot, placement, White's value) for each representative among slots [begin, end),
+  // in slot order: the legal canonical slots (the table marks which are legal), each standing for
+  // symmetry().class_size(placement) positions. What the checks that visit classes walk.
+  template <class Visit>
+  void for_each_representative(uint64_t begin, uint64_t end, Visit&& visit) const {
+    for (uint64_t s = begin; s < end; ++s) {
+      const Wdl white = at_slot(s);
+      if (white == Wdl::Illegal) continue;
+      const Placement p = sym_.from_slot(s);
+      if (sym_.is_canonical(p)) visit(s, p, white);
+    }
+  }
+
   Wdl value(const Placement& p) const { return at_slot(sym_.canonical_slot(p)); }
   Wdl value(uint64_t index) const { return value(enc_.decode(index)); }
   // The position's value for White; the position must be of exactly this balance.

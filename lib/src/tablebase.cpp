@@ -88,10 +88,7 @@ int Tablebase::open(const std::vector<fs::path>& dirs, Missing missing, uint64_t
     const auto rec = uint32_t(tb->recs_.size());
     bool any = false;
     for (uint32_t colouring = 0; colouring < 2; ++colouring) {
-      uint64_t key = 0;
-      for (int pc = 0; pc < kPieces; ++pc)
-        key += uint64_t(b->count(Piece(colouring ? (pc + kPieceTypes) % kPieces : pc))) *
-               Position::material_unit(Piece(pc));
+      const uint64_t key = (colouring ? b->flipped() : *b).material_key();
       if (std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.key == key; })) continue;
       keys.push_back({key, rec, colouring});
       any = true;
