@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 
 #include "chess/types.hpp"
 
@@ -68,6 +69,22 @@ inline constexpr auto kBishopLines = [] {
   return t;
 }();
 
+// The squares strictly between two squares on a common rank, file or diagonal (empty for squares
+// on none): a slider on such a line attacks the other square exactly when these are all empty, one
+// load where the ray walk computes the slider's four rays. The generator's and the self-check's
+// legality and check tests ask it for every move.
+inline constexpr auto kBetween = [] {
+  std::array<std::array<Bitboard, 64>, 64> t{};
+  for (int s = 0; s < 64; ++s)
+    for (int d = 0; d < 8; ++d)
+      for (Bitboard ray = kRays[d][s]; ray;) {
+        const int to = std::countr_zero(ray);
+        ray &= ray - 1;
+        t[s][to] = kRays[d][s] & ~kRays[d][to] & ~(Bitboard{1} << to);
+      }
+  return t;
+}();
+
 // Squares a pawn of colour c on s attacks. White pawns move towards rank 8 (smaller numbers).
 constexpr Bitboard pawn_attacks(Color c, Square s) {
   Bitboard b = bb(s);
@@ -94,11 +111,9 @@ inline bool attacks_square(PieceType t, Color c, Square s, Square target, Bitboa
     case King: return kKingAttacks[s] & tb;
     case Knight: return kKnightAttacks[s] & tb;
     case Pawn: return pawn_attacks(c, s) & tb;
-    case Rook: return (kRookLines[s] & tb) && (rook_attacks(s, occ) & tb);
-    case Bishop: return (kBishopLines[s] & tb) && (bishop_attacks(s, occ) & tb);
-    case Queen:
-      return ((kRookLines[s] & tb) && (rook_attacks(s, occ) & tb)) ||
-             ((kBishopLines[s] & tb) && (bishop_attacks(s, occ) & tb));
+    case Rook: return (kRookLines[s] & tb) && !(kBetween[s][target] & occ);
+    case Bishop: return (kBishopLines[s] & tb) && !(kBetween[s][target] & occ);
+    case Queen: return ((kRookLines[s] | kBishopLines[s]) & tb) && !(kBetween[s][target] & occ);
     default: return false;
   }
 }

@@ -39,8 +39,12 @@ bool Position::attacked_by(Square s, Color by, Bitboard occ, Bitboard gone) cons
   auto theirs = [&](PieceType t) { return pieces(by, t) & ~gone; };
   if ((kKnightAttacks[s] & theirs(Knight)) || (kKingAttacks[s] & theirs(King)) || (pawn_attacks(~by, s) & theirs(Pawn)))
     return true;
-  const Bitboard rq = theirs(Rook) | theirs(Queen), bq = theirs(Bishop) | theirs(Queen);
-  return (rq && (rook_attacks(s, occ) & rq)) || (bq && (bishop_attacks(s, occ) & bq));
+  // Only the sliders on a line through s can attack it, each when the squares between are empty.
+  for (Bitboard sliders =
+           (kRookLines[s] & (theirs(Rook) | theirs(Queen))) | (kBishopLines[s] & (theirs(Bishop) | theirs(Queen)));
+       sliders;)
+    if (!(kBetween[s][pop_lsb(sliders)] & occ)) return true;
+  return false;
 }
 
 bool Position::keeps_king_safe(const Move& m) const {

@@ -175,7 +175,7 @@ class Generator {
   // in a 5-piece table each is a cache miss, and taken one at a time the misses did not overlap
   // and the retrograde passes stalled on each in turn (docs/measured.md).
   template <class F>
-  void for_each_quiet_predecessor(const Placement& p, const uint8_t* counters, F&& f) const;
+  void for_each_quiet_predecessor(const Placement& p, uint64_t slot, const uint8_t* counters, F&& f) const;
   // Starts fetching what the retrograde passes read first for a frontier entry a few ahead.
   void prefetch_entry(const uint32_t* it, const uint32_t* end) const {
     constexpr ptrdiff_t kAhead = 8;
@@ -394,7 +394,7 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
         } else if (quiet_moves_distinct()) {
           ++n_succ;
         } else {
-          succ[n_succ++] = sym_.canonical_slot(a);
+          succ[n_succ++] = sym_.moved_slot(p, slot, i, to);
         }
       }
     }
@@ -434,7 +434,7 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
 }
 
 template <class F>
-void Generator::for_each_quiet_predecessor(const Placement& p, const uint8_t* counters, F&& f) const {
+void Generator::for_each_quiet_predecessor(const Placement& p, uint64_t slot, const uint8_t* counters, F&& f) const {
   std::array<uint64_t, 256> seen;
   int n_seen = 0;
   const Color mover = ~p.stm;
@@ -449,7 +449,7 @@ void Generator::for_each_quiet_predecessor(const Placement& p, const uint8_t* co
       q.stm = mover;
       // The side not to move in q must not be in check.
       if (attacked(q, mover, q.sq[king_[p.stm]], (occ & ~bb(at)) | bb(from), k_)) continue;
-      const uint64_t qs = sym_.canonical_slot(q);
+      const uint64_t qs = sym_.moved_slot(p, slot, i, from);
       if (std::find(seen.begin(), seen.begin() + n_seen, qs) != seen.begin() + n_seen) continue;
       seen[n_seen++] = qs;
       __builtin_prefetch(&state_[qs]);
@@ -464,7 +464,7 @@ void Generator::retro_plain(const uint32_t* begin, const uint32_t* end, std::vec
     prefetch_entry(it, end);
     const Placement p = sym_.from_slot(*it);
     const uint8_t v = state_[*it] & kValueMask;  // for p.stm
-    for_each_quiet_predecessor(p, v == kLoss ? nullptr : plain_counter_.data(), [&](uint64_t qs) {
+    for_each_quiet_predecessor(p, *it, v == kLoss ? nullptr : plain_counter_.data(), [&](uint64_t qs) {
       if (v == kLoss) {
         if (set_if(qs, kValueMask, kWin)) next.push_back(uint32_t(qs));
         return;
@@ -492,7 +492,7 @@ void Generator::retro_round(const uint32_t* begin, const uint32_t* end, int dist
     if (distance <= kRuleLimitPlies) set_distance(*it, uint8_t(distance));
     if (!kBoth && !within) continue;  // what these decide would take more than 100 plies
     const bool lost = kBoth ? (state_[*it] & kValueMask) == kLoss : bool(state_[*it] & kRuleLoss);
-    for_each_quiet_predecessor(p, lost ? nullptr : rule_counter_.data(), [&](uint64_t qs) {
+    for_each_quiet_predecessor(p, *it, lost ? nullptr : rule_counter_.data(), [&](uint64_t qs) {
       if (lost) {
         if (set_if(qs, decided, win)) next.push_back(uint32_t(qs));
         return;

@@ -28,15 +28,14 @@ class Checker {
   // The value for the side to move of a position of this table or of a successor balance,
   // en-passant rights included (as one more option for the side to move).
   Wdl value_stm(const Position& pos) const;
-  // The slot after a move that keeps the material (no capture, no promotion) from placement pl:
-  // the moved piece's square changed in its slot, the other side to move. Built from the placement
-  // rather than from the position after the move (a copy of a 64-square board per move), which
-  // gives the same slot: canonical_slot sorts identical pieces itself.
-  uint64_t own_slot(Placement pl, const Move& m) const {
-    for (int i = 0; i < own_.encoding().pieces(); ++i)
-      if (pl.sq[size_t(i)] == m.from) pl.sq[size_t(i)] = m.to;
-    pl.stm = ~pl.stm;
-    return own_.symmetry().canonical_slot(pl);
+  // The slot after a move that keeps the material (no capture, no promotion) from canonical
+  // placement pl at `slot`: the moved piece's square changed, the other side to move. Built from
+  // the placement rather than from the position after the move (a copy of a 64-square board per
+  // move), which gives the same slot.
+  uint64_t own_slot(const Placement& pl, uint64_t slot, const Move& m) const {
+    int moved = 0;
+    while (pl.sq[size_t(moved)] != m.from) ++moved;
+    return own_.symmetry().moved_slot(pl, slot, moved, m.to);
   }
 
   const Table* table_of(const Balance& canonical) const {
@@ -85,7 +84,7 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
     // every double step) stays in this table: its slot serves the value and the distance (most
     // moves; the general path finds the balance first).
     const bool own = !capture && m.promotion == NoPieceType && !(pawn && (m.from ^ m.to) == 16);
-    const uint64_t own_at = own ? own_slot(pl, m) : 0;
+    const uint64_t own_at = own ? own_slot(pl, slot, m) : 0;
     const Wdl theirs =
         own ? (them == White ? own_.at_slot(own_at) : negate(own_.at_slot(own_at))) : value_stm(pos.after(m));
     if (theirs == Wdl::Illegal) return "the table of " + Balance::of(pos.after(m)).canonical().name() + " is missing";

@@ -149,7 +149,15 @@ uint64_t Symmetry::canonical_slot_any(const Placement& p) const {
 
 bool Symmetry::is_canonical(const Placement& p) const {
   // The king must stand on its orbit's minimum (the identity a candidate) for slot(p) to exist.
-  return (candidates_[p.sq[0]] & 1) && canonical_slot(p) == slot(p);
+  const unsigned cand = candidates_[p.sq[0]];
+  if (!(cand & 1)) return false;
+  if (cand != 1) return canonical_slot(p) == slot(p);
+  // The identity alone: the representative is p with its runs sorted (every slot of a pawnful
+  // table, most of a pawnless one, asks this once in each pass over the table).
+  for (auto [start, len] : runs_)
+    for (int i = start + 1; i < start + len; ++i)
+      if (p.sq[size_t(i - 1)] > p.sq[size_t(i)]) return false;
+  return true;
 }
 
 }  // namespace egtmin

@@ -60,6 +60,28 @@ class Symmetry {
   // loops need for every move, computed on the packed squares alone.
   uint64_t canonical_slot(const Placement& p) const;
   Placement canonical(const Placement& p) const;  // from_slot(canonical_slot(p))
+  // canonical_slot of canonical placement p (at `slot`) with piece i moved to `to` and the other
+  // side to move: a move's successor, or a predecessor walked back. The generator's and the
+  // self-check's inner loops ask it for every move. When the white king stays on a square that
+  // only the identity takes to its orbit's minimum (every square with pawns, six of the ten
+  // without), the successor's representative is p's own squares with piece i's changed and its run
+  // re-sorted, computed on p's slot without repacking the squares.
+  uint64_t moved_slot(const Placement& p, uint64_t slot, int i, Square to) const {
+    if (i == 0 || candidates_[p.sq[0]] != 1 || exchanges_.count > RunExchanges::kMax) {
+      Placement q = p;
+      q.sq[size_t(i)] = to;
+      q.stm = ~p.stm;
+      return canonical_slot(q);
+    }
+    const int k = enc_.pieces();
+    const unsigned king_shift = unsigned(square_shift(k, 0));
+    uint64_t rest = (slot & ((uint64_t{1} << king_shift) - 1)) ^ (uint64_t(p.sq[size_t(i)] ^ to) << square_shift(k, i));
+    for (int x = 0; x < exchanges_.count; ++x) {
+      const auto [a, b] = exchanges_.pairs[size_t(x)];
+      rest = exchange_fields(rest, unsigned(square_shift(k, a)), unsigned(square_shift(k, b)));
+    }
+    return ((uint64_t(~p.stm) * domain_kings_ + king_slot_[p.sq[0]]) << king_shift) | rest;
+  }
   bool is_canonical(const Placement& p) const;
 
   // Dense numbering of the canonical white-king squares, for arrays indexed by canonical

@@ -53,6 +53,51 @@ TEST(Symmetry, CanonicalSlotIsTheSmallestImage) {
   }
 }
 
+// moved_slot (a move from a representative, the turn passed) against canonical_slot of the
+// placement after it: every piece to every square, kings on and off the diagonals, runs of one to
+// four identical pieces, with and without pawns.
+TEST(Symmetry, MovedSlotIsTheCanonicalSlotAfterTheMove) {
+  std::mt19937_64 rng(11);
+  for (const char* name : {"KQvK", "KRvKB", "KNNvK", "KPPvKP", "KRPvKR", "KNNNvK", "KBBvKN", "KNNNNvK"}) {
+    auto b = Balance::parse(name);
+    ASSERT_TRUE(b.ok()) << name;
+    const Encoding enc(*b);
+    const Symmetry sym(enc);
+    for (int n = 0; n < 2000; ++n) {
+      const uint64_t slot = sym.canonical_slot(enc.decode(rng() & (enc.size() - 1)));
+      const Placement p = sym.from_slot(slot);
+      for (int i = 0; i < enc.pieces(); ++i)
+        for (int to = 0; to < 64; ++to) {
+          Placement q = p;
+          q.sq[size_t(i)] = Square(to);
+          q.stm = ~p.stm;
+          ASSERT_EQ(sym.moved_slot(p, slot, i, Square(to)), sym.canonical_slot(q))
+              << name << " slot " << slot << " piece " << i << " to " << to;
+        }
+    }
+  }
+}
+
+// is_canonical against the definition, on placements whose white king stands anywhere (off its
+// orbit's minimum, on a diagonal, elsewhere) and whose identical pieces come in any order.
+TEST(Symmetry, IsCanonicalExactlyForTheSmallestImage) {
+  std::mt19937_64 rng(13);
+  for (const char* name : {"KQvK", "KNNvK", "KPPvKP", "KRPvKR", "KNNNvK", "KBBvKN", "KNNNNvK"}) {
+    auto b = Balance::parse(name);
+    ASSERT_TRUE(b.ok()) << name;
+    const Encoding enc(*b);
+    const Symmetry sym(enc);
+    int canonical = 0;
+    for (int n = 0; n < 100000; ++n) {
+      const Placement p = enc.decode(rng() & (enc.size() - 1));
+      const bool expected = enc.encode(p) == canonical_index_by_definition(enc, p);
+      ASSERT_EQ(sym.is_canonical(p), expected) << name << " " << enc.encode(p);
+      canonical += expected;
+    }
+    EXPECT_GT(canonical, 0) << name;
+  }
+}
+
 // class_size counts the indices whose representative a canonical placement is: every placement
 // with distinct squares, counted at its representative, adds up to each class_size (kings on and
 // off the diagonals, runs of identical pieces, with and without pawns).
