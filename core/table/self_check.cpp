@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "table/successor_tables.hpp"
 #include "util/parallel.hpp"
 
 namespace egtmin {
@@ -15,18 +16,18 @@ constexpr int kMaxExamples = 5;
 class Checker {
  public:
   Checker(const Table& table, const TableLookup& lookup, std::span<const uint8_t> distances)
-      : own_(table), lookup_(lookup), distances_(distances) {
-    // Every move out of the table asks for a successor's table: looked up once here, not through
-    // the lookup (a store's mutex and map) per move. A balance not listed still goes there.
-    for (const Balance& b : successor_balances(table.balance())) successors_.push_back({b, lookup(b)});
-  }
+      : own_(table),
+        own_key_(table.balance().material_key()),
+        successors_(table.balance(), lookup),
+        distances_(distances) {}
 
-  // Checks one canonical legal placement; returns an empty string or why it fails.
+  // Checks one canonical legal placement at `slot`; returns an empty string or why it fails.
   std::string check(const Placement& p, uint64_t slot) const;
 
  private:
   // The value for the side to move of a position of this table or of a successor balance,
-  // en-passant rights included (as one more option for the side to move).
+  // en-passant rights included (as one more option for the side to move). Illegal when its table
+  // is missing.
   Wdl value_stm(const Position& pos) const;
   // The slot after a move that keeps the material (no capture, no promotion) from canonical
   // placement pl at `slot`: the moved piece's square changed, the other side to move. Built from
@@ -38,26 +39,22 @@ class Checker {
     return own_.symmetry().moved_slot(pl, slot, moved, m.to);
   }
 
-  const Table* table_of(const Balance& canonical) const {
-    if (canonical == own_.balance()) return &own_;
-    for (const auto& [b, t] : successors_)
-      if (b == canonical) return t;
-    return lookup_(canonical);
-  }
-
   const Table& own_;
-  const TableLookup& lookup_;
+  uint64_t own_key_;  // the material key of this table's positions (a double push stays here)
+  // Every move out of the table asks for a successor's table, found by the position's material key.
+  SuccessorTables successors_;
   std::span<const uint8_t> distances_;
-  std::vector<std::pair<Balance, const Table*>> successors_;
 };
 
 Wdl Checker::value_stm(const Position& pos) const {
-  const Balance b = Balance::of(pos);
-  const Table* t = table_of(b.canonical());
-  if (!t) return Wdl::Illegal;
-  const Position p = b.is_canonical() ? pos : pos.color_flipped();
-  const Wdl white = t->value(p);
-  Wdl v = p.side_to_move() == White ? white : negate(white);
+  Wdl v;
+  if (pos.material_key() == own_key_) {
+    const Wdl white = own_.value(own_.encoding().placement_of_own(pos));
+    v = pos.side_to_move() == White ? white : negate(white);
+  } else {
+    v = successors_.value_stm(pos);
+  }
+  if (v == Wdl::Illegal) return v;
   if (pos.ep_square() != NoSquare)
     for (const Move& m : legal_moves(pos))
       if (m.en_passant) v = better(v, negate(value_stm(pos.after(m))));
