@@ -17,8 +17,11 @@ namespace {
 
 using run::BatchStage;
 
-// A job's time limit is this times the stage's expected time (Stage<S>::kSecondsPerSlot).
-constexpr double kTimeSafety = 3;
+// A job's time limit is this times the stage's expected time (Stage<S>::kSecondsPerSlot). The
+// rates are typical of a kind of balance on a machine to itself: one balance of the kind can take
+// twice its share (KRPvKR's capture-resolved minimization) and a stage beside other jobs about
+// half as long again, and a job over its limit loses all its work.
+constexpr double kTimeSafety = 4;
 constexpr std::chrono::seconds kMinimumTime{600};
 constexpr double kMemoryHeadroom = 1.2;
 constexpr uint64_t kMinimumMemory = uint64_t{512} << 20;

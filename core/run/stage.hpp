@@ -48,9 +48,12 @@ struct StageContext {
   std::string error;      // why it failed, without the stage's name (empty: it did not, or it was cancelled)
 };
 
-// Wall seconds per canonical table slot on two cores, without pawns and with them: the medians of
-// the five-piece batch records (docs/data/batch; the Syzygy comparison from its one 5-piece run),
-// which the plan's estimates and the cluster's time limits (with their margin) are made from.
+// Wall seconds per canonical table slot on two cores, without pawns and with them, which the plan's
+// estimates and the cluster's time limits (with their margin) are made from. The capture-resolved
+// set's stages (table, minimize-cr, check-cr) take the pipeline benchmark's rates, its sample run
+// with the machine to itself (docs/data/pipeline), so that a plan for the whole set sums to the
+// benchmark's projection; the others the medians of the five-piece batch records (docs/data/batch;
+// the Syzygy comparison from its one 5-piece run).
 struct SlotRate {
   double pawnless = 0;
   double pawns = 0;

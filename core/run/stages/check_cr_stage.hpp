@@ -29,9 +29,7 @@ struct Stage<BatchStage::CheckCr> {
   static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
   // The tables the captures reach load beside the table, as in the minimization.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  // From the pipeline benchmark's sample (docs/data/pipeline), not the records' medians: most
-  // records predate the proof by symmetry classes, which takes a tenth of their time.
-  static constexpr SlotRate kSecondsPerSlot{3.6e-8, 3.2e-8};
+  static constexpr SlotRate kSecondsPerSlot{4.2e-8, 3.1e-8};
 };
 
 }  // namespace egtmin::run

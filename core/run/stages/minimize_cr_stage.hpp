@@ -39,7 +39,7 @@ struct Stage<BatchStage::MinimizeCr> {
   static uint64_t expected_memory_bytes(const Balance& b, int cpus) {
     return minimize_peak_bytes(b, cpus, store::CoverKind::CaptureResolved);
   }
-  static constexpr SlotRate kSecondsPerSlot{7.2e-7, 2.1e-6};
+  static constexpr SlotRate kSecondsPerSlot{4.3e-7, 3.2e-7};
 };
 
 }  // namespace egtmin::run
