@@ -37,22 +37,41 @@ uint64_t BitTree::count() const {
   return c;
 }
 
+namespace {
+// A group's six index bits have their cube pairs in twelve adjacent bits of the cube word (index
+// bit p's pair at bit 62 - 2n + 2p), bit b's pair at bits 2b..2b+1 of the twelve. The group's mask
+// is the AND of each pair's allowed values: the low three pairs' share and the high three's, looked
+// up rather than built pair by pair, since expand and the coverage counts ask for the masks of every
+// cube they test.
+constexpr auto kHalfGroupMasks = [] {
+  std::array<std::array<uint64_t, 64>, 2> t{};
+  for (int half = 0; half < 2; ++half)
+    for (unsigned code = 0; code < 64; ++code) {
+      uint64_t mask = ~uint64_t{0};
+      for (int j = 0; j < 3; ++j) {
+        const unsigned pair = (code >> (2 * j)) & 3;
+        const int b = 3 * half + j;
+        mask &= ((pair & 2) ? kValueBit[size_t(b)][0] : 0) | ((pair & 1) ? kValueBit[size_t(b)][1] : 0);
+      }
+      t[size_t(half)][code] = mask;
+    }
+  return t;
+}();
+// Index bits past the last input read as 0: the pair that allows only 0, in all six places.
+constexpr unsigned kZeroOnlyPairs = 0b101010101010;
+}  // namespace
+
 CubeMasks cube_masks(CubeWord c, int n) {
   CubeMasks m{};
-  int g_count = level_count(n);
+  const int g_count = level_count(n);
+  const int base = 62 - 2 * n;
   for (int g = 0; g < g_count; ++g) {
-    uint64_t mask = ~uint64_t{0};
-    for (int b = 0; b < 6; ++b) {
-      int p = 6 * g + b;  // index bit
-      if (p >= n) {
-        mask &= kValueBit[b][0];
-        continue;
-      }
-      unsigned pair = unsigned(c >> pair_shift(n - 1 - p)) & 3;
-      uint64_t allowed = ((pair & 2) ? kValueBit[b][0] : 0) | ((pair & 1) ? kValueBit[b][1] : 0);
-      mask &= allowed;
+    unsigned code = unsigned(c >> (base + 12 * g)) & 0xFFF;
+    if (const int inputs = n - 6 * g; inputs < 6) {
+      const unsigned real = (1u << (2 * inputs)) - 1;
+      code = (code & real) | (kZeroOnlyPairs & ~real);
     }
-    m.m[g] = mask;
+    m.m[g] = kHalfGroupMasks[0][code & 63] & kHalfGroupMasks[1][code >> 6];
   }
   return m;
 }

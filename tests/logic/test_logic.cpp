@@ -64,6 +64,29 @@ TEST(LogicBitTree, QueriesMatchBruteForce) {
   }
 }
 
+// cube_masks against its definition: value x of group g is allowed when each of its six index bits
+// is one the cube admits (bits past the last input only as 0), for every width a cube word holds.
+TEST(LogicBitTree, CubeMasksFollowTheirDefinition) {
+  std::mt19937_64 rng(5);
+  for (int n = 1; n <= 31; ++n)
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string s;
+      for (int i = 0; i < n; ++i) s += "01--"[rng() % 4];
+      const CubeWord c = cube_of(s, Output(rng() % 4));
+      const CubeMasks m = cube_masks(c, n);
+      for (int g = 0; 6 * g < n; ++g)
+        for (unsigned x = 0; x < 64; ++x) {
+          bool allowed = true;
+          for (int b = 0; b < 6; ++b) {
+            const int p = 6 * g + b;  // index bit p is input n - 1 - p
+            const unsigned bit = (x >> b) & 1;
+            allowed &= p >= n ? bit == 0 : s[size_t(n - 1 - p)] == '-' || unsigned(s[size_t(n - 1 - p)] - '0') == bit;
+          }
+          ASSERT_EQ((m.m[g] >> x) & 1, uint64_t(allowed)) << n << " " << s << " group " << g << " value " << x;
+        }
+    }
+}
+
 TEST(LogicMinterm, FastMatchesReference) {
   for (int n : {1, 7, 19, 25, 31})
     for (uint64_t i : {uint64_t{0}, uint64_t{1}, uint64_t{12345}, (uint64_t{1} << n) - 1})
