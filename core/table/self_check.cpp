@@ -78,8 +78,9 @@ std::string Checker::check(const Placement& pl, uint64_t slot) const {
     const bool pawn = type_of(pos.at(m.from)) == Pawn;
     const bool zeroing = capture || pawn;
     // A move that keeps the material and gives no en-passant right (Position::after gives one on
-    // every double step) stays in this table: its slot serves the value and the distance (most
-    // moves; the general path finds the balance first).
+    // every double step) stays in this table: its slot, worked out from this position's, serves
+    // the value and the distance (most moves; the general path builds the position after the move
+    // and finds its table by material key).
     const bool own = !capture && m.promotion == NoPieceType && !(pawn && (m.from ^ m.to) == 16);
     const uint64_t own_at = own ? own_slot(pl, slot, m) : 0;
     const Wdl theirs =
