@@ -50,9 +50,11 @@ enum class RoundReports { On, Off };
 
 void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, RoundReports reports) {
   if (f.size() < 2 || inputs.empty()) return;
+  std::sort(f.begin(), f.end());
   const size_t m = inputs.size();
   size_t since = 0;  // inputs processed since the last merge
-  for (size_t step = 0; since < m; ++step) {
+  size_t step = 0;
+  for (; since < m; ++step) {
     if (progress.cancelled()) return;
     size_t v = step % m;
     if (reports == RoundReports::On)
@@ -63,6 +65,7 @@ void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progr
       ++since;
     if (f.size() < 2) return;
   }
+  to_key_order(f, inputs[(step - 1) % m]);
 }
 
 }  // namespace

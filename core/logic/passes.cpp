@@ -34,33 +34,67 @@ CubeWord minterm_fast(uint64_t index, int n, Output o) {
 }
 
 bool merge_on(Cover& f, int input) {
-  const CubeWord pm = pair_mask(input);
+  // In value order the cubes that agree above the input (a block) lie together, and within a
+  // block its values at the input come in three runs, 01, 10 and 11, each in the order of the bits
+  // below the input. So one walk over the three runs at once meets each group of cubes equal but
+  // at the input, and the block is written back in value order: the 01 cubes and the 10 cubes that
+  // nothing merged or swallowed, then the 11 cubes, the merged ones among them. Linear, where a
+  // sort by the cubes without the input took the pass's time.
   const int sh = pair_shift(input);
-  // Grouped by the cube without this input. The order inside a group does not matter: a group
-  // leaves its key, or (one value there) its first cube, of which the group holds only copies.
-  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) { return (a | pm) < (b | pm); });
+  const CubeWord below = (CubeWord{1} << sh) - 1;
+  thread_local Cover ones, zeros, frees;  // a block's cubes written back, by their value at the input
   bool merged = false;
   size_t w = 0;
-  for (size_t r = 0; r < f.size();) {
-    const CubeWord key = f[r] | pm;
-    bool has0 = false, has1 = false, hasx = false;
-    size_t s = r;
-    for (; s < f.size() && (f[s] | pm) == key; ++s) {
-      unsigned p = unsigned(f[s] >> sh) & 3;
-      has0 |= p == 2;
-      has1 |= p == 1;
-      hasx |= p == 3;
+  for (size_t b = 0; b < f.size();) {
+    const CubeWord above = f[b] >> (sh + 2);
+    size_t e = b + 1;
+    while (e < f.size() && (f[e] >> (sh + 2)) == above) ++e;
+    if (e == b + 1) {  // a block of one cube: nothing to merge
+      f[w++] = f[b];
+      b = e;
+      continue;
     }
-    if (hasx || (has0 && has1)) {
-      if (!hasx) merged = true;
-      f[w++] = key;
-    } else {
-      f[w++] = f[r];  // one value there: the group is copies of one cube, which collapse
+    size_t z = b;  // the runs: [b, z) 01, [z, x) 10, [x, e) 11 (no cube has 00)
+    while (z < e && ((f[z] >> sh) & 3) == 1) ++z;
+    size_t x = z;
+    while (x < e && ((f[x] >> sh) & 3) == 2) ++x;
+    ones.clear();
+    zeros.clear();
+    frees.clear();
+    size_t i = b, j = z, k = x;
+    while (i < z || j < x || k < e) {
+      CubeWord low = ~CubeWord{0};
+      if (i < z) low = std::min(low, f[i] & below);
+      if (j < x) low = std::min(low, f[j] & below);
+      if (k < e) low = std::min(low, f[k] & below);
+      // Each run's cubes with these low bits (more than one only when copies came in).
+      bool one = false, zero = false, free = false;
+      for (; i < z && (f[i] & below) == low; ++i) one = true;
+      for (; j < x && (f[j] & below) == low; ++j) zero = true;
+      for (; k < e && (f[k] & below) == low; ++k) free = true;
+      if (free || (one && zero)) {
+        merged |= !free;
+        frees.push_back(above << (sh + 2) | CubeWord{3} << sh | low);
+      } else if (one) {
+        ones.push_back(above << (sh + 2) | CubeWord{1} << sh | low);
+      } else {
+        zeros.push_back(above << (sh + 2) | CubeWord{2} << sh | low);
+      }
     }
-    r = s;
+    // The block's cubes written back no further than where it started: later blocks are intact.
+    for (const Cover* run : {&ones, &zeros, &frees}) {
+      std::copy(run->begin(), run->end(), f.begin() + long(w));
+      w += run->size();
+    }
+    b = e;
   }
   f.resize(w);
   return merged;
+}
+
+void to_key_order(Cover& f, int input) {
+  const CubeWord pm = pair_mask(input);
+  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) { return (a | pm) < (b | pm); });
 }
 
 std::vector<int> literal_inputs(const Cover& f) {
@@ -76,6 +110,8 @@ std::vector<int> literal_inputs(const Cover& f) {
 void compact(Cover& f, const Progress& progress) {
   if (f.size() < 2) return;
   const std::vector<int> inputs = literal_inputs(f);
+  if (inputs.empty()) return;
+  std::sort(f.begin(), f.end());
   bool merged = true;
   for (int round = 1; merged; ++round) {
     merged = false;
@@ -85,6 +121,7 @@ void compact(Cover& f, const Progress& progress) {
       merged |= merge_on(f, inputs[v]);
     }
   }
+  to_key_order(f, inputs.back());
 }
 
 namespace {

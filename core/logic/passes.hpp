@@ -46,10 +46,13 @@ enum class FunctionScope : uint8_t { Whole, Part };
 // neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
 // Stops between inputs when progress is cancelled (the cover is still exact then).
 void compact(Cover& f, const Progress& progress = no_progress());
-// One step of compact: sorts f so that cubes equal except at `input` are adjacent and merges each
-// such group (0 + 1 -> X; a cube with X there swallows those with 0 or 1; copies collapse).
-// Returns whether a new X cube was made.
+// One step of compact on f in value order (ascending), which it keeps: merges each group of cubes
+// equal except at `input` (0 + 1 -> X; a cube with X there swallows those with 0 or 1; copies
+// collapse). Returns whether a new X cube was made.
 bool merge_on(Cover& f, int input);
+// Sorts f by its cubes with `input` made free: the order a compaction's cover has had since its
+// steps sorted that way, so that covers and files stay as they were.
+void to_key_order(Cover& f, int input);
 // The inputs at which some cube of f has a literal (only those can merge).
 std::vector<int> literal_inputs(const Cover& f);
 

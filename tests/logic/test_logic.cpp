@@ -3,7 +3,9 @@
 // by brute force), chess tables checked exhaustively, PLA round trips and error messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string>
 
 #include "logic/bit_tree.hpp"
 #include "logic/check.hpp"
@@ -115,6 +117,68 @@ TEST(LogicCompact, MergesDistanceOnePairsToFixpoint) {
   Cover k = {cube_of("00", Output::Win), cube_of("01", Output::Loss), cube_of("11", Output::Win)};
   compact(k);
   EXPECT_EQ(k.size(), 3u);
+}
+
+// merge_on as it was first written: a sort that makes each group of cubes equal but at the input
+// adjacent, then one cube a group. The linear merge must leave the same cubes and say the same.
+bool merge_on_by_sorting(Cover& f, int input) {
+  const CubeWord pm = pair_mask(input);
+  const int sh = pair_shift(input);
+  std::sort(f.begin(), f.end(), [pm](CubeWord a, CubeWord b) { return (a | pm) < (b | pm); });
+  bool merged = false;
+  size_t w = 0;
+  for (size_t r = 0; r < f.size();) {
+    const CubeWord key = f[r] | pm;
+    bool has0 = false, has1 = false, hasx = false;
+    size_t s = r;
+    for (; s < f.size() && (f[s] | pm) == key; ++s) {
+      unsigned p = unsigned(f[s] >> sh) & 3;
+      has0 |= p == 2;
+      has1 |= p == 1;
+      hasx |= p == 3;
+    }
+    merged |= !hasx && has0 && has1;
+    f[w++] = hasx || (has0 && has1) ? key : f[r];
+    r = s;
+  }
+  f.resize(w);
+  return merged;
+}
+
+TEST(LogicCompact, LinearMergeMatchesTheSortingOneAndKeepsValueOrder) {
+  std::mt19937_64 rng(11);
+  const int n = 7;
+  for (int trial = 0; trial < 300; ++trial) {
+    // Cubes of two outputs with few literals each, so that groups, copies and swallowed cubes occur.
+    Cover f;
+    const int cubes = int(rng() % 200) + 1;
+    for (int c = 0; c < cubes; ++c) {
+      std::string text(size_t(n), '-');
+      for (auto& ch : text) ch = "01-"[rng() % 3];
+      f.push_back(cube_of(text, rng() % 4 ? Output::Win : Output::Loss));
+    }
+    Cover linear = f;
+    std::sort(linear.begin(), linear.end());
+    Cover sorting = f;
+    for (int round = 0; round < 2; ++round)
+      for (int input = 0; input < n; ++input) {
+        const bool merged = merge_on(linear, input);
+        ASSERT_EQ(merged, merge_on_by_sorting(sorting, input)) << "trial " << trial << " input " << input;
+        ASSERT_TRUE(std::is_sorted(linear.begin(), linear.end()));
+        Cover expected = sorting;
+        std::sort(expected.begin(), expected.end());
+        ASSERT_EQ(linear, expected) << "trial " << trial << " input " << input;
+      }
+    // compact ends in the order the sorting steps left (the last input's key order).
+    Cover compacted = f, reference = f;
+    compact(compacted);
+    const std::vector<int> inputs = literal_inputs(reference);
+    for (bool merged = true; merged;) {
+      merged = false;
+      for (int input : inputs) merged |= merge_on_by_sorting(reference, input);
+    }
+    EXPECT_EQ(compacted, reference) << "trial " << trial;
+  }
 }
 
 TEST(LogicPasses, EachPassAndPipelinePreservesTheFunction) {
