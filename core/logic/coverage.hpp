@@ -44,4 +44,31 @@ class Coverage {
   std::vector<uint64_t> planes_;
 };
 
+// Which care minterms of one output a cover holds once, and which more than once: all that
+// irredundant's essential test and expand's LAST_GASP rounds ask, and they only add cubes. Two
+// words per 64 minterms (held at least once; at least twice) where Coverage keeps sixteen, so a
+// five-piece part's counts stay in the caches while every cube of the cover is added.
+class OnceCoverage {
+ public:
+  OnceCoverage(const CareFunction& f, Output o);
+
+  void add(CubeWord c);
+  // Minterm mask of one word (`bits` = the cube's members there): held by exactly one cube.
+  uint64_t exactly_one(uint64_t word, uint64_t bits) const {
+    const uint64_t* p = planes(word);
+    return bits & p[0] & ~p[1];
+  }
+  // The supercube (inputs only; 0 when none) of c's care minterms held once.
+  CubeWord unique_supercube(CubeWord c) const;
+
+ private:
+  uint64_t* planes(uint64_t word) { return &planes_[2 * uint64_t(slot_[word])]; }
+  const uint64_t* planes(uint64_t word) const { return &planes_[2 * uint64_t(slot_[word])]; }
+
+  const BitTree* on_;
+  int n_;
+  std::vector<uint32_t> slot_;    // word -> its two planes (only words with care minterms)
+  std::vector<uint64_t> planes_;  // per word: held at least once, at least twice
+};
+
 }  // namespace egtmin::logic

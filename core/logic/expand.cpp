@@ -222,7 +222,7 @@ void expand_with(Cover& cover, const CareFunction& f, Output o, const ExpandEffo
         break;
       }
     }
-    Coverage cov(f, o);
+    OnceCoverage cov(f, o);
     for (CubeWord c : g) cov.add(c);
     const BitTree& on = f.on(o);
     std::vector<uint64_t> others(on.words().size(), 0);  // ~(care minterms covered exactly once)

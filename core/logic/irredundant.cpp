@@ -816,7 +816,7 @@ void irredundant_with(Cover& cover, const Cover& fixed, const CareFunction& f, O
   if (cover.empty()) return;
   const BitTree& on = f.on(o);
   const auto& onw = on.words();
-  Coverage cov(f, o);
+  OnceCoverage cov(f, o);
   for (CubeWord c : fixed) cov.add(c);
   for (CubeWord c : cover) cov.add(c);
 

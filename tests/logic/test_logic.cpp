@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 #include <string>
 
 #include "logic/bit_tree.hpp"
 #include "logic/check.hpp"
+#include "logic/coverage.hpp"
 #include "logic/passes.hpp"
 #include "logic/pipeline.hpp"
 #include "logic/pla.hpp"
@@ -87,6 +89,42 @@ TEST(LogicBitTree, CubeMasksFollowTheirDefinition) {
           ASSERT_EQ((m.m[g] >> x) & 1, uint64_t(allowed)) << n << " " << s << " group " << g << " value " << x;
         }
     }
+}
+
+// OnceCoverage against counts kept minterm by minterm: held exactly once, word by word, and the
+// supercube of what a cube holds once, as cubes are added.
+TEST(LogicCoverage, OnceCoverageTellsMintermsHeldOnceFromTheRest) {
+  std::mt19937_64 rng(5);
+  for (int n : {7, 13}) {
+    const std::vector<uint8_t> values = random_values(n, 0.3, rng);
+    const CareFunction f = CareFunction::from_values(n, values);
+    const Output o = Output::Win;
+    OnceCoverage once(f, o);
+    std::vector<int> count(values.size(), 0);
+    Cover cubes;
+    for (int added = 0; added < 40; ++added) {
+      std::string s;
+      for (int i = 0; i < n; ++i) s += "01---"[rng() % 5];
+      const CubeWord c = cube_of(s, o);
+      cubes.push_back(c);
+      once.add(c);
+      for (uint64_t i = 0; i < values.size(); ++i) count[i] += contains(c, minterm(i, n));
+      for (CubeWord q : cubes) {
+        CubeWord want = 0;
+        for (uint64_t i = 0; i < values.size(); ++i)
+          if (f.on(o).test(i) && contains(q, minterm(i, n)) && count[i] == 1) want |= minterm(i, n) & kInputMask;
+        for_each_word_in(f.on(o), q, [&](uint64_t word, uint64_t bits) {
+          uint64_t expected = 0;
+          for (uint64_t b = bits; b; b &= b - 1) {
+            const int bit = std::countr_zero(b);
+            if (count[word * 64 + uint64_t(bit)] == 1) expected |= uint64_t{1} << bit;
+          }
+          ASSERT_EQ(once.exactly_one(word, bits), expected) << s << " word " << word;
+        });
+        ASSERT_EQ(once.unique_supercube(q), want) << s;
+      }
+    }
+  }
 }
 
 TEST(LogicMinterm, FastMatchesReference) {
