@@ -92,18 +92,36 @@ CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>
   for (int i = 0; i < n; ++i)
     if (((c >> pair_shift(i)) & 3) != 3 && i != first) lits[k++] = i;
   if (first >= 0) c |= pair_mask(first);
+  // What raising each literal adds, kept from one raise to the next: once c has grown at input
+  // `raised`, the minterms raising literal i adds are those it added before and their mirror
+  // across `raised`, so only that mirror (a cube half as large as the whole) is visited. Exact:
+  // gains add up, and a cube is blocked when either half is. `covered_` does not change here.
+  uint64_t fresh_of[kMaxInputs], all_of[kMaxInputs];
+  int raised = -1;      // the input raised last (-1: none yet, every gain is visited whole)
+  CubeWord before = c;  // c before that raise (its literal there)
   while (k > 0) {
     int best = -1;
     uint64_t best_fresh = 0, best_all = 0;
     for (int t = 0; t < k;) {
       const int i = lits[t];
       const CubeWord pm = pair_mask(i);
-      const CubeWord half = (c & ~pm) | (~c & pm);  // the minterms the raise would add
+      CubeWord half = (c & ~pm) | (~c & pm);  // the minterms the raise would add
+      if (raised >= 0) {
+        // Only its part new since the last raise: the other value at `raised`.
+        const CubeWord rm = pair_mask(raised);
+        half = (half & ~rm) | (~before & rm);
+      }
       if (blocked(half)) {
         lits[t] = lits[--k];  // blocked for good
         continue;
       }
       auto [fresh, all] = gain(half);
+      if (raised >= 0) {
+        fresh += fresh_of[i];
+        all += all_of[i];
+      }
+      fresh_of[i] = fresh;
+      all_of[i] = all;
       if (rank == Rank::AllCoverage) fresh = 0;  // rank by all care minterms only
       bool better = best < 0 || fresh > best_fresh || (fresh == best_fresh && all > best_all) ||
                     (fresh == best_fresh && all == best_all && freq[i] > freq[best]);
@@ -115,7 +133,9 @@ CubeWord Expander::expand_one(CubeWord c, const std::array<uint64_t, kMaxInputs>
       ++t;
     }
     if (best < 0) break;
+    before = c;
     c |= pair_mask(best);
+    raised = best;
     for (int t = 0; t < k; ++t)
       if (lits[t] == best) {
         lits[t] = lits[--k];
