@@ -22,15 +22,6 @@ uint64_t split_word_mask(const Split& split, int n) {
   return m;
 }
 
-// Scatters the low bits of `bits` over the set bits of `mask`, lowest first (what BMI2's pdep
-// does, written out for any x86-64).
-uint64_t deposit(uint64_t bits, uint64_t mask) {
-  uint64_t out = 0;
-  for (uint64_t m = mask; m; m &= m - 1, bits >>= 1)
-    if (bits & 1) out |= m & -m;
-  return out;
-}
-
 // The split inputs' values as the word-index bits they occupy (value's bit k, most significant
 // first, is split input k).
 uint64_t part_word_bits(const Split& split, uint64_t value, int n) {
@@ -55,7 +46,14 @@ CareFunction split_part(const CareFunction& f, const Split& split, uint64_t valu
   const uint64_t words = uint64_t{1} << (m - 6);
   auto part_words = [&](const std::vector<uint64_t>& from) {
     std::vector<uint64_t> to(words);
-    for (uint64_t j = 0; j < words; ++j) to[j] = from[deposit(j, free_mask) | fixed];
+    // Word j of the part is the whole function's word with j's bits scattered over the free
+    // word-index bits (lowest first, as BMI2's pdep) and the split inputs' bits set: for j = 0, 1,
+    // 2, ... the scattered bits follow one another by an increment carried across the other bits.
+    uint64_t at = 0;
+    for (uint64_t j = 0; j < words; ++j) {
+      to[j] = from[at | fixed];
+      at = ((at | ~free_mask) + 1) & free_mask;
+    }
     return to;
   };
   std::array<std::vector<uint64_t>, kOutputs> out;
