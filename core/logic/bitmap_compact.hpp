@@ -3,7 +3,7 @@
 // (5 pieces: ~270 million minterms, over 2 GB before any sort buffer).
 //
 // compact() (passes.hpp) starts from one minterm per care position and merges distance-one pairs
-// by sorting the whole list once per input and round. Here the first levels never exist as a
+// by walking the whole list once per input and round. Here the first levels never exist as a
 // list:
 //   1. Word level. Bit b of bitmap word w is index w*64 + b, so a word is the sub-function of the
 //      lowest 6 inputs (the last piece's square) with every other input fixed. MINI's iterated
@@ -14,8 +14,8 @@
 //      cubes holding no ON minterm are dropped, so the holes that other pieces' squares punch
 //      into a word (illegal positions) no longer split it.
 //   2. Chunk level. Words that share the inputs above the next `chunk_inputs` are consecutive;
-//      their cubes are compacted together (sort-based, as compact(), in cache) to a fixed point.
-//   3. Global level. The same sort-based merging over the whole cover, to a fixed point.
+//      their cubes are compacted together (as compact(), in cache) to a fixed point.
+//   3. Global level. The same merging over the whole cover, to a fixed point.
 // Every merge is a union of two cubes that each hold only ON (and DC) minterms of the output, so
 // the result is exact on the care set: every ON minterm stays covered, no OFF minterm is added.
 // Compaction is purely syntactic after step 1; the steps only decide the order of the merges.

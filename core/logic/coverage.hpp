@@ -3,7 +3,8 @@
 // non-empty 64-minterm word of the ON-set, kPlanes words whose bit b together hold minterm b's
 // count. Adding or removing a cube then costs a few word operations per 64 minterms (a ripple
 // carry across the planes) instead of one counter update per minterm, which is what makes
-// irredundant and reduce cheap on covers whose cubes each span thousands of care positions.
+// reduce and the essential pass cheap on covers whose cubes each span thousands of care
+// positions. (The passes that only add cubes use OnceCoverage below.)
 // Counts saturate at 2^kPlanes - 1 ("many"): a saturated minterm is never decremented and is
 // treated as possibly uncovered-if-removed, so saturation can only make passes keep more.
 #pragma once

@@ -41,9 +41,9 @@ constexpr std::span<const EnumName<Effort>> enum_names(Effort) { return kEffortN
 // percent of the cubes (docs/measured.md).
 enum class FunctionScope : uint8_t { Whole, Part };
 
-// MINI's iterated distance-one merging, to a fixed point: for each input in turn, sort so that
-// cubes equal except at that input are adjacent, merge 0/1 pairs into X and drop cubes a
-// neighbour with X there contains. Purely syntactic (needs no care set); any outputs.
+// MINI's iterated distance-one merging, to a fixed point: for each input in turn, merge the 0/1
+// pairs of cubes equal except at that input into X and drop the cubes one with X there contains
+// (merge_on). Purely syntactic (needs no care set); any outputs.
 // Stops between inputs when progress is cancelled (the cover is still exact then).
 void compact(Cover& f, const Progress& progress = no_progress());
 // One step of compact on f in value order (ascending), which it keeps: merges each group of cubes
