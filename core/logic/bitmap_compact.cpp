@@ -48,7 +48,8 @@ constexpr auto kPattern = [] {
 // per-chunk ones do not (bitmap_compact reports its chunks itself).
 enum class RoundReports { On, Off };
 
-void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, RoundReports reports) {
+void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, RoundReports reports,
+                 MergeBuffers& buffers) {
   if (f.size() < 2 || inputs.empty()) return;
   std::sort(f.begin(), f.end());
   const size_t m = inputs.size();
@@ -59,7 +60,7 @@ void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progr
     size_t v = step % m;
     if (reports == RoundReports::On)
       progress.report(Stage::Pass, double(v) / double(m), "compact, round " + std::to_string(step / m + 1));
-    if (merge_on(f, inputs[v]))
+    if (merge_on(f, inputs[v], buffers))
       since = 1;
     else
       ++since;
@@ -137,6 +138,7 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
   constexpr uint64_t kReportEveryChunks = 64;
   Cover out;
   Cover chunk;
+  MergeBuffers buffers;
   uint16_t cubes[64];
   const uint64_t words = on.size();
   for (uint64_t c0 = 0; c0 < words; c0 += chunk_words) {
@@ -154,10 +156,10 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
       const CubeWord base = minterm_fast(w << 6, n, o) & ~low_mask;
       for (int j = 0; j < m; ++j) chunk.push_back(base | (CubeWord(cubes[j]) << low_shift));
     }
-    if (k > 0) fixed_point(chunk, chunk_in, progress, RoundReports::Off);
+    if (k > 0) fixed_point(chunk, chunk_in, progress, RoundReports::Off, buffers);
     out.insert(out.end(), chunk.begin(), chunk.end());
   }
-  fixed_point(out, literal_inputs(out), progress, RoundReports::On);
+  fixed_point(out, literal_inputs(out), progress, RoundReports::On, buffers);
   return out;
 }
 

@@ -33,7 +33,7 @@ CubeWord minterm_fast(uint64_t index, int n, Output o) {
   return with_output(c & kInputMask, o);
 }
 
-bool merge_on(Cover& f, int input) {
+bool merge_on(Cover& f, int input, MergeBuffers& buffers) {
   // In value order the cubes that agree above the input (a block) lie together, and within a
   // block its values at the input come in three runs, 01, 10 and 11, each in the order of the bits
   // below the input. So one walk over the three runs at once meets each group of cubes equal but
@@ -42,7 +42,8 @@ bool merge_on(Cover& f, int input) {
   // sort by the cubes without the input took the pass's time.
   const int sh = pair_shift(input);
   const CubeWord below = (CubeWord{1} << sh) - 1;
-  thread_local Cover ones, zeros, frees;  // a block's cubes written back, by their value at the input
+  Cover& zeros = buffers.zeros;  // the block's 10 and 11 cubes, written back after its 01 cubes
+  Cover& frees = buffers.frees;
   bool merged = false;
   size_t w = 0;
   for (size_t b = 0; b < f.size();) {
@@ -58,7 +59,6 @@ bool merge_on(Cover& f, int input) {
     while (z < e && ((f[z] >> sh) & 3) == 1) ++z;
     size_t x = z;
     while (x < e && ((f[x] >> sh) & 3) == 2) ++x;
-    ones.clear();
     zeros.clear();
     frees.clear();
     size_t i = b, j = z, k = x;
@@ -76,13 +76,14 @@ bool merge_on(Cover& f, int input) {
         merged |= !free;
         frees.push_back(above << (sh + 2) | CubeWord{3} << sh | low);
       } else if (one) {
-        ones.push_back(above << (sh + 2) | CubeWord{1} << sh | low);
+        // In place: the walk has read past it, and it is before the 10 and 11 runs.
+        f[w++] = above << (sh + 2) | CubeWord{1} << sh | low;
       } else {
         zeros.push_back(above << (sh + 2) | CubeWord{2} << sh | low);
       }
     }
     // The block's cubes written back no further than where it started: later blocks are intact.
-    for (const Cover* run : {&ones, &zeros, &frees}) {
+    for (const Cover* run : {&zeros, &frees}) {
       std::copy(run->begin(), run->end(), f.begin() + long(w));
       w += run->size();
     }
@@ -112,13 +113,14 @@ void compact(Cover& f, const Progress& progress) {
   const std::vector<int> inputs = literal_inputs(f);
   if (inputs.empty()) return;
   std::sort(f.begin(), f.end());
+  MergeBuffers buffers;
   bool merged = true;
   for (int round = 1; merged; ++round) {
     merged = false;
     for (size_t v = 0; v < inputs.size(); ++v) {
       if (progress.cancelled()) return;
       progress.report(Stage::Pass, double(v) / double(inputs.size()), "compact, round " + std::to_string(round));
-      merged |= merge_on(f, inputs[v]);
+      merged |= merge_on(f, inputs[v], buffers);
     }
   }
   to_key_order(f, inputs.back());

@@ -46,10 +46,15 @@ enum class FunctionScope : uint8_t { Whole, Part };
 // (merge_on). Purely syntactic (needs no care set); any outputs.
 // Stops between inputs when progress is cancelled (the cover is still exact then).
 void compact(Cover& f, const Progress& progress = no_progress());
+// Where merge_on keeps a block's 10 and 11 cubes until its 01 cubes are written back: held by the
+// caller across a compaction's steps, and freed with it.
+struct MergeBuffers {
+  Cover zeros, frees;
+};
 // One step of compact on f in value order (ascending), which it keeps: merges each group of cubes
 // equal except at `input` (0 + 1 -> X; a cube with X there swallows those with 0 or 1; copies
 // collapse). Returns whether a new X cube was made.
-bool merge_on(Cover& f, int input);
+bool merge_on(Cover& f, int input, MergeBuffers& buffers);
 // Sorts f by its cubes with `input` made free: the order a compaction's cover has had since its
 // steps sorted that way, so that covers and files stay as they were.
 void to_key_order(Cover& f, int input);

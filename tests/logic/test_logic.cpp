@@ -198,9 +198,10 @@ TEST(LogicCompact, LinearMergeMatchesTheSortingOneAndKeepsValueOrder) {
     Cover linear = f;
     std::sort(linear.begin(), linear.end());
     Cover sorting = f;
+    MergeBuffers buffers;
     for (int round = 0; round < 2; ++round)
       for (int input = 0; input < n; ++input) {
-        const bool merged = merge_on(linear, input);
+        const bool merged = merge_on(linear, input, buffers);
         ASSERT_EQ(merged, merge_on_by_sorting(sorting, input)) << "trial " << trial << " input " << input;
         ASSERT_TRUE(std::is_sorted(linear.begin(), linear.end()));
         Cover expected = sorting;
