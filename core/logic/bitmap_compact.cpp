@@ -48,15 +48,17 @@ constexpr auto kPattern = [] {
 // per-chunk ones do not (bitmap_compact reports its chunks itself).
 enum class RoundReports { On, Off };
 
-void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, RoundReports reports,
-                 MergeBuffers& buffers) {
-  if (f.size() < 2 || inputs.empty()) return;
+// Leaves f in value order and returns the input of its last step (-1: none ran, or cancelled):
+// only the whole cover's order matters (to_key_order), so a chunk's is not sorted again.
+int fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progress, RoundReports reports,
+                MergeBuffers& buffers) {
+  if (f.size() < 2 || inputs.empty()) return -1;
   std::sort(f.begin(), f.end());
   const size_t m = inputs.size();
   size_t since = 0;  // inputs processed since the last merge
   size_t step = 0;
   for (; since < m; ++step) {
-    if (progress.cancelled()) return;
+    if (progress.cancelled()) return -1;
     size_t v = step % m;
     if (reports == RoundReports::On)
       progress.report(Stage::Pass, double(v) / double(m), "compact, round " + std::to_string(step / m + 1));
@@ -64,9 +66,9 @@ void fixed_point(Cover& f, const std::vector<int>& inputs, const Progress& progr
       since = 1;
     else
       ++since;
-    if (f.size() < 2) return;
+    if (f.size() < 2) return -1;
   }
-  to_key_order(f, inputs[(step - 1) % m]);
+  return inputs[(step - 1) % m];
 }
 
 }  // namespace
@@ -159,7 +161,8 @@ Cover bitmap_compact(const CareFunction& f, Output o, const BitmapCompactOptions
     if (k > 0) fixed_point(chunk, chunk_in, progress, RoundReports::Off, buffers);
     out.insert(out.end(), chunk.begin(), chunk.end());
   }
-  fixed_point(out, literal_inputs(out), progress, RoundReports::On, buffers);
+  if (const int last = fixed_point(out, literal_inputs(out), progress, RoundReports::On, buffers); last >= 0)
+    to_key_order(out, last);
   return out;
 }
 
