@@ -18,12 +18,12 @@
 // than care minterms.
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <numeric>
 #include <queue>
 #include <random>
 #include <tuple>
 
+#include "logic/cover_matrix.hpp"
 #include "logic/coverage.hpp"
 #include "logic/irredundant.hpp"
 #include "logic/passes.hpp"
@@ -35,9 +35,6 @@ namespace {
 // Tuning. The budgets are in matrix entries (the work of one greedy start is proportional to
 // them), so small problems get many starts and 2-4 piece covers' large matrices few.
 
-// 2^64 / golden ratio: the usual odd constant of multiplicative hashing and boost's
-// hash_combine, which spreads the row hashes of merge_equal_rows over all 64 bits.
-constexpr uint64_t kHashSeed = 0x9e3779b97f4a7c15ull;
 // 2^32 / golden ratio: the multiplier of sig_bit's Fibonacci hashing of a row or column index.
 constexpr uint32_t kSigMultiplier = 0x9e3779b1u;
 // Greedy restarts (start > 0) scale each row weight by a random factor in [0.85, 1.15]: enough to
@@ -76,136 +73,6 @@ constexpr int kDominanceRounds = 3;
 constexpr uint64_t kStepsPerCubeNormal = 10;
 constexpr uint64_t kStepsPerCubeHigh = 30;
 
-// How many entries of a row's or column's list ahead the dominance tests ask for the signature
-// they will read there: on 5-piece matrices each is a read from memory, and asked for this far
-// ahead they overlap. Far enough to hide one read behind the tests between, near enough to stay
-// in the cache. (The greedy's and the local search's scans, prefetched alike, gained nothing:
-// docs/measured.md.)
-constexpr uint32_t kPrefetchAhead = 64;
-
-// Asks for values[list[k + kPrefetchAhead]] when that entry is still in the list (it ends at `end`).
-template <class T>
-[[gnu::always_inline]] inline void prefetch_ahead(const T* values, const uint32_t* list, size_t k, size_t end) {
-  if (k + kPrefetchAhead < end) __builtin_prefetch(&values[list[k + kPrefetchAhead]]);
-}
-
-// A 0/1 covering matrix in both directions (compressed sparse rows and columns).
-struct CoverMatrix {
-  uint32_t rows = 0, cols = 0;
-  std::vector<uint32_t> col_start, col_rows;  // column j: rows col_rows[col_start[j] .. col_start[j+1])
-  std::vector<uint32_t> row_start, row_cols;
-
-  void transpose() {
-    row_start.assign(rows + 1, 0);
-    for (uint32_t r : col_rows) ++row_start[r + 1];
-    for (uint32_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
-    row_cols.resize(col_rows.size());
-    std::vector<uint32_t> at(row_start.begin(), row_start.end() - 1);
-    const size_t entries = col_rows.size();
-    for (uint32_t j = 0; j < cols; ++j)
-      for (uint32_t k = col_start[j]; k < col_start[j + 1]; ++k) {
-        prefetch_ahead(at.data(), col_rows.data(), k, entries);  // a row's cursor: a cache miss each
-        row_cols[at[col_rows[k]]++] = j;
-      }
-  }
-};
-
-// Merges rows with identical column sets (keeps one of each); rebuilds both directions.
-void merge_equal_rows(CoverMatrix& m) {
-  m.transpose();
-  // Each row's hash beside its number, sorted (hash, then row): the sort reads no other array.
-  std::vector<std::pair<uint64_t, uint32_t>> order(m.rows);
-  for (uint32_t r = 0; r < m.rows; ++r) {
-    uint64_t h = kHashSeed ^ (m.row_start[r + 1] - m.row_start[r]);
-    for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) {
-      h ^= m.row_cols[k] + kHashSeed + (h << 6) + (h >> 2);  // boost::hash_combine
-    }
-    order[r] = {h, r};
-  }
-  std::sort(order.begin(), order.end());
-  auto same = [&](uint32_t a, uint32_t b) {
-    uint32_t la = m.row_start[a + 1] - m.row_start[a], lb = m.row_start[b + 1] - m.row_start[b];
-    return la == lb &&
-           std::memcmp(&m.row_cols[m.row_start[a]], &m.row_cols[m.row_start[b]], la * sizeof(uint32_t)) == 0;
-  };
-  std::vector<uint32_t> keep_as(m.rows, UINT32_MAX);
-  uint32_t kept = 0;
-  for (size_t i = 0; i < order.size();) {
-    size_t e = i;
-    while (e < order.size() && order[e].first == order[i].first) ++e;
-    // Within a hash bucket, compare against the representatives found so far.
-    std::vector<uint32_t> reps;
-    for (size_t t = i; t < e; ++t) {
-      uint32_t r = order[t].second;
-      bool dup = false;
-      for (uint32_t q : reps)
-        if (same(q, r)) {
-          dup = true;
-          break;
-        }
-      if (!dup) {
-        reps.push_back(r);
-        keep_as[r] = kept++;
-      }
-    }
-    i = e;
-  }
-  if (kept == m.rows) return;
-  std::vector<uint32_t> start(m.cols + 1, 0), rows;
-  rows.reserve(m.col_rows.size());
-  for (uint32_t j = 0; j < m.cols; ++j) {
-    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k)
-      if (keep_as[m.col_rows[k]] != UINT32_MAX) rows.push_back(keep_as[m.col_rows[k]]);
-    start[j + 1] = uint32_t(rows.size());
-  }
-  // A kept row's columns are the same: its list is copied to its new number, not rebuilt by a
-  // transpose. The new columns replace the old first, so that the matrix is never held three times.
-  m.col_start = std::move(start);
-  m.col_rows = std::move(rows);
-  std::vector<uint32_t> row_start(size_t(kept) + 1, 0), row_cols(m.col_rows.size());
-  for (uint32_t r = 0; r < m.rows; ++r)
-    if (keep_as[r] != UINT32_MAX) row_start[keep_as[r] + 1] = m.row_start[r + 1] - m.row_start[r];
-  for (uint32_t r = 0; r < kept; ++r) row_start[r + 1] += row_start[r];
-  for (uint32_t r = 0; r < m.rows; ++r)
-    if (keep_as[r] != UINT32_MAX)
-      std::copy(m.row_cols.begin() + m.row_start[r], m.row_cols.begin() + m.row_start[r + 1],
-                row_cols.begin() + row_start[keep_as[r]]);
-  m.rows = kept;
-  m.row_start = std::move(row_start);
-  m.row_cols = std::move(row_cols);
-}
-
-// How many chosen columns cover each row, with the two facts the greedy's and the local search's
-// scans ask of every entry (is the row covered; by exactly one column) kept as bits beside the
-// counts. Why: at five pieces a part's matrix has millions of rows, so the counts (4 bytes a row)
-// are read from memory at each entry, while the bits (1/16 of the bytes) stay in the caches; only
-// the updates, far fewer than the scans, touch the counts.
-class RowCounts {
- public:
-  explicit RowCounts(uint32_t rows) : n_(rows, 0), covered_(words(rows), 0), once_(words(rows), 0) {}
-  uint32_t operator[](uint32_t r) const { return n_[r]; }
-  bool covered(uint32_t r) const { return (covered_[r >> 6] >> (r & 63)) & 1; }
-  bool once(uint32_t r) const { return (once_[r >> 6] >> (r & 63)) & 1; }
-  void add(uint32_t r) {
-    const uint32_t now = ++n_[r];
-    if (now <= 2) {  // 0 -> 1: covered, once; 1 -> 2: no longer once
-      covered_[r >> 6] |= bit(r);
-      once_[r >> 6] ^= bit(r);
-    }
-  }
-  void remove(uint32_t r) {
-    const uint32_t now = --n_[r];
-    if (now == 0) covered_[r >> 6] &= ~bit(r);
-    if (now <= 1) once_[r >> 6] ^= bit(r);  // 2 -> 1: once; 1 -> 0: no longer
-  }
-
- private:
-  static size_t words(uint32_t rows) { return (size_t(rows) + 63) / 64; }
-  static uint64_t bit(uint32_t r) { return uint64_t{1} << (r & 63); }
-  std::vector<uint32_t> n_;
-  std::vector<uint64_t> covered_, once_;
-};
-
 // One start of the heuristic: greedy on row weights (start 0: 1/columns covering the row, the
 // others jittered), then local search. Returns the chosen columns as flags.
 std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& col_tiebreak, int start,
@@ -215,7 +82,7 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
   std::mt19937_64 rng{uint64_t(start)};
   std::uniform_real_distribution<double> jitter(kJitterLow, kJitterHigh);
   for (uint32_t r = 0; r < m.rows; ++r) {
-    weight[r] = 1.0 / double(std::max<uint32_t>(1, m.row_start[r + 1] - m.row_start[r]));
+    weight[r] = 1.0 / double(std::max<uint32_t>(1, m.degree(r)));
     if (start > 0) weight[r] *= jitter(rng);
   }
   RowCounts count(m.rows);  // chosen columns covering each row
@@ -229,15 +96,15 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
 
   // Rows with a single column force it.
   for (uint32_t r = 0; r < m.rows; ++r)
-    if (m.row_start[r + 1] - m.row_start[r] == 1) {
-      uint32_t j = m.row_cols[m.row_start[r]];
+    if (m.degree(r) == 1) {
+      uint32_t j = m.only_column(r);
       if (!chosen[j]) {
         chosen[j] = 1;
         picks.push_back(j);
       }
     }
   for (uint32_t j : picks)
-    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) count.add(m.col_rows[k]);
+    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) count.add(m.col_rows[k], j);
 
   // Lazy greedy on the weight of the uncovered rows a column covers (gains only fall).
   auto gain = [&](uint32_t j) {
@@ -272,7 +139,7 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
     }
     chosen[j] = 1;
     picks.push_back(j);
-    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) count.add(m.col_rows[k]);
+    for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) count.add(m.col_rows[k], j);
   }
 
   // Local search. unique_of[r]: the chosen column covering row r when count[r] == 1.
@@ -300,7 +167,7 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
       if (needed) continue;
       chosen[j] = 0;
       any = true;
-      for (const uint32_t* p = b; p != e; ++p) count.remove(*p);
+      for (const uint32_t* p = b; p != e; ++p) count.remove(*p, j);
     }
     return any;
   };
@@ -333,8 +200,11 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
           if (!chosen[s]) continue;  // replaced earlier in this round; counts are current
           if (tally[s]++ == 0) touched.push_back(s);
         }
-      // The chosen columns whose uniquely covered rows all lie in u: u replaces them when they are
-      // two or more.
+      // The chosen columns whose uniquely covered rows all lie in u: u may replace them when they
+      // are two or more. Not always all of them: a row that two of them cover and u does not is
+      // unique to neither, yet dropping both would leave it bare. So with u in, each is dropped
+      // only while it is redundant (the first always is). Two or more dropped make the cover
+      // smaller; one is a step sideways, kept, for it opens swaps that were not there.
       removed.clear();
       for (uint32_t s : touched)
         if (tally[s] == unique_count[s]) removed.push_back(s);
@@ -349,30 +219,29 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
             }
         };
         note(b, e);
-        for (uint32_t s : removed) std::apply(note, col_rows_of(s));
         chosen[u] = 1;
-        for (const uint32_t* p = b; p != e; ++p) count.add(*p);
+        for (const uint32_t* p = b; p != e; ++p) count.add(*p, u);
+        size_t dropped = 0;
         for (uint32_t s : removed) {
-          chosen[s] = 0;
           auto [sb, se] = col_rows_of(s);
-          for (const uint32_t* p = sb; p != se; ++p) count.remove(*p);
+          if (std::any_of(sb, se, [&](uint32_t r) { return count.once(r); })) continue;
+          note(sb, se);
+          chosen[s] = 0;
+          for (const uint32_t* p = sb; p != se; ++p) count.remove(*p, s);
+          ++dropped;
         }
         // The unique bookkeeping follows the rows whose count left or reached 1, rather than
-        // recounting every chosen column on a changed row (the same counts, for a row's count is
-        // 1 exactly when one chosen column covers it). u was not chosen: it starts from none.
+        // recounting every chosen column on a changed row (the same counts, for a row's count
+        // is 1 exactly when one chosen column covers it). u was not chosen: it starts from none.
         unique_count[u] = 0;
         for (auto [r, before] : swapped_rows) {
           noted[r] = 0;
           if (before == 1) --unique_count[unique_of[r]];  // a removed column's count no longer matters
           if (!count.once(r)) continue;
-          for (uint32_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k)
-            if (chosen[m.row_cols[k]]) {
-              unique_of[r] = m.row_cols[k];
-              ++unique_count[m.row_cols[k]];
-              break;
-            }
+          unique_of[r] = count.sole_column(r);
+          ++unique_count[unique_of[r]];
         }
-        improved = true;
+        if (dropped >= 2) improved = true;  // one for one is a sideways step, kept: it opens others
       }
       for (uint32_t s : touched) tally[s] = 0;
     }
@@ -380,13 +249,13 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
     if (!improved) break;
   }
 
-  // Safety net: every coverable row stays covered.
-  for (uint32_t r = 0; r < m.rows; ++r)
-    if (!count.covered(r) && m.row_start[r + 1] > m.row_start[r]) {
-      uint32_t j = m.row_cols[m.row_start[r]];
-      chosen[j] = 1;
-      for (uint32_t k = m.col_start[j]; k < m.col_start[j + 1]; ++k) count.add(m.col_rows[k]);
-    }
+  // Safety net: every coverable row stays covered (by the first column that has it).
+  for (uint32_t j = 0; j < m.cols; ++j) {
+    auto [b, e] = col_rows_of(j);
+    if (chosen[j] || std::all_of(b, e, [&](uint32_t r) { return count.covered(r); })) continue;
+    chosen[j] = 1;
+    for (const uint32_t* p = b; p != e; ++p) count.add(*p, j);
+  }
   return chosen;
 }
 
@@ -755,10 +624,10 @@ std::vector<uint32_t> solve_cover(uint32_t rows, uint32_t cols, std::vector<uint
   m.cols = cols;
   m.col_start = std::move(col_start);
   m.col_rows = std::move(col_rows);
-  merge_equal_rows(m);
+  merge_equal_rows(m, local_steps > 0 ? RowLists::Keep : RowLists::Drop);
+  if (m.col_rows.size() > kLocalSearchEntries) local_steps = 0;
   std::vector<double> tiebreak = col_tiebreak;
   std::vector<uint32_t> ids;  // original column of each column of m, when reduced
-  if (m.col_rows.size() > kLocalSearchEntries) local_steps = 0;
   if (local_steps > 0) ids = reduce_matrix(m, tiebreak);
 
   // Several starts on small problems (the work is proportional to the matrix's entries).

@@ -285,14 +285,30 @@ TEST(LogicPassesQuality, CoverSolverReachesTheBruteForceMinimum) {
     int best = int(cols);
     for (uint32_t mask = 0; mask < (uint32_t{1} << cols); ++mask)
       if (std::popcount(mask) < best && covers(mask)) best = std::popcount(mask);
-    // Without and with the local search (which also reduces the matrix by dominance first).
-    for (uint64_t steps : {uint64_t{0}, uint64_t{2000}}) {
-      auto pick = solve_cover(rows, cols, start, flat, {}, CoverSearch::Thorough, steps);
-      uint32_t mask = 0;
-      for (uint32_t j : pick) mask |= uint32_t{1} << j;
-      ASSERT_TRUE(covers(mask)) << "trial " << trial << " steps " << steps;
-      EXPECT_EQ(int(pick.size()), best) << "trial " << trial << " steps " << steps;
+    // The same problem with a copy of every row, at other row numbers: the solver merges equal
+    // rows, with or without their column lists.
+    std::vector<uint32_t> start2{0}, flat2;
+    const uint32_t rows2 = 2 * rows;
+    std::vector<uint32_t> copy_at(rows);
+    for (uint32_t r = 0; r < rows; ++r) copy_at[r] = r;
+    std::shuffle(copy_at.begin(), copy_at.end(), rng);
+    for (auto& c : col) {
+      std::vector<uint32_t> c2(c);
+      for (uint32_t r : c) c2.push_back(rows + copy_at[r]);
+      std::sort(c2.begin(), c2.end());
+      flat2.insert(flat2.end(), c2.begin(), c2.end());
+      start2.push_back(uint32_t(flat2.size()));
     }
+    // Without and with the local search (which also reduces the matrix by dominance first).
+    for (uint64_t steps : {uint64_t{0}, uint64_t{2000}})
+      for (bool copies : {false, true}) {
+        auto pick = copies ? solve_cover(rows2, cols, start2, flat2, {}, CoverSearch::Thorough, steps)
+                           : solve_cover(rows, cols, start, flat, {}, CoverSearch::Thorough, steps);
+        uint32_t mask = 0;
+        for (uint32_t j : pick) mask |= uint32_t{1} << j;
+        ASSERT_TRUE(covers(mask)) << "trial " << trial << " steps " << steps << " copies " << copies;
+        EXPECT_EQ(int(pick.size()), best) << "trial " << trial << " steps " << steps << " copies " << copies;
+      }
   }
 }
 
