@@ -321,6 +321,10 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
   return plan;
 }
 
+// The fixed slots' choices that go on from the rough trial at five pieces: the best of the ten
+// choices has been among the first three of the rough trial on every cover tried.
+constexpr size_t kFinalists = 3;
+
 // Every choice of `n` slots out of `k`, ascending.
 std::vector<std::vector<int>> slot_choices(int k, int n) {
   std::vector<std::vector<int>> out;
@@ -435,11 +439,14 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // a cube spans every region whose fixed squares it admits, so the layouts differ severalfold in
   // copies (KNvKP: 12.5 per cube with the kings fixed, 2.7 with knight and pawn). Unless told,
   // every choice is tried on a sixteenth of its regions (a fixed choice, so the index stays a
-  // function of the cover) and the one with the fewest cubes kept.
+  // function of the cover) and the one with the fewest cubes kept. At five pieces, where the ten
+  // trials cost more than the plan they choose, every choice is first tried on a sixty-fourth of
+  // the regions (within the sixteenth), and only the kFinalists best go on to the sixteenth.
   // Then which field of the cube words is the subcube one (two free pieces): the one whose
   // subcubes cost the fewest extra cubes, tried the same way on the chosen layout.
   std::optional<Layout> best_layout;
   auto sampled = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 28) == 0; };
+  auto sampled_rough = [](uint32_t r) { return ((r * 0x9E3779B1u) >> 26) == 0; };
   const int nfree = k_ - nfixed;
   // The first free piece's files while the slots are chosen.
   int subcube = subcube_field ? *subcube_field : nfree == 2 ? 1 : kNoSubcube;
@@ -448,9 +455,22 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     best_layout = Layout(k_, *fixed);
   } else {
     // Bytes: the directory, and the cubes a sixteenth of the regions need, sixteen times.
+    const std::vector<std::vector<int>> choices = slot_choices(k_, nfixed);
+    std::vector<char> finalist(choices.size(), 1);
+    if (k_ == 5 && choices.size() > kFinalists) {
+      std::vector<std::pair<size_t, size_t>> rough;  // bytes on the sixty-fourth, choice
+      for (size_t i = 0; i < choices.size(); ++i) {
+        const Layout lay(k_, choices[i]);
+        rough.push_back({64 * 4 * plan_for(lay, subcube, sampled_rough).ids.size() + directory_bytes(lay), i});
+      }
+      std::sort(rough.begin(), rough.end());
+      std::fill(finalist.begin(), finalist.end(), 0);
+      for (size_t i = 0; i < kFinalists; ++i) finalist[rough[i].second] = 1;
+    }
     size_t best_bytes = 0;
-    for (const std::vector<int>& choice : slot_choices(k_, nfixed)) {
-      const Layout lay(k_, choice);
+    for (size_t i = 0; i < choices.size(); ++i) {
+      if (!finalist[i]) continue;
+      const Layout lay(k_, choices[i]);
       const size_t cubes_sampled = plan_for(lay, subcube, sampled).ids.size();
       const size_t bytes = 16 * 4 * cubes_sampled + directory_bytes(lay);
       if (!best_layout || bytes < best_bytes) best_bytes = bytes, best_layout = lay, fewest = cubes_sampled;
