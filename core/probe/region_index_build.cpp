@@ -157,11 +157,21 @@ constexpr uint32_t kChunkRegions = 256;
 template <class Take, class Fill>
 Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
                  unsigned implied, Take&& take, Fill&& fill, int threads) {
-  std::vector<std::vector<uint32_t>> in_region(regions);
-  for (uint32_t c = 0; c < shapes.size(); ++c)
-    lay.for_each_region(shapes[c], [&](uint32_t r) {
-      if (take(r)) in_region[r].push_back(c);
-    });
+  // Each region's cubes in cube order: the cubes in one range per thread, each range's regions
+  // listed on its own, then joined per region in range order as the plan reaches it. A cube spans
+  // thousands of regions at five pieces, so listing them on one thread left the others idle for a
+  // large share of the layout.
+  const uint32_t ranges = uint32_t(std::clamp<size_t>(size_t(resolve_threads(threads)), 1, shapes.size() + 1));
+  std::vector<std::vector<std::vector<uint32_t>>> in_range(ranges);
+  parallel_for(ranges, threads, 1, no_progress(), [&](uint64_t range, uint64_t, int) {
+    auto& lists = in_range[range];
+    lists.resize(regions);
+    const size_t c0 = shapes.size() * range / ranges, c1 = shapes.size() * (range + 1) / ranges;
+    for (size_t c = c0; c < c1; ++c)
+      lay.for_each_region(shapes[c], [&](uint32_t r) {
+        if (take(r)) lists[r].push_back(uint32_t(c));
+      });
+  });
   const int nfree = lay.nfree;
   const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
   Plan plan;
@@ -185,14 +195,20 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     std::vector<Local> local;
     std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
+    std::vector<uint32_t> in_region;  // the region's cubes
     for (uint32_t r = r0; r < r1; ++r) {
       part.first[r - r0] = uint32_t(part.ids.size());
-      if (in_region[r].empty()) continue;
+      in_region.clear();
+      for (auto& lists : in_range) {
+        in_region.insert(in_region.end(), lists[r].begin(), lists[r].end());
+        lists[r] = {};
+      }
+      if (in_region.empty()) continue;
       fill(r, left.data());
       unsigned fallback = 0;
       // The fallback: the most common value of the positions left (the front line's are not).
       for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
-      for (uint32_t c : in_region[r]) {
+      for (uint32_t c : in_region) {
         const Shape& s = shapes[c];
         uint64_t* v = of_value[s.out].data();
         if (nfree == 1)
@@ -233,7 +249,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       for (unsigned v = 1; v < 4; ++v)
         for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
       local.clear();
-      for (uint32_t c : in_region[r]) {
+      for (uint32_t c : in_region) {
         const Shape& s = shapes[c];
         if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
         const uint64_t* o = off[s.out].data();
@@ -286,7 +302,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       heap.clear();
       for (uint32_t c = 0; c < local.size(); ++c)
         if (const uint64_t g = gain(c)) heap.push_back({g, c});
-      in_region[r] = {};
       std::make_heap(heap.begin(), heap.end());
       const size_t before = part.ids.size();
       while (!heap.empty()) {
