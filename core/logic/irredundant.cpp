@@ -249,8 +249,12 @@ std::vector<char> solve_once(const CoverMatrix& m, const std::vector<double>& co
     if (!improved) break;
   }
 
-  // Safety net: every coverable row stays covered (by the first column that has it).
-  for (uint32_t j = 0; j < m.cols; ++j) {
+  // Safety net: every coverable row stays covered (by the first column that has it). The search
+  // above keeps them covered, so the rows' bits and degrees are read first, and the columns' lists
+  // (the whole matrix) only when a row is bare.
+  bool bare = false;
+  for (uint32_t r = 0; r < m.rows && !bare; ++r) bare = !count.covered(r) && m.degree(r) > 0;
+  for (uint32_t j = 0; bare && j < m.cols; ++j) {
     auto [b, e] = col_rows_of(j);
     if (chosen[j] || std::all_of(b, e, [&](uint32_t r) { return count.covered(r); })) continue;
     chosen[j] = 1;

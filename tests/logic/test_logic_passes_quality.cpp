@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <random>
 
 #include "logic/check.hpp"
@@ -290,7 +291,7 @@ TEST(LogicPassesQuality, CoverSolverReachesTheBruteForceMinimum) {
     std::vector<uint32_t> start2{0}, flat2;
     const uint32_t rows2 = 2 * rows;
     std::vector<uint32_t> copy_at(rows);
-    for (uint32_t r = 0; r < rows; ++r) copy_at[r] = r;
+    std::iota(copy_at.begin(), copy_at.end(), 0u);
     std::shuffle(copy_at.begin(), copy_at.end(), rng);
     for (auto& c : col) {
       std::vector<uint32_t> c2(c);
