@@ -331,6 +331,12 @@ def syzygy_of(r, wdl):
     return wdl.get(r["balance"]) or r.get("syzygy_wdl_bytes")
 
 
+def layout_cell(r, syz):
+    """The capture-resolved cover's probe layout, where the record has it (older ones do not)."""
+    lay = r.get("cr_layout_bytes")
+    return f"{fmt(lay)} ({ratio(lay, syz)})" if lay and syz else "—"
+
+
 def made_cell(r):
     """A record whose note does not say it had the machine to itself counts as made beside others."""
     return "alone" if alone(r.get("note", "")) else "beside other jobs"
@@ -358,15 +364,15 @@ def appendix_text():
              "the balance had the machine to itself; times made beside other jobs are longer for it, and serve "
              "no projection.", "",
              "| balance | positions | table: generate + self-check (peak) | minimize-cr: wall, CPU (peak) | capture-resolved cubes "
-             "| capture-resolved cover bytes | Syzygy WDL bytes | cover / WDL "
+             "| capture-resolved cover bytes | Syzygy WDL bytes | cover / WDL | probe layout bytes (/ WDL) "
              "| check-cr: positions through the probe, mismatches (time, peak) | standalone cover bytes | made |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for n in names:
         r = by_name.get(n)
         syz = wdl.get(n) or (r or {}).get("syzygy_wdl_bytes")
         syz_cell = fmt(syz) if syz else "—"
         if r is None:
-            lines.append(f"| {n} | — | — | — | — | — | {syz_cell} | — | — | — | not made yet |")
+            lines.append(f"| {n} | — | — | — | — | — | {syz_cell} | — | — | — | — | not made yet |")
             continue
         table = f"{gen_cell(r)} + {secs(r['self_check_seconds'])} ({gb(r['table']['peak_bytes'])})"
         standalone = fmt(r["cover_bytes"]) if standalone_proven(r) else "—"
@@ -375,10 +381,11 @@ def appendix_text():
             cpu = cpu_of_minimize_cr(r)
             cr_cells = (f"{secs(m['seconds'])}, " + (f"{secs(cpu)} CPU" if cpu is not None else "CPU —")
                         + f" ({gb(m['peak_bytes'])}) | {fmt(r['cr_cubes'])} | {fmt(r['cr_cover_bytes'])} | {syz_cell} "
-                        f"| {ratio(r['cr_cover_bytes'], syz)} | {fmt(r['cr_probed_positions'])}, {r['cr_mismatches']} "
+                        f"| {ratio(r['cr_cover_bytes'], syz)} | {layout_cell(r, syz)} "
+                        f"| {fmt(r['cr_probed_positions'])}, {r['cr_mismatches']} "
                         f"({secs(c['seconds'])}, {gb(c['peak_bytes'])})")
         else:
-            cr_cells = f"none proven | — | — | {syz_cell} | — | —"
+            cr_cells = f"none proven | — | — | {syz_cell} | — | — | —"
         lines.append(f"| {n} | {fmt(r['positions'])} | {table} | {cr_cells} | {standalone} | {made_cell(r)} |")
 
     # The totals over the balances with a proven capture-resolved cover.
@@ -561,6 +568,36 @@ def pipeline_lines(rec, name):
     return out
 
 
+def probe_ready_text(ready, wdl):
+    """Per piece count, the capture-resolved covers' probe layouts of each size record against
+    Syzygy's WDL files (docs/syzygy-wdl-sizes.tsv): in total, and how many are over 1.0x each."""
+    out = ["## Probe-ready bytes against Syzygy's WDL files", "",
+           "What probing at speed keeps on disk: each capture-resolved cover's probe layout, which probes "
+           "without the cover file, against the balance's Syzygy WDL file (`docs/syzygy-wdl-sizes.tsv`); every "
+           "layout on disk when the record was made. The goal of a probe-ready form is each balance at most "
+           "1.0x and all of them together at most 0.75x at five pieces, and all 2-4-piece ones together at "
+           "most 1.0x.", "",
+           "| pieces | layouts | layout bytes | Syzygy WDL bytes | layout / WDL | over 1.0x | largest | cover bytes "
+           "| cover / WDL | record |", "|---|---:|---:|---:|---:|---:|---|---:|---:|---|"]
+    for name, rec in ready:
+        for n, rows in sorted(by_pieces(rec["result"]["balances"]).items()):
+            if (n == 5) != (name == "pieces5-cr"):  # each piece count from one record
+                continue
+            have = [r for r in rows if r["layout_bytes"] is not None and wdl.get(r["balance"])]
+            if not have:
+                continue
+            lay = sum(r["layout_bytes"] for r in have)
+            syz = sum(wdl[r["balance"]] for r in have)
+            cov = sum(r["cover_bytes"] or 0 for r in have)
+            over = sum(r["layout_bytes"] > wdl[r["balance"]] for r in have)
+            worst = max(have, key=lambda r: r["layout_bytes"] / wdl[r["balance"]])
+            out.append(f"| {n} | {len(have)} | {fmt(lay)} | {fmt(syz)} | {ratio(lay, syz)} | {over} "
+                       f"| {worst['balance']} {ratio(worst['layout_bytes'], wdl[worst['balance']])} | {fmt(cov)} "
+                       f"| {ratio(cov, syz)} | [size/{name}](data/size/{name}.json) |")
+    out.append("")
+    return out
+
+
 def results_text():
     sizes = records("size")
     size, size_cr = sizes.get("pieces4"), sizes.get("pieces4-cr")
@@ -689,6 +726,11 @@ def results_text():
                            f"| {ratio(lay, wdl) if lay else '—'} | {fmt(cr['resident_bytes'])} "
                            f"| {ratio(cr['resident_bytes'], wdl)} | [probe/{name}](data/probe/{name}.json) |")
             out.append("")
+
+    # Probe-ready bytes, every cover of a size record: what probing at speed keeps on disk.
+    ready = [(name, sizes[name]) for name in ("pieces4-cr", "pieces5-cr") if name in sizes]  # 2-4, 5 pieces
+    if ready:
+        out += probe_ready_text(ready, syzygy_sizes())
 
     # Time and memory.
     out += ["## Tables, minimization, memory", "",

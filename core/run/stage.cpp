@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/stage.hpp"
 
+#include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
 
@@ -33,6 +34,8 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
   if (made.result) {
     std::error_code ec;
     made.bytes = std::filesystem::file_size(made.result->cover_path, ec);
+    const uint64_t layout = std::filesystem::file_size(probe::layout_path(made.result->cover_path), ec);
+    made.layout_bytes = ec ? 0 : layout;
   }
   c.figures = made.figures;
   c.error = made.error;

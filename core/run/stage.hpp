@@ -84,7 +84,8 @@ struct MadeCover {
   StageFigures figures;
   std::optional<BalanceResult> result;
   std::string error;
-  uint64_t bytes = 0;  // of the cover file
+  uint64_t bytes = 0;         // of the cover file
+  uint64_t layout_bytes = 0;  // of its probe layout, which probes without it (0: none written)
 };
 MadeCover make_cover(StageContext& c, store::CoverKind kind);
 

@@ -181,6 +181,10 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
     const fs::path cr_path = store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved);
     ASSERT_TRUE(fs::exists(cr_path));
     EXPECT_EQ(r.results<S::MinimizeCr>().cover_bytes, fs::file_size(cr_path));
+    // The probe layout written beside each cover, which probes without it.
+    EXPECT_EQ(r.results<S::MinimizeCr>().layout_bytes, fs::file_size(probe::layout_path(cr_path)));
+    const fs::path standalone = store::cover_path(dir.path, r.balance, store::CoverKind::Standalone);
+    EXPECT_EQ(r.results<S::Minimize>().layout_bytes, fs::file_size(probe::layout_path(standalone)));
     EXPECT_GT(r.stage(S::MinimizeCr).seconds, 0);
     EXPECT_GT(r.results<S::MinimizeCr>().expected_peak_bytes, 0u);
     // The probe's proof agreed everywhere: the cubes' own check was not needed.
@@ -201,6 +205,7 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
   ASSERT_EQ(log.size(), 6u * 5u);
   for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
   EXPECT_EQ(again->back().results<S::MinimizeCr>().cover_bytes, kpk.results<S::MinimizeCr>().cover_bytes);
+  EXPECT_EQ(again->back().results<S::MinimizeCr>().layout_bytes, kpk.results<S::MinimizeCr>().layout_bytes);
   EXPECT_EQ(again->back().results<S::MinimizeCr>().search_positions, kpk.results<S::MinimizeCr>().search_positions);
   EXPECT_EQ(again->back().results<S::CheckCr>().probed_positions, kpk.results<S::CheckCr>().probed_positions);
   EXPECT_EQ(again->back().stage(S::CheckCr).seconds, kpk.stage(S::CheckCr).seconds);

@@ -20,14 +20,16 @@ void Stage<BatchStage::Minimize>::run(StageContext& c, Results& r) {
   r.care_positions = result.summary.care_positions;
   r.passes = result.summary.reports;
   r.cover_bytes = made.bytes;
+  r.layout_bytes = made.layout_bytes;
   c.figures.done = true;
 }
 
 std::string Stage<BatchStage::Minimize>::summary(const StageFigures& f, const Results& r) {
   char line[200];
-  std::snprintf(line, sizeof line, "%llu cubes, %llu bytes in %.1f s, peak %.2f GB (expected %.2f);",
-                (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, f.seconds, double(f.peak_bytes) / 1e9,
-                double(r.expected_peak_bytes) / 1e9);
+  std::snprintf(line, sizeof line,
+                "%llu cubes, %llu bytes (probe layout %llu) in %.1f s, peak %.2f GB (expected %.2f);",
+                (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, (unsigned long long)r.layout_bytes,
+                f.seconds, double(f.peak_bytes) / 1e9, double(r.expected_peak_bytes) / 1e9);
   std::string out = line;
   for (const logic::PassReport& p : r.passes) {
     std::snprintf(line, sizeof line, " %s %.0f s", p.pass.c_str(), p.seconds);

@@ -17,6 +17,7 @@ struct Stage<BatchStage::Minimize> {
     uint64_t cubes = 0;
     uint64_t rule_draws = 0;
     uint64_t cover_bytes = 0;
+    uint64_t layout_bytes = 0;  // the cover's probe layout: what probing at speed keeps on disk
     std::vector<int> split_inputs;
     uint64_t care_positions = 0;
     // Per pass, over parts summed (logic::Minimized::reports): where the minimization's time goes.
@@ -29,6 +30,7 @@ struct Stage<BatchStage::Minimize> {
     v("cubes", r.cubes);
     v("rule_draws", r.rule_draws);
     v("cover_bytes", r.cover_bytes);
+    v("layout_bytes", r.layout_bytes);
     v("split_inputs", r.split_inputs);
     v("care_positions", r.care_positions);
     v("passes", r.passes);
