@@ -595,6 +595,21 @@ def probe_ready_text(ready, wdl):
                        f"| {worst['balance']} {ratio(worst['layout_bytes'], wdl[worst['balance']])} | {fmt(cov)} "
                        f"| {ratio(cov, syz)} | [size/{name}](data/size/{name}.json) |")
     out.append("")
+    # The floor of any form that keeps each of the cover's cubes once, in a word a probe can match.
+    for name, rec in ready:
+        rows = [r for r in rec["result"]["balances"]
+                if pieces_of(r["balance"]) == 5 and r["cubes"] and wdl.get(r["balance"])]
+        if name != "pieces5-cr" or not rows:
+            continue
+        tight = sorted((wdl[r["balance"]] / r["cubes"], r["balance"]) for r in rows)
+        under4 = [f"{b} {x:.1f}" for x, b in tight if x < 4]
+        under8 = [b for x, b in tight if x < 8]
+        out += [f"Syzygy's file leaves {tight[0][0]:.1f} to {tight[-1][0]:.1f} bytes for each of the cover's cubes at "
+                "five pieces (its bytes over the cubes). A form that keeps each cube once, as a word a probe matches "
+                "directly (4 bytes for a region index's cubes of two free pieces, 8 for the cover's own cubes of 31 "
+                "inputs), is over 1.0x of the file wherever that budget is under its word: under 4 bytes "
+                + (", ".join(under4) if under4 else "none") + f"; under 8 bytes {len(under8)} of the {len(rows)}. "
+                "There the cubes have to be fewer, or coded in less than a word and decoded by the probe.", ""]
     return out
 
 
