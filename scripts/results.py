@@ -548,8 +548,9 @@ def pipeline_lines(rec, name):
            f"`bench pipeline` ran the sample ({j['sample']}) through the batch's capture-resolved stages "
            f"({rec['beside']} beside it): each balance's table and its self-check, its capture-resolved cover, "
            "and that cover's proof over every legal position through the capture search. The projection takes, "
-           "per stage and per kind of balance (with pawns or without), the sample's seconds per table slot times "
-           "the slots of every balance of that kind, stages one after another "
+           "per stage and per kind of balance (with pawns or without; against a lone king or with material on "
+           "each side), the sample's seconds per table slot times the slots of every balance of that kind, "
+           "stages one after another "
            f"([pipeline/{name}](data/pipeline/{name}.json)).", "",
            "| balance | stage | wall | CPU | CPU / wall | peak | table slots |", "|---|---|---:|---:|---:|---:|---:|"]
     for s in j["stages"]:
@@ -560,7 +561,8 @@ def pipeline_lines(rec, name):
     out += ["", "| stage | balances | from the sample's | seconds per million slots | their slots | projected |",
             "|---|---|---|---:|---:|---:|"]
     for p in j["projection"]:
-        kind = "with pawns" if p["pawns"] else "without pawns"
+        kind = ("with pawns" if p["pawns"] else "without pawns") + (
+            "" if "lone_king" not in p else ", against a lone king" if p["lone_king"] else ", material on each side")
         out.append(f"| {p['stage']} | {p['balances']} {kind} | {', '.join(p['from']) or '— (the other kind)'} "
                    f"| {p['seconds_per_slot'] * 1e6:,.2f} | {fmt(p['slots'])} | {p['seconds'] / 3600:,.1f} h |")
     out += ["", f"Projected for every {j['project_pieces']}-piece balance: **{hours:,.1f} h** one stage after "

@@ -57,7 +57,8 @@ int run(const Args& a) {
       nlohmann::json from = nlohmann::json::array();
       for (const Balance& b : p.from) from.push_back(b.name());
       projection.push_back({{"stage", name_of(p.stage)},
-                            {"pawns", p.pawns},
+                            {"pawns", p.kind.pawns},
+                            {"lone_king", p.kind.lone_king},
                             {"seconds_per_slot", p.seconds_per_slot},
                             {"from", from},
                             {"balances", p.balances},
@@ -84,9 +85,10 @@ int run(const Args& a) {
         "the slots of that kind's balances; stages one after another.\n",
         report->project_pieces);
     for (const bench::ProjectedStage& p : report->projection)
-      std::printf("  %-11s %-9s %.3g s/slot (from %s) x %llu slots of %zu balances = %.0f s\n",
-                  std::string(name_of(p.stage)).c_str(), p.pawns ? "pawns" : "no pawns", p.seconds_per_slot,
-                  names(p.from).c_str(), (unsigned long long)p.slots, p.balances, p.seconds);
+      std::printf("  %-11s %-9s %-14s %.3g s/slot (from %s) x %llu slots of %zu balances = %.0f s\n",
+                  std::string(name_of(p.stage)).c_str(), p.kind.pawns ? "pawns" : "no pawns",
+                  p.kind.lone_king ? "lone king" : "on each side", p.seconds_per_slot, names(p.from).c_str(),
+                  (unsigned long long)p.slots, p.balances, p.seconds);
     std::printf("Projected: %.1f h on a %s; largest peak %.2f GB (%s %s)\n", report->projected_seconds / 3600.0,
                 host.c_str(), double(report->largest_peak.figures.peak_bytes) / 1e9,
                 report->largest_peak.balance.name().c_str(), std::string(name_of(report->largest_peak.stage)).c_str());

@@ -10,9 +10,13 @@
 
 namespace egtmin::bench {
 
+BalanceKind BalanceKind::of(const Balance& b) {
+  return {b.has_pawns(), std::min(b.pieces(White), b.pieces(Black)) == 1};
+}
+
 std::vector<Balance> default_pipeline_sample() {
   std::vector<Balance> out;
-  for (const char* name : {"KBBNvK", "KBNvKN", "KRPvKR", "KPPvKP"}) out.push_back(*Balance::parse(name));
+  for (const char* name : {"KBBNvK", "KRNvKR", "KRPvKR", "KBPPvK"}) out.push_back(*Balance::parse(name));
   return out;
 }
 
@@ -23,32 +27,37 @@ std::vector<ProjectedStage> project(const std::vector<PipelineStage>& stages, in
     uint64_t slots = 0;
     std::vector<Balance> from;
   };
-  std::map<std::pair<run::BatchStage, bool>, Sum> sample;
+  std::map<std::pair<run::BatchStage, BalanceKind>, Sum> sample;
   for (const PipelineStage& s : stages) {
-    Sum& sum = sample[{s.stage, s.balance.has_pawns()}];
+    Sum& sum = sample[{s.stage, BalanceKind::of(s.balance)}];
     sum.seconds += s.figures.seconds;
     sum.slots += s.slots;
     sum.from.push_back(s.balance);
   }
   std::vector<ProjectedStage> out;
   for (run::BatchStage stage : run::kAllBatchStages)
-    for (bool pawns : {false, true}) {
-      auto it = sample.find({stage, pawns});
-      if (it == sample.end()) it = sample.find({stage, !pawns});
-      if (it == sample.end() || it->second.slots == 0) continue;
-      ProjectedStage p;
-      p.stage = stage;
-      p.pawns = pawns;
-      p.seconds_per_slot = it->second.seconds / double(it->second.slots);
-      p.from = it->second.from;
-      for (const Balance& b : Balance::all_up_to(pieces))
-        if (b.pieces() == pieces && b.has_pawns() == pawns) {
-          ++p.balances;
-          p.slots += run::table_slots(b);
-        }
-      p.seconds = p.seconds_per_slot * double(p.slots);
-      if (p.balances > 0) out.push_back(std::move(p));
-    }
+    for (bool pawns : {false, true})
+      for (bool lone_king : {true, false}) {
+        const BalanceKind kind{pawns, lone_king};
+        // The nearest kind the sample has: the other shape first, then the other pawns.
+        auto it = sample.end();
+        for (const BalanceKind k :
+             {kind, BalanceKind{pawns, !lone_king}, BalanceKind{!pawns, lone_king}, BalanceKind{!pawns, !lone_king}})
+          if (it == sample.end() || it->second.slots == 0) it = sample.find({stage, k});
+        if (it == sample.end() || it->second.slots == 0) continue;
+        ProjectedStage p;
+        p.stage = stage;
+        p.kind = kind;
+        p.seconds_per_slot = it->second.seconds / double(it->second.slots);
+        p.from = it->second.from;
+        for (const Balance& b : Balance::all_up_to(pieces))
+          if (b.pieces() == pieces && BalanceKind::of(b) == kind) {
+            ++p.balances;
+            p.slots += run::table_slots(b);
+          }
+        p.seconds = p.seconds_per_slot * double(p.slots);
+        if (p.balances > 0) out.push_back(std::move(p));
+      }
   return out;
 }
 

@@ -4,9 +4,9 @@
 // search, and what those need first), each stage's wall time, CPU time and peak, and from them a
 // projection for every balance of a piece count.
 //
-// The projection: per stage and per kind of balance (with pawns or without), the sample's seconds
-// per canonical table slot (its balances' stage times summed over their slots summed), times the
-// slots of every balance of that kind. Stages run one after another, as a batch runs them.
+// The projection: per stage and per kind of balance (BalanceKind), the sample's seconds per
+// canonical table slot (its balances' stage times summed over their slots summed), times the slots
+// of every balance of that kind. Stages run one after another, as a batch runs them.
 #pragma once
 
 #include <filesystem>
@@ -21,8 +21,21 @@
 
 namespace egtmin::bench {
 
-// A pawnless balance against a lone king, a pawnless one with a piece on each side, KRPvKR, and one
-// with two pawns.
+// What the projection takes a rate by: with pawns or without, and against a lone king or with a
+// piece or pawn on each side. Why both: per table slot, a balance against a lone king is made in a
+// fraction of the time of one with material on each side (its cover is far smaller), and at five
+// pieces each pawnful kind holds 15 or 35 balances, so one rate for all pawnful balances is
+// off for either (KBPPvK alone took 0.43x the per-slot time of KRPvKR and KRRvKP together).
+struct BalanceKind {
+  bool pawns = false;
+  bool lone_king = false;  // the side with fewer pieces has its king only
+  static BalanceKind of(const Balance& b);
+  friend bool operator==(const BalanceKind&, const BalanceKind&) = default;
+  friend auto operator<=>(const BalanceKind&, const BalanceKind&) = default;
+};
+
+// One balance of each kind: a pawnless balance against a lone king, a pawnless one with a piece
+// on each side, KRPvKR, and one with two pawns against a lone king.
 std::vector<Balance> default_pipeline_sample();
 
 struct PipelineRequest {
@@ -45,8 +58,8 @@ struct PipelineStage {
 // One term of the projection.
 struct ProjectedStage {
   run::BatchStage stage;
-  bool pawns = false;
-  double seconds_per_slot = 0;  // from the sample's balances of this kind
+  BalanceKind kind;
+  double seconds_per_slot = 0;  // from the sample's balances of this kind (or the nearest, below)
   std::vector<Balance> from;    // those balances
   size_t balances = 0;          // of this kind among the projected ones
   uint64_t slots = 0;           // theirs, summed
@@ -64,7 +77,9 @@ struct PipelineReport {
 };
 
 // The projection from a sample's stages (what run_pipeline_bench computes after its run). A kind
-// the sample has no balance of takes the other kind's rate.
+// the sample has no balance of takes the rate of the kind with the same pawns and the other
+// shape, else of the same shape without (or with) pawns, else of the fourth; `from` then names
+// the balances whose rate it took.
 std::vector<ProjectedStage> project(const std::vector<PipelineStage>& stages, int pieces);
 
 Result<PipelineReport> run_pipeline_bench(const PipelineRequest& request, const Progress& progress = no_progress());

@@ -3,6 +3,9 @@
 // computed from them as its help says.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "bench/pipeline_bench.hpp"
 #include "run/run_plan.hpp"
 #include "support/process.hpp"
@@ -22,30 +25,69 @@ bench::PipelineStage stage(const char* name, S s, double seconds) {
   return p;
 }
 
-// Per stage and kind: the sample's seconds over its slots, times every balance's slots.
-TEST(PipelineBench, ProjectionIsTheSampleRateTimesTheSlots) {
-  const std::vector<bench::PipelineStage> sample = {stage("KRvK", S::Table, 2.0), stage("KQvK", S::Table, 4.0),
-                                                    stage("KPvK", S::Table, 3.0), stage("KRvK", S::MinimizeCr, 1.0)};
-  const auto projection = bench::project(sample, 3);
-  uint64_t pawnless_slots = 0, pawn_slots = 0;
-  size_t pawnless = 0, pawnful = 0;
-  for (const Balance& b : Balance::all_up_to(3))
-    if (b.pieces() == 3) {
-      (b.has_pawns() ? pawn_slots : pawnless_slots) += run::table_slots(b);
-      ++(b.has_pawns() ? pawnful : pawnless);
+// Per stage and kind (pawns or not, a lone king or material on each side): the sample's seconds
+// over its slots, times every balance's slots; a kind the sample lacks takes the nearest one's.
+TEST(PipelineBench, ProjectionIsTheSampleRateTimesTheSlotsPerKind) {
+  const std::vector<bench::PipelineStage> sample = {stage("KQRvK", S::Table, 2.0), stage("KRRvK", S::Table, 4.0),
+                                                    stage("KRvKR", S::Table, 5.0), stage("KPPvK", S::Table, 3.0),
+                                                    stage("KRvKR", S::MinimizeCr, 1.0)};
+  const auto projection = bench::project(sample, 4);
+  // The kinds counted here without BalanceKind: pawns, and whether one side has its king alone.
+  auto kind_of = [](const Balance& b) {
+    return std::pair{b.has_pawns(), b.pieces(White) == 1 || b.pieces(Black) == 1};
+  };
+  std::map<std::pair<bool, bool>, std::pair<size_t, uint64_t>> kinds;  // balances, slots
+  for (const Balance& b : Balance::all_up_to(4))
+    if (b.pieces() == 4) {
+      auto& [n, slots] = kinds[kind_of(b)];
+      ++n;
+      slots += run::table_slots(b);
     }
-  const double pawnless_rate = 6.0 / double(run::table_slots(bal("KRvK")) + run::table_slots(bal("KQvK")));
-  const double pawn_rate = 3.0 / double(run::table_slots(bal("KPvK")));
-  ASSERT_EQ(projection.size(), 4u);  // table and minimize-cr, each for both kinds
+  ASSERT_EQ(kinds.size(), 4u);
+  auto rate = [](std::initializer_list<const char*> names, double seconds) {
+    uint64_t slots = 0;
+    for (const char* n : names) slots += run::table_slots(bal(n));
+    return seconds / double(slots);
+  };
+  ASSERT_EQ(projection.size(), 8u);  // table and minimize-cr, each for the four kinds
   for (const bench::ProjectedStage& p : projection) {
-    SCOPED_TRACE(std::string(name_of(p.stage)) + (p.pawns ? " pawns" : " no pawns"));
-    EXPECT_EQ(p.balances, p.pawns ? pawnful : pawnless);
-    EXPECT_EQ(p.slots, p.pawns ? pawn_slots : pawnless_slots);
+    const std::pair<bool, bool> kind{p.kind.pawns, p.kind.lone_king};
+    SCOPED_TRACE(std::string(name_of(p.stage)) + (p.kind.pawns ? " pawns" : " no pawns") +
+                 (p.kind.lone_king ? " lone king" : " each side"));
+    EXPECT_EQ(p.balances, kinds[kind].first);
+    EXPECT_EQ(p.slots, kinds[kind].second);
     EXPECT_DOUBLE_EQ(p.seconds, p.seconds_per_slot * double(p.slots));
-    if (p.stage == S::Table) EXPECT_DOUBLE_EQ(p.seconds_per_slot, p.pawns ? pawn_rate : pawnless_rate);
-    // No pawnful minimize-cr in the sample: the pawnless rate stands in.
-    if (p.stage == S::MinimizeCr) EXPECT_DOUBLE_EQ(p.seconds_per_slot, 1.0 / double(run::table_slots(bal("KRvK"))));
+    std::vector<Balance> from;
+    double want = 0;
+    if (p.stage == S::Table) {
+      if (!p.kind.pawns && p.kind.lone_king) {
+        want = rate({"KQRvK", "KRRvK"}, 6.0);
+        from = {bal("KQRvK"), bal("KRRvK")};
+      } else if (!p.kind.pawns) {
+        want = rate({"KRvKR"}, 5.0);
+        from = {bal("KRvKR")};
+      } else {  // no pawnful balance with material on each side: the pawnful lone king's rate
+        want = rate({"KPPvK"}, 3.0);
+        from = {bal("KPPvK")};
+      }
+    } else {  // minimize-cr: only KRvKR in the sample, for every kind
+      want = rate({"KRvKR"}, 1.0);
+      from = {bal("KRvKR")};
+    }
+    EXPECT_DOUBLE_EQ(p.seconds_per_slot, want);
+    EXPECT_EQ(p.from, from);
   }
+}
+
+// The default sample has one balance of each kind.
+TEST(PipelineBench, DefaultSampleHasEachKind) {
+  std::set<std::pair<bool, bool>> kinds;
+  for (const Balance& b : bench::default_pipeline_sample()) {
+    EXPECT_EQ(b.pieces(), 5);
+    const bench::BalanceKind k = bench::BalanceKind::of(b);
+    kinds.insert({k.pawns, k.lone_king});
+  }
+  EXPECT_EQ(kinds.size(), 4u);
 }
 
 // End to end on a small sample: every capture-resolved stage measured, none of the standalone
