@@ -61,10 +61,13 @@ constexpr bool needs(BatchStage later, BatchStage earlier) {
   return earlier < later && !info(earlier).optional &&
          (part_of(earlier) == StagePart::Table || part_of(earlier) == part_of(later));
 }
-// Whether redoing `earlier` makes `later` stale (as needs, optional stages included: a new table
-// is compared with Syzygy again).
+// Whether redoing `earlier` makes `later` stale (as needs, optional stages included as `later`: a
+// new table is compared with Syzygy again). An optional stage only reads (verify compares the
+// table with Syzygy's file), so redoing it makes nothing stale: comparing a table made earlier
+// must not make its covers again.
 constexpr bool depends_on(BatchStage later, BatchStage earlier) {
-  return earlier < later && (part_of(earlier) == StagePart::Table || part_of(earlier) == part_of(later));
+  return earlier < later && !info(earlier).optional &&
+         (part_of(earlier) == StagePart::Table || part_of(earlier) == part_of(later));
 }
 
 // The covers a batch makes and proves (batch --covers).

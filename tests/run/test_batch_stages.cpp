@@ -107,4 +107,33 @@ TEST(BatchStages, VerifyIsRecorded) {
   EXPECT_EQ(log, (std::vector<std::string>{"skipped", "skipped"}));
 }
 
+// Comparing a table with Syzygy after its cover is made and proven reads the table only: the
+// cover's stages stay done and are not run again.
+TEST(BatchStages, VerifyLaterLeavesTheCoversDone) {
+  EGTMIN_REQUIRE_SYZYGY();
+  TempDir dir("batch-verify-later");
+  run::BatchRequest req;
+  req.balances = {bal("KRvK")};
+  req.data_dir = dir.path;
+  req.passes = logic::default_passes();
+  req.threads = 1;
+  req.covers = run::CoverSet::Both;
+  ASSERT_TRUE(run::run_batch(req));
+  const auto made = fs::last_write_time(store::cover_path(dir.path, bal("KRvK"), store::CoverKind::CaptureResolved));
+  req.syzygy_dir = test::syzygy_dir();
+  std::vector<std::string> log;
+  run::BatchEvents ev;
+  ev.stage_done = [&](const run::BatchRecord& r, run::BatchStage s, bool skipped) {
+    if (r.balance == bal("KRvK")) log.push_back(std::string(name_of(s)) + (skipped ? " skipped" : " ran"));
+  };
+  auto verified = run::run_batch(req, ev);
+  ASSERT_TRUE(verified) << verified.error().message;
+  EXPECT_EQ(log, (std::vector<std::string>{"table skipped", "verify ran", "minimize skipped", "check skipped",
+                                           "minimize-cr skipped", "check-cr skipped"}));
+  EXPECT_EQ(made, fs::last_write_time(store::cover_path(dir.path, bal("KRvK"), store::CoverKind::CaptureResolved)));
+  auto rec = run::load_record(dir.path, bal("KRvK"));
+  ASSERT_TRUE(rec);
+  EXPECT_TRUE(rec->stage(S::Verify).done && rec->stage(S::CheckCr).done && rec->stage(S::Check).done);
+}
+
 }  // namespace
