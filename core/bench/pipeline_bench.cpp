@@ -10,10 +10,6 @@
 
 namespace egtmin::bench {
 
-BalanceKind BalanceKind::of(const Balance& b) {
-  return {b.has_pawns(), std::min(b.pieces(White), b.pieces(Black)) == 1};
-}
-
 std::vector<Balance> default_pipeline_sample() {
   std::vector<Balance> out;
   for (const char* name : {"KBBNvK", "KRNvKR", "KRPvKR", "KBPPvK"}) out.push_back(*Balance::parse(name));

@@ -4,7 +4,7 @@
 // search, and what those need first), each stage's wall time, CPU time and peak, and from them a
 // projection for every balance of a piece count.
 //
-// The projection: per stage and per kind of balance (BalanceKind), the sample's seconds per
+// The projection: per stage and per kind of balance (chess/balance_kind.hpp), the sample's seconds per
 // canonical table slot (its balances' stage times summed over their slots summed), times the slots
 // of every balance of that kind. Stages run one after another, as a batch runs them.
 #pragma once
@@ -14,25 +14,13 @@
 #include <vector>
 
 #include "chess/balance.hpp"
+#include "chess/balance_kind.hpp"
 #include "run/batch_stage.hpp"
 #include "run/stage.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
 namespace egtmin::bench {
-
-// What the projection takes a rate by: with pawns or without, and against a lone king or with a
-// piece or pawn on each side. Why both: per table slot, a balance against a lone king is made in a
-// fraction of the time of one with material on each side (its cover is far smaller), and at five
-// pieces each pawnful kind holds 15 or 35 balances, so one rate for all pawnful balances is
-// off for either (KBPPvK alone took 0.43x the per-slot time of KRPvKR and KRRvKP together).
-struct BalanceKind {
-  bool pawns = false;
-  bool lone_king = false;  // the side with fewer pieces has its king only
-  static BalanceKind of(const Balance& b);
-  friend bool operator==(const BalanceKind&, const BalanceKind&) = default;
-  friend auto operator<=>(const BalanceKind&, const BalanceKind&) = default;
-};
 
 // One balance of each kind: a pawnless balance against a lone king, a pawnless one with a piece
 // on each side, KRPvKR, and one with two pawns against a lone king.

@@ -243,7 +243,8 @@ uint64_t expected_stage_peak_bytes(const Balance& b, BatchStage s, int cpus) {
 }
 
 std::chrono::seconds expected_stage_seconds(const Balance& b, BatchStage s, int cpus) {
-  const double per_slot = with_stage(s, [&]<BatchStage S>() { return Stage<S>::kSecondsPerSlot.of(b.has_pawns()); });
+  const double per_slot =
+      with_stage(s, [&]<BatchStage S>() { return Stage<S>::kSecondsPerSlot.of(BalanceKind::of(b)); });
   // The rates were measured on one to two cores; more cores help up to the parts in flight, so
   // count no more than half of each core beyond two.
   const double speedup = cpus <= 2 ? 1.0 : 1.0 + 0.5 * double(cpus - 2) / 2.0;

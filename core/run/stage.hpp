@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "chess/balance_kind.hpp"
 #include "logic/pipeline.hpp"
 #include "run/batch_request.hpp"
 #include "run/minimize_run.hpp"
@@ -48,16 +49,21 @@ struct StageContext {
   std::string error;      // why it failed, without the stage's name (empty: it did not, or it was cancelled)
 };
 
-// Wall seconds per canonical table slot on two cores, without pawns and with them, which the plan's
-// estimates and the cluster's time limits (with their margin) are made from. The capture-resolved
-// set's stages (table, minimize-cr, check-cr) take the pipeline benchmark's rates, its sample run
-// with the machine to itself (docs/data/pipeline), so that a plan for the whole set sums to the
-// benchmark's projection; the others the medians of the five-piece batch records (docs/data/batch;
-// the Syzygy comparison from its one 5-piece run).
+// Wall seconds per canonical table slot on two cores, per kind of balance (chess/balance_kind.hpp),
+// which the plan's estimates and the cluster's time limits (with their margin) are made from. The
+// capture-resolved set's stages (table, minimize-cr, check-cr) take the pipeline benchmark's rates,
+// its sample of one balance of each kind run with the machine to itself (docs/data/pipeline), so
+// that a plan for the whole set sums to the benchmark's projection; the others the medians of the
+// five-piece batch records (docs/data/batch; the Syzygy comparison from its one 5-piece run), the
+// same for both shapes of a balance.
 struct SlotRate {
-  double pawnless = 0;
-  double pawns = 0;
-  constexpr double of(bool has_pawns) const { return has_pawns ? pawns : pawnless; }
+  double pawnless_lone_king = 0, pawnless = 0;  // without pawns: against a lone king; material on each side
+  double pawns_lone_king = 0, pawns = 0;        // with pawns: the same
+  constexpr double of(const BalanceKind& k) const {
+    return k.pawns ? (k.lone_king ? pawns_lone_king : pawns) : (k.lone_king ? pawnless_lone_king : pawnless);
+  }
+  // A rate for both shapes.
+  static constexpr SlotRate by_pawns(double pawnless, double pawns) { return {pawnless, pawnless, pawns, pawns}; }
 };
 
 template <BatchStage S>

@@ -84,7 +84,7 @@ TEST(PipelineBench, DefaultSampleHasEachKind) {
   std::set<std::pair<bool, bool>> kinds;
   for (const Balance& b : bench::default_pipeline_sample()) {
     EXPECT_EQ(b.pieces(), 5);
-    const bench::BalanceKind k = bench::BalanceKind::of(b);
+    const BalanceKind k = BalanceKind::of(b);
     kinds.insert({k.pawns, k.lone_king});
   }
   EXPECT_EQ(kinds.size(), 4u);

@@ -397,3 +397,19 @@ TEST(BatchRun, SizesFileErrorsNameTheLine) {
 }
 
 }  // namespace
+
+namespace {
+
+// A plan's expected times go by kind of balance: against a lone king, a pawnful balance's cover is
+// made in a fraction of the time of one with material on each side, though their tables have as
+// many slots.
+TEST(BatchRun, ExpectedTimesGoByKindOfBalance) {
+  const Balance lone = *Balance::parse("KBPPvK"), each = *Balance::parse("KRPvKR");
+  ASSERT_EQ(run::table_slots(lone), run::table_slots(each));
+  EXPECT_LT(run::expected_stage_seconds(lone, S::MinimizeCr, 2), run::expected_stage_seconds(each, S::MinimizeCr, 2));
+  EXPECT_LT(run::expected_stage_seconds(lone, S::Table, 2), run::expected_stage_seconds(each, S::Table, 2));
+  // Stages measured for the pawns alone keep one rate for both shapes.
+  EXPECT_EQ(run::expected_stage_seconds(lone, S::Minimize, 2), run::expected_stage_seconds(each, S::Minimize, 2));
+}
+
+}  // namespace

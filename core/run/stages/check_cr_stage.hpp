@@ -29,7 +29,7 @@ struct Stage<BatchStage::CheckCr> {
   static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
   // The tables the captures reach load beside the table, as in the minimization.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  static constexpr SlotRate kSecondsPerSlot{4.2e-8, 3.1e-8};
+  static constexpr SlotRate kSecondsPerSlot{2.1e-8, 4.4e-8, 1.5e-8, 2.8e-8};
 };
 
 }  // namespace egtmin::run

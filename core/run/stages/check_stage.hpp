@@ -21,7 +21,7 @@ struct Stage<BatchStage::Check> {
   static std::string summary(const StageFigures& f, const Results& r);
   static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  static constexpr SlotRate kSecondsPerSlot{5.3e-8, 8.6e-8};
+  static constexpr SlotRate kSecondsPerSlot = SlotRate::by_pawns(5.3e-8, 8.6e-8);
 };
 
 }  // namespace egtmin::run

@@ -41,7 +41,7 @@ struct Stage<BatchStage::MinimizeCr> {
   static uint64_t expected_memory_bytes(const Balance& b, int cpus) {
     return minimize_peak_bytes(b, cpus, store::CoverKind::CaptureResolved);
   }
-  static constexpr SlotRate kSecondsPerSlot{4.3e-7, 3.2e-7};
+  static constexpr SlotRate kSecondsPerSlot{1.6e-7, 3.0e-7, 5.5e-8, 2.0e-7};
 };
 
 }  // namespace egtmin::run

@@ -43,7 +43,7 @@ struct Stage<BatchStage::Minimize> {
   static uint64_t expected_memory_bytes(const Balance& b, int cpus) {
     return minimize_peak_bytes(b, cpus, store::CoverKind::Standalone);
   }
-  static constexpr SlotRate kSecondsPerSlot{8.7e-7, 1.15e-6};
+  static constexpr SlotRate kSecondsPerSlot = SlotRate::by_pawns(8.7e-7, 1.15e-6);
 };
 
 }  // namespace egtmin::run

@@ -26,7 +26,7 @@ struct Stage<BatchStage::Verify> {
   static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
   // The table loaded, and Syzygy's file mapped beside it.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
-  static constexpr SlotRate kSecondsPerSlot{2e-6, 2e-6};
+  static constexpr SlotRate kSecondsPerSlot = SlotRate::by_pawns(2e-6, 2e-6);
 };
 
 }  // namespace egtmin::run
