@@ -562,8 +562,8 @@ def pipeline_lines(rec, name):
             "|---|---|---|---:|---:|---:|"]
     for p in j["projection"]:
         kind = ("with pawns" if p["pawns"] else "without pawns") + (
-            "" if "lone_king" not in p else ", against a lone king" if p["lone_king"] else ", material on each side")
-        out.append(f"| {p['stage']} | {p['balances']} {kind} | {', '.join(p['from']) or '— (the other kind)'} "
+            ", against a lone king" if p["lone_king"] else ", material on each side")
+        out.append(f"| {p['stage']} | {p['balances']} {kind} | {', '.join(p['from'])} "
                    f"| {p['seconds_per_slot'] * 1e6:,.2f} | {fmt(p['slots'])} | {p['seconds'] / 3600:,.1f} h |")
     out += ["", f"Projected for every {j['project_pieces']}-piece balance: **{hours:,.1f} h** one stage after "
             f"another; the largest peak of a stage {gb(lp['peak_bytes'])} ({lp['balance']}, {lp['stage']}).", ""]

@@ -36,16 +36,19 @@ std::vector<ProjectedStage> project(const std::vector<PipelineStage>& stages, in
       for (bool lone_king : {true, false}) {
         const BalanceKind kind{pawns, lone_king};
         // The nearest kind the sample has: the other shape first, then the other pawns.
-        auto it = sample.end();
+        const Sum* rate = nullptr;
         for (const BalanceKind k :
              {kind, BalanceKind{pawns, !lone_king}, BalanceKind{!pawns, lone_king}, BalanceKind{!pawns, !lone_king}})
-          if (it == sample.end() || it->second.slots == 0) it = sample.find({stage, k});
-        if (it == sample.end() || it->second.slots == 0) continue;
+          if (auto it = sample.find({stage, k}); it != sample.end() && it->second.slots > 0) {
+            rate = &it->second;
+            break;
+          }
+        if (!rate) continue;
         ProjectedStage p;
         p.stage = stage;
         p.kind = kind;
-        p.seconds_per_slot = it->second.seconds / double(it->second.slots);
-        p.from = it->second.from;
+        p.seconds_per_slot = rate->seconds / double(rate->slots);
+        p.from = rate->from;
         for (const Balance& b : Balance::all_up_to(pieces))
           if (b.pieces() == pieces && BalanceKind::of(b) == kind) {
             ++p.balances;

@@ -24,15 +24,21 @@ using S = run::BatchStage;
 
 Balance bal(const char* name) { return *Balance::parse(name); }
 
+// A batch of `balances` in `data_dir` with the default passes, on one thread.
+run::BatchRequest request(const fs::path& data_dir, std::vector<Balance> balances) {
+  run::BatchRequest req;
+  req.balances = std::move(balances);
+  req.data_dir = data_dir;
+  req.passes = logic::default_passes();
+  req.threads = 1;
+  return req;
+}
+
 // One stage at a time, as the jobs run them: a stage before its prerequisites is refused by
 // name, and a killed writer's temporary is cleared before the stage writes.
 TEST(BatchStages, OneStageAtATime) {
   TempDir dir("batch-stage");
-  run::BatchRequest req;
-  req.balances = {bal("KRvK")};
-  req.data_dir = dir.path;
-  req.passes = logic::default_passes();
-  req.threads = 1;
+  run::BatchRequest req = request(dir.path, {bal("KRvK")});
   req.only = BatchStage::Minimize;
   auto early = run::run_batch(req);
   ASSERT_TRUE(early);
@@ -76,11 +82,7 @@ TEST(BatchStages, VerifyIsRecorded) {
   const fs::path syzygy = dir.path / "syzygy";
   fs::create_directories(syzygy);
   fs::create_symlink(test::syzygy_dir() / "KRvK.rtbw", syzygy / "KRvK.rtbw");
-  run::BatchRequest req;
-  req.balances = {bal("KQvK"), bal("KRvK")};
-  req.data_dir = dir.path / "data";
-  req.passes = logic::default_passes();
-  req.threads = 1;
+  run::BatchRequest req = request(dir.path / "data", {bal("KQvK"), bal("KRvK")});
   req.only = BatchStage::Table;
   ASSERT_TRUE(run::run_batch(req));
   req.only = BatchStage::Verify;
@@ -112,11 +114,7 @@ TEST(BatchStages, VerifyIsRecorded) {
 TEST(BatchStages, VerifyLaterLeavesTheCoversDone) {
   EGTMIN_REQUIRE_SYZYGY();
   TempDir dir("batch-verify-later");
-  run::BatchRequest req;
-  req.balances = {bal("KRvK")};
-  req.data_dir = dir.path;
-  req.passes = logic::default_passes();
-  req.threads = 1;
+  run::BatchRequest req = request(dir.path, {bal("KRvK")});
   req.covers = run::CoverSet::Both;
   ASSERT_TRUE(run::run_batch(req));
   const auto made = fs::last_write_time(store::cover_path(dir.path, bal("KRvK"), store::CoverKind::CaptureResolved));
