@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include <functional>
 #include <iostream>
+#include <vector>
 
 #include "common.hpp"
 #include "logic/cube.hpp"
 #include "probe/probe.hpp"
 #include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
-#include "table/generator.hpp"
 #include "table/table_store.hpp"
 
 namespace egtmin::cli {
@@ -86,30 +85,18 @@ Command add_probe(CLI::App& app) {
         // With --capture-resolved, the balance's capture-resolved cover (else its standalone
         // one) and, for each capture-resolved cover loaded, the covers its search reaches.
         probe::CoverProber prober;
-        const auto first = a->capture_resolved ? store::CoverKind::CaptureResolved : store::CoverKind::Standalone;
-        const auto second = a->capture_resolved ? store::CoverKind::Standalone : store::CoverKind::CaptureResolved;
-        std::function<Status(const Balance&)> load = [&](const Balance& bal) -> Status {
-          if (prober.has(bal)) return ok_status();
-          // A cover whose layout alone is on disk probes from it (probe::probeable).
-          auto path = store::cover_path(a->common.data_dir(), bal, first);
-          if (!probe::probeable(path)) {
-            if (!a->capture_resolved) return ok_status();  // the standalone probe reads .egtc only
-            path = store::cover_path(a->common.data_dir(), bal, second);
-            if (!probe::probeable(path)) return ok_status();
-          }
-          if (auto s = prober.add_file(path, probe::CoverProber::LayoutPolicy::Read, level.max_copies, level.regions);
-              !s)
-            return s;
-          if (prober.cover(bal)->file.kind == store::CoverKind::CaptureResolved)
-            for (const Balance& next : successor_balances(bal))
-              if (auto s = load(next.canonical()); !s) return s;
-          return ok_status();
+        const std::vector<store::CoverKind> kinds =
+            a->capture_resolved ? std::vector{store::CoverKind::CaptureResolved, store::CoverKind::Standalone}
+                                : std::vector{store::CoverKind::Standalone};  // the standalone probe reads .egtc only
+        auto load = [&](const Balance& bal) {
+          return prober.add_reaching(a->common.data_dir(), bal, kinds, probe::CoverProber::LayoutPolicy::Read,
+                                     level.max_copies, level.regions);
         };
         if (auto s = load(canonical); !s) return fail(s.error().message);
         if (pos->ep_square() != NoSquare)
           for (const Move& m : legal_moves(*pos))
             if (m.en_passant)
-              if (auto s = load(Balance::of(pos->after(m)).canonical()); !s) return fail(s.error().message);
+              if (auto s = load(Balance::of(pos->after(m))); !s) return fail(s.error().message);
 
         j["cover_method"] = probe::method_name(method);
         if (!prober.has(canonical)) {

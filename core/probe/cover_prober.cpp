@@ -358,6 +358,36 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   for (const fs::path& f : others)
     if (!preferred.count(f.stem())) files.push_back(f);
   std::sort(files.begin(), files.end());
+  if (auto s = prober->add_files(files, max_copies, regions, threads, layouts); !s) return s.error();
+  return prober;
+}
+
+Status CoverProber::add_reaching(const fs::path& data_dir, const Balance& b, std::span<const store::CoverKind> kinds,
+                                 LayoutPolicy layouts, double max_copies, RegionPolicy regions, int threads) {
+  // Which files first (from the names alone, so that they load side by side): the balance's
+  // cover, and through each capture-resolved one the balances its search reaches.
+  std::vector<fs::path> files;
+  std::set<std::string> seen;
+  std::vector<Balance> todo{b.canonical()};
+  while (!todo.empty()) {
+    const Balance next = todo.back();
+    todo.pop_back();
+    if (!seen.insert(next.name()).second || has(next)) continue;
+    for (const store::CoverKind kind : kinds) {
+      const fs::path path = store::cover_path(data_dir, next, kind);
+      if (!probeable(path)) continue;
+      files.push_back(path);
+      if (kind == store::CoverKind::CaptureResolved)
+        for (const Balance& s : successor_balances(next))
+          if (s.pieces() > 1) todo.push_back(s.canonical());
+      break;
+    }
+  }
+  return add_files(files, max_copies, regions, threads, layouts);
+}
+
+Status CoverProber::add_files(const std::vector<fs::path>& files, double max_copies, RegionPolicy regions, int threads,
+                              LayoutPolicy layouts) {
   // Loading and index building are the slow part of opening big covers and share nothing: a
   // worker per core takes the next file until none is left.
   std::vector<std::unique_ptr<LoadedCover>> built(files.size());
@@ -371,11 +401,10 @@ Result<std::unique_ptr<CoverProber>> CoverProber::open(const fs::path& data_dir,
   });
   for (size_t i = 0; i < files.size(); ++i) {
     if (!built[i]) return Error{files[i].string() + ": " + errors[i]};
-    prober->insert(std::move(built[i]));
+    insert(std::move(built[i]));
   }
-  prober->rebuild_material_hash();
-  if (auto s = prober->check_capture_successors(); !s) return s.error();
-  return prober;
+  rebuild_material_hash();
+  return check_capture_successors();
 }
 
 Status CoverProber::check_capture_successors() const {

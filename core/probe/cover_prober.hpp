@@ -195,6 +195,16 @@ class CoverProber {
                   double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
   // Adds one cover (tests build covers in memory).
   Status add(store::CoverFile cover, double max_copies = kDefaultCopies, RegionPolicy regions = RegionPolicy::Auto);
+  // Adds what probing balance b needs, and no more: its cover, of the first kind in `kinds` on disk
+  // (a cover whose layout alone is there counts: probeable), and for a capture-resolved cover the
+  // covers its capture search reaches, chosen the same way, transitively; covers it has are kept.
+  // They load on `threads` threads. Errors name a file that cannot be loaded, or a
+  // capture-resolved cover whose search reaches a balance with no cover on disk. Why: proving or
+  // probing one balance should neither load every cover under DATA nor fail for a cover it never
+  // reaches (open() refuses a whole directory where one capture-resolved cover lacks a successor).
+  Status add_reaching(const std::filesystem::path& data_dir, const Balance& b, std::span<const store::CoverKind> kinds,
+                      LayoutPolicy layouts = LayoutPolicy::Use, double max_copies = kDefaultCopies,
+                      RegionPolicy regions = RegionPolicy::Auto, int threads = 1);
 
   bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
   // The first cover, in name order, opened from its layout alone (its cubes not on disk, so the
@@ -261,6 +271,9 @@ class CoverProber {
   // hash once (rebuilding per cover would copy every index loaded so far again).
   void insert(std::unique_ptr<LoadedCover> lc);
   void rebuild_material_hash();
+  // Loads the files side by side, adds them, rebuilds the hash once and checks the successors.
+  Status add_files(const std::vector<std::filesystem::path>& files, double max_copies, RegionPolicy regions,
+                   int threads, LayoutPolicy layouts);
 
  public:
   // One colouring of one cover as probe_wdl sees it: everything it reads after the material hash,

@@ -113,14 +113,17 @@ Result<std::vector<BalanceProof>> run_proof(const ProofRequest& request, const P
           if (request.check_probe && !progress.cancelled()) {
             const Progress p = part(Stage::Check, "indexed probe");
             if (cover->kind == store::CoverKind::CaptureResolved) {
-              // The capture search probes the balances captures and promotions reach.
-              auto prober = probe::CoverProber::open(request.data_dir, probe::CoverProber::kDefaultCopies,
-                                                     probe::RegionPolicy::Auto, threads,
-                                                     probe::CoverProber::LayoutPolicy::Use, request.kind);
-              if (!prober)
-                proof.error = prober.error().message;
+              // The capture search probes the balances captures and promotions reach: their
+              // covers, and no others (a cover elsewhere in DATA that lacks one of its own
+              // successors says nothing about this one).
+              const store::CoverKind kinds[] = {store::CoverKind::CaptureResolved, store::CoverKind::Standalone};
+              probe::CoverProber prober;
+              if (auto s = prober.add_reaching(request.data_dir, b, kinds, probe::CoverProber::LayoutPolicy::Use,
+                                               probe::CoverProber::kDefaultCopies, probe::RegionPolicy::Auto, threads);
+                  !s)
+                proof.error = s.error().message;
               else
-                proof.probe = probe::check_probe(**table, **prober, threads, p, request.probe_scope);
+                proof.probe = probe::check_probe(**table, prober, threads, p, request.probe_scope);
             } else {
               probe::CoverProber prober;
               if (auto s = prober.add_file(path); !s)

@@ -42,8 +42,8 @@ struct ProofRequest {
   bool check_probe = false;
   probe::ProbeCheckScope probe_scope = probe::ProbeCheckScope::OneOfEachClass;
   // Which cover to check: a capture-resolved one is checked against its table with the positions
-  // a capture reaches left open, and probed (with its capture search, through every other cover
-  // under the data directory) against the whole table.
+  // a capture reaches left open, and probed (with its capture search, through the covers under the
+  // data directory that the search reaches: CoverProber::add_reaching) against the whole table.
   store::CoverKind kind = store::CoverKind::Standalone;
   std::optional<uint64_t> memory_limit;  // as MinimizeRequest::memory_limit, for missing tables
 };

@@ -15,6 +15,7 @@
 #include "probe/probe.hpp"
 #include "probe/probe_layout.hpp"
 #include "run/minimize_run.hpp"
+#include "run/proof_run.hpp"
 #include "support/env.hpp"
 #include "support/temp_dir.hpp"
 #include "table/table_store.hpp"
@@ -789,6 +790,65 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   ASSERT_TRUE(plain.add(*cover));
   const auto broken = check_probe(table, plain, 2);
   EXPECT_GT(broken.mismatches, 0u);
+}
+
+// Proving or probing one balance loads its cover and those its capture search reaches, and no
+// others: a capture-resolved cover elsewhere that lacks a successor refuses a whole directory
+// (open) but not a balance that never reaches it.
+TEST(CoverProber, AddReachingLoadsWhatTheSearchReachesAndNoMore) {
+  test::TempDir dir("prober-reaching");
+  run::MinimizeRequest r;
+  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
+  r.passes = logic::default_passes();
+  r.kind = store::CoverKind::CaptureResolved;
+  r.data_dir = dir.path;
+  auto made = run::run_minimize(r);
+  ASSERT_TRUE(made) << made.error().message;
+  ASSERT_TRUE(made->ok());
+  const auto kqk = store::cover_path(dir.path, *Balance::parse("KQvK"), store::CoverKind::CaptureResolved);
+  std::filesystem::remove(kqk);
+  std::filesystem::remove(layout_path(kqk));
+  const store::CoverKind kinds[] = {store::CoverKind::CaptureResolved, store::CoverKind::Standalone};
+
+  CoverProber rook;
+  ASSERT_TRUE(rook.add_reaching(dir.path, *Balance::parse("KRvK"), kinds));
+  std::vector<std::string> names;
+  for (const Balance& b : rook.balances()) names.push_back(b.name());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"KRvK", "KvK"}));  // the rook's capture reaches KvK
+  TableStore tables(dir.path);
+  const auto exact = check_probe(**tables.get(*Balance::parse("KRvK")), rook, 2);
+  EXPECT_GT(exact.positions, 0u);
+  EXPECT_EQ(exact.mismatches, 0u) << exact.first_mismatch;
+  // The proof through the capture search (check-cr) takes the same covers.
+  run::ProofRequest proof;
+  proof.balances = {*Balance::parse("KRvK")};
+  proof.data_dir = dir.path;
+  proof.threads = 2;
+  proof.self_check = false;
+  proof.check_probe = true;
+  proof.kind = store::CoverKind::CaptureResolved;
+  auto proven = run::run_proof(proof);
+  ASSERT_TRUE(proven) << proven.error().message;
+  ASSERT_EQ(proven->size(), 1u);
+  EXPECT_TRUE(proven->front().ok()) << proven->front().error;
+  ASSERT_TRUE(proven->front().probe);
+  EXPECT_EQ(proven->front().probe->positions, exact.positions);
+
+  // KPvK's promotions reach KQvK, which has no cover: refused, naming it.
+  CoverProber pawn;
+  const Status s = pawn.add_reaching(dir.path, *Balance::parse("KPvK"), kinds);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("missing: KQvK"), std::string::npos) << s.error().message;
+  auto whole = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                 CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+  EXPECT_FALSE(whole);
+
+  // With the standalone kind alone, no capture search and nothing beyond the balance.
+  const store::CoverKind standalone[] = {store::CoverKind::Standalone};
+  CoverProber plain;
+  ASSERT_TRUE(plain.add_reaching(dir.path, *Balance::parse("KPvK"), standalone));
+  EXPECT_TRUE(plain.balances().empty());  // only capture-resolved covers were made
 }
 
 // Both probe paths agree with the table on every canonical position of KPvK, for capture-resolved
