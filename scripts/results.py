@@ -570,6 +570,56 @@ def pipeline_lines(rec, name):
     return out
 
 
+def kind_of(name):
+    """A balance's kind as the projection takes it (core/chess/balance_kind.hpp): with pawns or
+    without, and whether the side with fewer pieces has its king only."""
+    white, black = name.split("v")
+    return "P" in name, min(len(white), len(black)) == 1
+
+
+CR_STAGES = ("table", "minimize_cr", "check_cr")
+
+
+def alone_against_projection(rec, batch):
+    """The batch records made alone, outside the pipeline sample, against what the projection gives
+    each: its kind's seconds per slot for each capture-resolved stage, times its slots (every balance
+    of a kind has as many: the kind's slots over its balances)."""
+    j = rec["result"]
+    sample = set(j["sample"].split(", ")) if isinstance(j["sample"], str) else set(j["sample"])
+    per_kind = {}
+    for p in j["projection"]:
+        per_kind.setdefault((p["pawns"], p["lone_king"]), 0.0)
+        per_kind[(p["pawns"], p["lone_king"])] += p["seconds_per_slot"] * p["slots"] / p["balances"]
+    rows = []
+    for r in batch:
+        n = r["balance"]
+        if (pieces_of(n) != j["project_pieces"] or n in sample or not alone(r.get("note", ""))
+                or not cr_proven(r) or kind_of(n) not in per_kind):
+            continue
+        made = sum(r[s]["seconds"] for s in CR_STAGES)
+        rows.append((kind_of(n), n, made, per_kind[kind_of(n)]))
+    if not rows:
+        return []
+    def label(kind):
+        return ("with pawns" if kind[0] else "without pawns") + (", lone king" if kind[1] else ", material on each side")
+
+    out = ["The batch records made with the machine to itself, outside the sample, against the projection: "
+           "each one's table, capture-resolved cover and proof, against its kind's seconds per slot for those "
+           "stages times its slots.", "",
+           "| balance | kind | made | projected | made / projected |", "|---|---|---:|---:|---:|"]
+    for kind, n, made, proj in sorted(rows):
+        out.append(f"| {n} | {label(kind)} | {secs(made)} | {secs(proj)} | {made / proj:.2f} |")
+    out += ["", "| kind | balances | made | projected | made / projected |", "|---|---:|---:|---:|---:|"]
+    for kind in sorted({r[0] for r in rows}):
+        mine = [r for r in rows if r[0] == kind]
+        made, proj = sum(r[2] for r in mine), sum(r[3] for r in mine)
+        out.append(f"| {label(kind)} | {len(mine)} | {secs(made)} | {secs(proj)} | {made / proj:.2f} |")
+    made, proj = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    out.append(f"| all | {len(rows)} | {secs(made)} | {secs(proj)} | **{made / proj:.2f}** |")
+    out.append("")
+    return out
+
+
 def probe_ready_text(ready, wdl):
     """Per piece count, the capture-resolved covers' probe layouts of each size record against
     Syzygy's WDL files (docs/syzygy-wdl-sizes.tsv): in total, and how many are over 1.0x each."""
@@ -802,6 +852,7 @@ def results_text():
     pipelines = records("pipeline")
     for name in sorted(pipelines):
         out += pipeline_lines(pipelines[name], name)
+        out += alone_against_projection(pipelines[name], batch)
 
     # A real engine.
     engines = records("engine")
