@@ -577,26 +577,23 @@ def kind_of(name):
     return "P" in name, min(len(white), len(black)) == 1
 
 
-CR_STAGES = ("table", "minimize_cr", "check_cr")
-
-
 def alone_against_projection(rec, batch):
     """The batch records made alone, outside the pipeline sample, against what the projection gives
     each: its kind's seconds per slot for each capture-resolved stage, times its slots (every balance
     of a kind has as many: the kind's slots over its balances)."""
     j = rec["result"]
-    sample = set(j["sample"].split(", ")) if isinstance(j["sample"], str) else set(j["sample"])
+    sample = set(j["sample"].split(", "))
     per_kind = {}
     for p in j["projection"]:
-        per_kind.setdefault((p["pawns"], p["lone_king"]), 0.0)
-        per_kind[(p["pawns"], p["lone_king"])] += p["seconds_per_slot"] * p["slots"] / p["balances"]
+        kind = (p["pawns"], p["lone_king"])
+        per_kind[kind] = per_kind.get(kind, 0.0) + p["seconds_per_slot"] * p["slots"] / p["balances"]
     rows = []
     for r in batch:
         n = r["balance"]
         if (pieces_of(n) != j["project_pieces"] or n in sample or not alone(r.get("note", ""))
                 or not cr_proven(r) or kind_of(n) not in per_kind):
             continue
-        made = sum(r[s]["seconds"] for s in CR_STAGES)
+        made = sum(r[stage]["seconds"] for stage in ("table", "minimize_cr", "check_cr"))
         rows.append((kind_of(n), n, made, per_kind[kind_of(n)]))
     if not rows:
         return []

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "logic/pass_sequence.hpp"
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
+#include "support/kpk_closure.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -19,11 +19,7 @@ namespace {
 // pawn that promotes to a won KQvK, whose capture-resolved cover need not hold the win.
 TEST(CliProbeCaptureResolved, AnswersThroughTheCaptureSearch) {
   const test::TempDir dir("cli-probe-cr");
-  run::MinimizeRequest r;
-  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = logic::default_passes();
-  r.kind = store::CoverKind::CaptureResolved;
-  r.data_dir = dir.path;
+  const run::MinimizeRequest r = test::kpk_closure_request(dir.path);
   auto made = run::run_minimize(r);
   ASSERT_TRUE(made && made->ok());
   const std::string fen = "K1k5/4P3/8/8/8/8/8/8 w - - 0 1";

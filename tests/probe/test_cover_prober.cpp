@@ -17,6 +17,7 @@
 #include "run/minimize_run.hpp"
 #include "run/proof_run.hpp"
 #include "support/env.hpp"
+#include "support/kpk_closure.hpp"
 #include "support/temp_dir.hpp"
 #include "table/table_store.hpp"
 #include "util/atomic_file.hpp"
@@ -743,11 +744,7 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
 // win cube hold an "at most a draw" position: the search cannot lower a stored value).
 TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
   test::TempDir dir("prober-capture");
-  run::MinimizeRequest r;
-  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = logic::default_passes();
-  r.kind = store::CoverKind::CaptureResolved;
-  r.data_dir = dir.path;
+  run::MinimizeRequest r = test::kpk_closure_request(dir.path);
   auto made = run::run_minimize(r);
   ASSERT_TRUE(made) << made.error().message;
   ASSERT_TRUE(made->ok());
@@ -797,11 +794,7 @@ TEST(CoverProber, CaptureResolvedCoverIsExactWithItsSearchAndCaughtWithout) {
 // (open) but not a balance that never reaches it.
 TEST(CoverProber, AddReachingLoadsWhatTheSearchReachesAndNoMore) {
   test::TempDir dir("prober-reaching");
-  run::MinimizeRequest r;
-  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = logic::default_passes();
-  r.kind = store::CoverKind::CaptureResolved;
-  r.data_dir = dir.path;
+  run::MinimizeRequest r = test::kpk_closure_request(dir.path);
   auto made = run::run_minimize(r);
   ASSERT_TRUE(made) << made.error().message;
   ASSERT_TRUE(made->ok());
@@ -858,12 +851,8 @@ TEST(CoverProber, AddReachingLoadsWhatTheSearchReachesAndNoMore) {
 TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
   for (run::ImpliedOutput implied : {run::ImpliedOutput::MostCubes, run::ImpliedOutput::None}) {
     test::TempDir dir("prober-capture-paths");
-    run::MinimizeRequest r;
-    for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-    r.passes = logic::default_passes();
-    r.kind = store::CoverKind::CaptureResolved;
+    run::MinimizeRequest r = test::kpk_closure_request(dir.path);
     r.implied = implied;
-    r.data_dir = dir.path;
     auto made = run::run_minimize(r);
     ASSERT_TRUE(made && made->ok());
     auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
@@ -922,10 +911,7 @@ TEST(CoverProber, ProbeMethodRegistryNamesEveryIdOnce) {
 TEST(CoverProber, ProbeBenchTimesBothKindsOnTheSamePositions) {
   EGTMIN_REQUIRE_SYZYGY();
   test::TempDir dir("prober-bench-kinds");
-  run::MinimizeRequest r;
-  for (const char* b : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) r.balances.push_back(*Balance::parse(b));
-  r.passes = logic::default_passes();
-  r.data_dir = dir.path;
+  run::MinimizeRequest r = test::kpk_closure_request(dir.path);
   for (store::CoverKind kind : {store::CoverKind::Standalone, store::CoverKind::CaptureResolved}) {
     r.kind = kind;
     auto made = run::run_minimize(r);
