@@ -4,7 +4,11 @@
 // be stored once behind a pointer; a word shared by many lists could be stored once behind a
 // shorter number. Prints the regions, the non-empty ones, their cubes and bytes; the distinct
 // lists and their cubes; the distinct words; and the lists' lengths (median, 90th and 99th
-// percentile, largest, mean).
+// percentile, largest, mean). At five pieces, also the words that repeat across siblings, the 64
+// regions that differ only in the third fixed piece's square: a word held by at least T of them
+// stored once per group of siblings, as 6 bytes (the word and the third piece's rows and files)
+// instead of once per sibling, with the cubes a probe of a non-empty region would then scan (its
+// own left, and the group's).
 //
 //   egtmin_layout_dedup_study COVER_FILE
 //
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
   std::unordered_set<uint32_t> words;
   size_t cubes = 0, regions = 0, distinct_cubes = 0;
   std::vector<size_t> lengths;
+  std::vector<std::vector<uint32_t>> region_lists;  // in directory order: siblings are 64 in a row
   for (size_t b = 0; b < blocks; ++b) {
     // A block (RegionIndex): its first cube, then each region's units and its fallback.
     const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + b * RegionIndex::kBlockBytes;
@@ -70,6 +75,7 @@ int main(int argc, char** argv) {
       key.push_back(char(fallback));
       if (lists.emplace(std::move(key), n).second) distinct_cubes += n;
       words.insert(c, c + n);
+      region_lists.emplace_back(c, c + n);
     }
   }
   std::printf(
@@ -81,5 +87,34 @@ int main(int argc, char** argv) {
     std::printf("cubes a non-empty region: median %zu, 90th percentile %zu, 99th %zu, largest %zu, mean %.1f\n",
                 lengths[lengths.size() / 2], lengths[lengths.size() * 9 / 10], lengths[lengths.size() * 99 / 100],
                 lengths.back(), double(cubes) / double(lengths.size()));
+  if (ri.pieces() != 5) return 0;
+  // The directory numbers a region (side to move, fixed squares) with the third fixed square in its
+  // low 6 bits.
+  for (int t : {2, 4, 8, 16}) {
+    size_t own = 0, shared = 0, nonempty = 0;
+    double scan_own = 0, scan_shared = 0;
+    for (size_t g = 0; g + 64 <= region_lists.size(); g += 64) {
+      std::unordered_map<uint32_t, int> holders;
+      for (size_t s = 0; s < 64; ++s) {
+        std::unordered_set<uint32_t> once(region_lists[g + s].begin(), region_lists[g + s].end());
+        for (uint32_t w : once) ++holders[w];
+      }
+      size_t up = 0;
+      for (const auto& [w, n] : holders) up += n >= t;
+      shared += up;
+      for (size_t s = 0; s < 64; ++s) {
+        size_t keep = 0;
+        for (uint32_t w : region_lists[g + s]) keep += holders[w] < t;
+        own += keep;
+        if (!region_lists[g + s].empty()) ++nonempty, scan_own += double(keep), scan_shared += double(up);
+      }
+    }
+    const size_t bytes = own * 4 + shared * 6;
+    std::printf(
+        "siblings, words held by at least %2d stored once: %zu own + %zu shared, %zu bytes (%.3fx); "
+        "a non-empty region's probe scans %.1f + %.1f cubes\n",
+        t, own, shared, bytes, double(bytes) / double(cubes * 4), scan_own / double(nonempty),
+        scan_shared / double(nonempty));
+  }
   return 0;
 }
