@@ -15,6 +15,7 @@
 // COVER_FILE is NAME.egtc or NAME.egtcr; its layout (NAME.egtl, NAME.egtlr) must be beside it and
 // current. Covers without a region index print their index's shape only.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -89,32 +90,36 @@ int main(int argc, char** argv) {
                 lengths.back(), double(cubes) / double(lengths.size()));
   if (ri.pieces() != 5) return 0;
   // The directory numbers a region (side to move, fixed squares) with the third fixed square in its
-  // low 6 bits.
-  for (int t : {2, 4, 8, 16}) {
-    size_t own = 0, shared = 0, nonempty = 0;
-    double scan_own = 0, scan_shared = 0;
-    for (size_t g = 0; g + 64 <= region_lists.size(); g += 64) {
-      std::unordered_map<uint32_t, int> holders;
-      for (size_t s = 0; s < 64; ++s) {
-        std::unordered_set<uint32_t> once(region_lists[g + s].begin(), region_lists[g + s].end());
-        for (uint32_t w : once) ++holders[w];
-      }
+  // low 6 bits. A region's words are distinct (the build keeps each grown word once), so a word's
+  // holders in a group are the siblings whose lists have it. Each group counted once, for every T.
+  constexpr std::array<int, 4> kHolders = {2, 4, 8, 16};
+  std::array<size_t, 4> own{}, shared{};
+  std::array<double, 4> scan_own{}, scan_shared{};
+  size_t nonempty = 0;
+  for (size_t g = 0; g + 64 <= region_lists.size(); g += 64) {
+    std::unordered_map<uint32_t, int> holders;
+    for (size_t s = 0; s < 64; ++s)
+      for (uint32_t w : region_lists[g + s]) ++holders[w];
+    for (size_t t = 0; t < kHolders.size(); ++t) {
       size_t up = 0;
-      for (const auto& [w, n] : holders) up += n >= t;
-      shared += up;
+      for (const auto& [w, n] : holders) up += n >= kHolders[t];
+      shared[t] += up;
       for (size_t s = 0; s < 64; ++s) {
         size_t keep = 0;
-        for (uint32_t w : region_lists[g + s]) keep += holders[w] < t;
-        own += keep;
-        if (!region_lists[g + s].empty()) ++nonempty, scan_own += double(keep), scan_shared += double(up);
+        for (uint32_t w : region_lists[g + s]) keep += holders[w] < kHolders[t];
+        own[t] += keep;
+        if (!region_lists[g + s].empty()) scan_own[t] += double(keep), scan_shared[t] += double(up);
       }
     }
-    const size_t bytes = own * 4 + shared * 6;
+    for (size_t s = 0; s < 64; ++s) nonempty += !region_lists[g + s].empty();
+  }
+  for (size_t t = 0; t < kHolders.size(); ++t) {
+    const size_t bytes = own[t] * 4 + shared[t] * 6;
     std::printf(
         "siblings, words held by at least %2d stored once: %zu own + %zu shared, %zu bytes (%.3fx); "
         "a non-empty region's probe scans %.1f + %.1f cubes\n",
-        t, own, shared, bytes, double(bytes) / double(cubes * 4), scan_own / double(nonempty),
-        scan_shared / double(nonempty));
+        kHolders[t], own[t], shared[t], bytes, double(bytes) / double(cubes * 4), scan_own[t] / double(nonempty),
+        scan_shared[t] / double(nonempty));
   }
   return 0;
 }
