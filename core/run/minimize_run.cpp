@@ -278,7 +278,7 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       file.canon = m->scheme;
       file.passes = logic::passes_string(request.passes);
       file.cubes = std::move(m->cover);
-      file.rule_draws = std::move(m->rule_draws);
+      file.rule_draws = m->rule_draws;  // a copy: the summary reports the list too (records count it)
       file.implied = implied;
       if (!save(std::move(file))) return;
     }

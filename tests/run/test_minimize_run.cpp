@@ -133,6 +133,36 @@ TEST(MinimizeRun, TablesOnlyWhenNoPasses) {
   EXPECT_FALSE(fs::exists(store::cover_path(dir.path, *Balance::parse("KNvK"))));
 }
 
+// The 50-move rule's draws reach both the saved cover and the run's summary, which the batch
+// records count (a KQvKR table with cursed wins and blessed losses planted: no 3-4-piece balance
+// has any).
+TEST(MinimizeRun, RuleDrawsAreSavedAndCountedInTheSummary) {
+  TempDir dir("run-rule-draws");
+  const Balance kqkr = *Balance::parse("KQvKR");
+  {
+    TableStore store(dir.path);
+    auto t = store.ensure(kqkr);
+    ASSERT_TRUE(t) << t.error().message;
+    Table planted = **t;
+    for (uint64_t s = 0; s < planted.slots(); s += 37) {
+      const Wdl v = planted.at_slot(s);
+      if (v == Wdl::Win || v == Wdl::Loss) planted.set_slot(s, v == Wdl::Win ? Wdl::CursedWin : Wdl::BlessedLoss);
+    }
+    ASSERT_TRUE(planted.save(store.path_for(kqkr)).ok());
+  }
+  auto r = run::run_minimize(request(dir.path, {"KQvKR"}, 2), {}, no_progress());
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->balances.size(), 1u);
+  auto cover = store::load_cover(r->balances[0].cover_path, &kqkr);
+  ASSERT_TRUE(cover) << cover.error().message;
+  EXPECT_GT(cover->rule_draws.size(), 1000u);
+  EXPECT_EQ(r->balances[0].summary.rule_draws.size(), cover->rule_draws.size());
+  TableStore store(dir.path);
+  auto t = store.get(kqkr);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(logic::check_cover(**t, cover->cubes, cover->canon, cover->rule_draws, cover->implied).mismatches, 0u);
+}
+
 }  // namespace
 
 namespace {
