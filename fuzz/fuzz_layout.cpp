@@ -5,7 +5,8 @@
 // CRC-64 written in), so that mutants reach the indexes' checks past the checksum. A layout the
 // reader accepts must answer probes of its balance without reading outside its bytes: the target
 // probes positions spread over the index space through the hot path's own functions (the front
-// line, the tree, the region index), under AddressSanitizer in the fuzz build.
+// line, the tree, the region index, the list of the 50-move rule's draws), under AddressSanitizer
+// in the fuzz build.
 #include <lzma.h>
 
 #include <array>
@@ -42,6 +43,7 @@ void probe_all(const LoadedCover& lc) {
       const uint32_t placement = uint32_t(index & ((uint64_t{1} << stm_shift(K)) - 1));
       sink += unsigned(RegionIndex::find_output(region, RegionIndex::locate<K>(region, stm, placement)));
     }
+    if (const uint64_t* rules = lc.rules.hot()) sink += unsigned(RuleDrawSet::contains(rules, index));
   }
   if (sink == ~0u) __builtin_trap();  // keeps the probes
 }

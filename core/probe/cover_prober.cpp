@@ -125,6 +125,10 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
                  " pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
+  auto rules = RuleDrawSet::build(cover.rule_draws);
+  if (!rules) return Error{"cover of " + b.name() + ": " + rules.error().message};
+  lc->rules = std::move(*rules);
+  cover.rule_draws = {};
   if (max_copies < 1) {  // kNoIndex: the cubes are all there is
     lc->file = std::move(cover);
     lc->file.cubes.shrink_to_fit();
@@ -239,10 +243,7 @@ void CoverProber::rebuild_material_hash() {
     e.cover = uint16_t(slot);
     e.index = lc.index.hot();
     if (lc.region.built()) e.region = lc.region.hot();
-    if (!lc.file.rule_draws.empty()) {
-      e.rule_draws = lc.file.rule_draws.data();
-      e.rule_draw_count = uint32_t(lc.file.rule_draws.size());
-    }
+    e.rule_draws = lc.rules.hot();
     e.kind = lc.file.kind;
     e.implied = uint8_t(lc.file.implied);
     e.direct = lc.direct.data();
@@ -252,7 +253,7 @@ void CoverProber::rebuild_material_hash() {
   // answers (the entry without a table yet), once per cover.
   for (size_t slot = 0; slot < covers_.size(); ++slot) {
     LoadedCover& lc = *covers_[slot];
-    if (lc.encoding.pieces() != 3 || !lc.indexed() || !lc.file.rule_draws.empty() || lc.direct.built()) continue;
+    if (lc.encoding.pieces() != 3 || !lc.indexed() || !lc.rules.empty() || lc.direct.built()) continue;
     const HotEntry e = entry_for(slot, false);
     // Both mirrors for a pawnless balance whose representatives use all eight transforms (the
     // entry's mode 2, which the probe reads as well), the left-right one otherwise: a chess
@@ -446,7 +447,7 @@ size_t CoverProber::memory_bytes(Method m) const {
   size_t total = sizeof(*this);
   if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_) {
-    total += c->file.rule_draws.capacity() * sizeof(uint32_t);
+    total += c->rules.words().size_bytes();
     if (m == Method::Linear) {
       total += c->cubes().capacity() * sizeof(logic::CubeWord);
       continue;
@@ -469,7 +470,7 @@ size_t resident_of(const LoadedCover& c, bool with_arena_words) {
            c.region.hot_words().size_bytes();
   if (c.from_layout() || with_arena_words)
     total += c.index.hot_words().size_bytes() + c.region.hot_words().size_bytes();
-  return total + c.cube_bytes() + c.file.rule_draws.capacity() * sizeof(uint32_t) + c.direct.memory_bytes();
+  return total + c.cube_bytes() + c.rules.words().size_bytes() + c.direct.memory_bytes();
 }
 }  // namespace
 
@@ -533,7 +534,7 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
     return Error{"no cube of the " + lc.file.balance.name() + " cover contains this position (is it legal?)"};
   CoverAnswer out;
   if (found.out != logic::Output::None) {
-    Wdl white = logic::value_of(found.out, lc.file.is_rule_draw(rep_index));
+    Wdl white = logic::value_of(found.out, lc.rules.contains(rep_index));
     if (negate_white) white = negate(white);
     out.wdl = p.stm == White ? white : negate(white);
   }

@@ -26,6 +26,7 @@
 #include "probe/cube_index.hpp"
 #include "probe/direct_table.hpp"
 #include "probe/region_index.hpp"
+#include "probe/rule_draw_set.hpp"
 #include "store/cover_file.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
@@ -54,10 +55,13 @@ constexpr std::span<const EnumName<RegionPolicy>> enum_names(RegionPolicy) { ret
 
 // One balance's cover, ready to probe.
 struct LoadedCover {
-  CubeIndex index;        // the front line, and the tree when there is no region index
-  RegionIndex region;     // 5-piece covers and the most diffuse 3-4 piece ones: what the front misses
-  DirectTable direct;     // 3-piece covers probed by their index: every placement's output
-  store::CoverFile file;  // without its cubes when opened from a layout (cubes() then loads them)
+  CubeIndex index;     // the front line, and the tree when there is no region index
+  RegionIndex region;  // 5-piece covers and the most diffuse 3-4 piece ones: what the front misses
+  DirectTable direct;  // 3-piece covers probed by their index: every placement's output
+  RuleDrawSet rules;   // the 50-move rule's draws (in the mapping when opened from a layout)
+  // Without its cubes when opened from a layout (cubes() then loads them), and always without its
+  // list of the rule's draws, which `rules` holds.
+  store::CoverFile file;
   Encoding encoding;
   CoverCanon canon;
   double index_build_seconds = 0;  // 0 when opened from a layout
@@ -297,9 +301,8 @@ class CoverProber {
     uint16_t cover = 0;  // position in covers_
     CubeIndex::Hot index;
     RegionIndex::Hot region;  // region.dir null: the tree answers front misses
-    // The cover's 50-move-rule draws (ascending representative indices); null when it has none.
-    const uint32_t* rule_draws = nullptr;
-    uint32_t rule_draw_count = 0;  // 32 bits, so that the two bytes below share its word
+    // The cover's 50-move-rule draws (RuleDrawSet::hot()); null when it has none.
+    const uint64_t* rule_draws = nullptr;
     // Capture-resolved: the cover leaves positions a capture reaches to the search.
     store::CoverKind kind = store::CoverKind::Standalone;
     uint8_t implied = 0;  // the cover's implied output (store::CoverFile::implied)

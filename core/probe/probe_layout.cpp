@@ -116,7 +116,6 @@ Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes
   r.get(inputs);
   r.get(canon);
   r.get(lc->file.passes);
-  r.get(lc->file.rule_draws);
   r.get(cubes);
   const auto balance = Balance::parse(name);
   if (!r.ok() || !balance || !is_supported(*balance) || inputs != inputs_for(balance->pieces()) ||
@@ -131,12 +130,16 @@ Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes
   lc->canon = CoverCanon(lc->encoding, lc->file.canon);
   lc->index.load_state(r);
   lc->region.load_state(r);
-  const std::span<const uint64_t> index_words = r.view_aligned(), region_words = r.view_aligned();
+  const std::span<const uint64_t> index_words = r.view_aligned(), region_words = r.view_aligned(),
+                                  rule_words = r.view_aligned();
   if (!r.ok() || !r.at_end()) return Error{where + "damaged (its parts do not add up)"};
   // The indexes must be of this balance's encoding: the hot path reads them with its piece count.
   if (lc->index.inputs() != inputs || !lc->index.attach_hot_words(index_words) ||
       (!region_words.empty() && lc->region.pieces() != balance->pieces()) || !lc->region.attach_hot_words(region_words))
     return Error{where + "damaged index"};
+  auto rules = RuleDrawSet::attach(rule_words);
+  if (!rules) return Error{where + rules.error().message};
+  lc->rules = std::move(*rules);
   lc->set_lazy_cubes({}, cubes);
   return lc;
 }

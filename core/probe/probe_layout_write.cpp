@@ -22,13 +22,13 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   // as in the cover file (0 for standalone covers storing every output: their layouts are as before).
   w.put(uint8_t(uint8_t(lc.file.canon) | uint8_t(lc.file.kind) << 4 | uint8_t(lc.file.implied) << 6));
   w.put(lc.file.passes);
-  w.put(lc.file.rule_draws);
   w.put(uint64_t(lc.cube_count()));
   lc.index.save_state(w);
   lc.region.save_state(w);
   // Aligned to the payload's start, which is on a cache line of the file (kLayoutHeaderBytes).
   w.put_aligned(lc.index.hot_words());
   w.put_aligned(lc.region.built() ? lc.region.hot_words() : std::span<const uint64_t>{});
+  w.put_aligned(lc.rules.words());
   const std::vector<uint8_t>& payload = w.bytes();
 
   // Sized once, then filled: header and payload (also keeps GCC 12 from a false -Warray-bounds on

@@ -281,3 +281,45 @@ TEST_F(CliProbeBench, BenchAblationComparesIdeasOnTheSameBalances) {
 
 }  // namespace
 }  // namespace egtmin
+
+namespace egtmin {
+namespace {
+
+// `layouts` makes the layouts that are missing or stale (another cover's, as after an upgrade of
+// the layout's version) and leaves the current ones alone; a named balance without a cover is a
+// usage error.
+TEST_F(CliProbeBench, LayoutsCommandMakesOnlyMissingAndStaleLayouts) {
+  const std::filesystem::path data = *dir_ / "layouts-data";
+  std::filesystem::create_directories(data / "covers");
+  for (const char* name : {"KQvK", "KRvK"})
+    std::filesystem::copy_file(*dir_ / "covers" / (std::string(name) + ".egtc"),
+                               data / "covers" / (std::string(name) + ".egtc"),
+                               std::filesystem::copy_options::overwrite_existing);
+  auto layouts = [&](const std::string& args) {
+    CliRun r = run_cli("layouts --json --quiet --data " + data.string() + " " + args);
+    EXPECT_EQ(r.rc, 0) << r.out;
+    return nlohmann::json::parse(r.out);
+  };
+  auto first = layouts("");
+  EXPECT_EQ(first["made"], 2);
+  EXPECT_EQ(first["current"], 0);
+  auto again = layouts("");
+  EXPECT_EQ(again["made"], 0);
+  EXPECT_EQ(again["current"], 2);
+  // KRvK's layout replaced by KQvK's: made again, and KQvK's left alone.
+  std::filesystem::copy_file(data / "covers" / "KQvK.egtl", data / "covers" / "KRvK.egtl",
+                             std::filesystem::copy_options::overwrite_existing);
+  auto stale = layouts("KRvK KQvK");
+  EXPECT_EQ(stale["made"], 1);
+  EXPECT_EQ(stale["current"], 1);
+  EXPECT_EQ(stale["layouts"][0]["balance"], "KRvK");
+  EXPECT_EQ(stale["layouts"][0]["status"], "made");
+  // The layout made probes: KvKR, Black to move wins, from the layout through the indexed probe.
+  CliRun probed = run_cli("probe '8/8/8/8/8/2k5/3r4/K7 b - - 0 1' --json --method indexed --data " + data.string());
+  ASSERT_EQ(probed.rc, 0) << probed.out;
+  EXPECT_EQ(nlohmann::json::parse(probed.out)["wdl"], "win");
+  EXPECT_EQ(run_cli("layouts KNvK --data " + data.string()).rc, 2);
+}
+
+}  // namespace
+}  // namespace egtmin

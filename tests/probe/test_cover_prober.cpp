@@ -736,6 +736,26 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
   EXPECT_EQ(bad, 0);
   EXPECT_GT(cursed, 100);
   EXPECT_GT(blessed, 100);
+
+  // Its layout alone (the list Rice-coded, read in place in the mapping) answers the same, and
+  // holds the list in fewer bytes than the cover file's 32-bit indices would take.
+  test::TempDir dir("prober-rule-layout");
+  const auto cover_file = store::cover_path(dir.path, t.balance());
+  ASSERT_TRUE(store::save_cover(cover_file, file).ok());
+  ASSERT_TRUE(make_layout(cover_file).ok());
+  std::filesystem::remove(cover_file);
+  auto alone = CoverProber::open(dir.path);
+  ASSERT_TRUE(alone.ok()) << alone.error().message;
+  const LoadedCover* lc = (*alone)->cover(t.balance());
+  ASSERT_TRUE(lc && lc->from_layout());
+  EXPECT_EQ(lc->rules.size(), m->rule_draws.size());
+  EXPECT_LT(lc->rules.words().size_bytes(), m->rule_draws.size() * sizeof(uint32_t) / 2);
+  bad = 0;
+  for (uint64_t idx = 0; idx < enc.size() && bad < 3; idx += 29) {
+    const Placement p = enc.decode(idx);
+    if (enc.is_legal(p)) bad += check_position(**alone, t, p, false);
+  }
+  EXPECT_EQ(bad, 0);
 }
 
 // Capture-resolved covers: the values a promotion or capture reaches are left to the probe's

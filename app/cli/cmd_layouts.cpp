@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// egtmin-cli layouts: writes the probe layout of each cover whose layout is missing or stale.
+#include <chrono>
+#include <cstdio>
+
+#include "common.hpp"
+#include "probe/probe_layout.hpp"
+#include "store/cover_file.hpp"
+#include "util/defaults.hpp"
+
+namespace egtmin::cli {
+
+namespace {
+
+// The covers of `kind` to look at: the named balances', or every one under DATA/covers.
+Result<std::vector<std::filesystem::path>> covers_to_look_at(const std::filesystem::path& data,
+                                                             const std::vector<Balance>& named, store::CoverKind kind) {
+  std::vector<std::filesystem::path> out;
+  if (!named.empty()) {
+    for (const Balance& b : named) {
+      auto c = store::cover_path(data, b, kind);
+      if (!std::filesystem::exists(c)) return Error{"no cover file " + c.string()};
+      out.push_back(c);
+    }
+    return out;
+  }
+  std::error_code ec;
+  for (auto& c : probe::probeable_covers(data / "covers", kind, ec))
+    if (std::filesystem::exists(c)) out.push_back(c);  // a layout alone has no cover to make it from
+  if (ec) return Error{(data / "covers").string() + ": " + ec.message()};
+  return out;
+}
+
+Command add_layouts(CLI::App& app) {
+  struct Args {
+    Common common;
+    std::vector<std::string> balances;
+    int pieces = 0;
+    bool capture_resolved = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand(
+      "layouts",
+      "Write the probe layout of each cover whose layout is missing, of another version or of another cover");
+  sub->footer(
+      "A probe layout (NAME.egtl, NAME.egtlr) is what the indexed probe maps; minimize writes it after each\n"
+      "cover. After an upgrade that changes the layout's version, a prober that may write (probe, bench)\n"
+      "makes each stale layout again when it opens the cover, and the engines' library, which never\n"
+      "writes, builds the index in memory on every start. This command makes them once. Without\n"
+      "balances, every cover under DATA/covers of the kind asked.\n"
+      "Examples:\n  egtmin-cli layouts\n  egtmin-cli layouts --capture-resolved --pieces 5 --json");
+  add_balance_selection(sub, a->balances, a->pieces, "Covers whose layouts to make (default: every cover)");
+  sub->add_flag("--capture-resolved", a->capture_resolved, "The capture-resolved covers' layouts (NAME.egtlr)");
+  add_common(sub, a->common);
+  return {sub, [a] {
+            std::vector<Balance> named;
+            if (!a->balances.empty() || a->pieces > 0) {
+              auto requested = balances_or_pieces(a->balances, a->pieces, "layouts");
+              if (!requested) {
+                fail(requested.error().message);
+                return int(kUsage);
+              }
+              named = *requested;
+            }
+            const auto kind = cover_kind(a->capture_resolved);
+            auto covers = covers_to_look_at(a->common.data_dir(), named, kind);
+            if (!covers) {
+              fail(covers.error().message);
+              return int(named.empty() ? kFailure : kUsage);  // a named balance without a cover: usage
+            }
+            nlohmann::json jl = nlohmann::json::array();
+            int made = 0, current = 0, errors = 0;
+            for (const auto& cover : *covers) {
+              const std::string name = cover.stem().string();
+              auto id = probe::cover_identity(cover);
+              if (!id) {
+                ++errors;
+                fail(id.error().message);
+                jl.push_back({{"balance", name}, {"error", id.error().message}});
+                continue;
+              }
+              const auto layout = probe::layout_path(cover);
+              if (probe::layout_is_current(layout, *id)) {
+                ++current;
+                jl.push_back({{"balance", name}, {"status", "current"}});
+                continue;
+              }
+              if (!a->common.quiet) std::fprintf(stderr, "%s: making its layout\n", name.c_str());
+              const auto t0 = std::chrono::steady_clock::now();
+              if (auto st = probe::make_layout(cover, a->common.threads > 0 ? a->common.threads : default_threads());
+                  !st) {
+                ++errors;
+                fail(st.error().message);
+                jl.push_back({{"balance", name}, {"error", st.error().message}});
+                continue;
+              }
+              const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+              const uint64_t bytes = std::filesystem::file_size(layout);
+              ++made;
+              jl.push_back({{"balance", name}, {"status", "made"}, {"bytes", bytes}, {"seconds", seconds}});
+              if (!a->common.json) {
+                std::printf("%-8s made %llu bytes in %.1f s\n", name.c_str(), (unsigned long long)bytes, seconds);
+                std::fflush(stdout);
+              }
+            }
+            if (a->common.json)
+              print_json({{"layouts", jl}, {"made", made}, {"current", current}, {"errors", errors}});
+            else
+              std::printf("%d made, %d already current, %d errors\n", made, current, errors);
+            return errors ? int(kFailure) : int(kOk);
+          }};
+}
+
+const CommandRegistration kRegistered(36, add_layouts);
+
+}  // namespace
+
+}  // namespace egtmin::cli
