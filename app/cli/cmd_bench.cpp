@@ -200,6 +200,9 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
   end_progress(common);
   if (!rep) return fail(rep.error().message);
   auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+  auto parts = [](const probe::LayoutParts& p) {
+    return nlohmann::json{{"index", p.index}, {"regions", p.regions}, {"rule_draws", p.rule_draws}, {"rest", p.rest}};
+  };
   nlohmann::json j{{"total_bytes", rep->total_bytes},
                    {"syzygy_bytes", rep->syzygy_bytes},
                    {"syzygy_xz_bytes", rep->syzygy_xz_bytes},
@@ -215,7 +218,8 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
                      {"with_syzygy_bytes", rep->ready_both_bytes},
                      {"syzygy_bytes", rep->ready_both_syzygy_bytes},
                      {"ratio_to_syzygy", ratio(rep->ready_both_bytes, rep->ready_both_syzygy_bytes)},
-                     {"missing_layouts", rep->missing_layouts}}},
+                     {"missing_layouts", rep->missing_layouts},
+                     {"parts", parts(rep->probe_ready_parts)}}},
                    {"balances", nlohmann::json::array()}};
   for (const auto& row : rep->rows)
     j["balances"].push_back(
@@ -224,6 +228,7 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
          {"cubes", row.has_cover || row.has_layout ? nlohmann::json(row.cubes) : nlohmann::json(nullptr)},
          {"layout_bytes", row.has_layout ? nlohmann::json(row.layout_bytes) : nlohmann::json(nullptr)},
          {"probe_ready_bytes", row.has_layout ? nlohmann::json(row.probe_ready_bytes()) : nlohmann::json(nullptr)},
+         {"layout_parts", row.has_layout ? parts(row.layout_parts) : nlohmann::json(nullptr)},
          {"syzygy_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_bytes) : nlohmann::json(nullptr)},
          {"syzygy_xz_bytes", row.has_syzygy ? nlohmann::json(row.syzygy_xz_bytes) : nlohmann::json(nullptr)}});
   if (common.json) {
@@ -252,6 +257,10 @@ int run_size_bench(const Common& common, const std::string& syzygy_dir, int piec
       "its %llu (%.3f)\n",
       (unsigned long long)rep->probe_ready_bytes, (unsigned long long)rep->ready_both_bytes,
       (unsigned long long)rep->ready_both_syzygy_bytes, ratio(rep->ready_both_bytes, rep->ready_both_syzygy_bytes));
+  const probe::LayoutParts& p = rep->probe_ready_parts;
+  std::printf("  of them: front lines and trees %llu, regions %llu, the 50-move rule's draws %llu, the rest %llu\n",
+              (unsigned long long)p.index, (unsigned long long)p.regions, (unsigned long long)p.rule_draws,
+              (unsigned long long)p.rest);
   if (rep->missing_covers)
     std::printf("%d balance(s) have no cover or layout yet; totals leave them out\n", rep->missing_covers);
   if (rep->missing_layouts)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // egtmin-cli layouts: writes the probe layout of each cover whose layout is missing or stale.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -12,21 +13,27 @@ namespace egtmin::cli {
 
 namespace {
 
-// The covers of `kind` to look at: the named balances', or every one under DATA/covers.
+// The covers of `kind` to look at: the named balances' (each must have one), and those on disk of
+// at most `pieces` pieces; every one under DATA/covers when neither is given.
 Result<std::vector<std::filesystem::path>> covers_to_look_at(const std::filesystem::path& data,
-                                                             const std::vector<Balance>& named, store::CoverKind kind) {
+                                                             const std::vector<std::string>& names, int pieces,
+                                                             store::CoverKind kind) {
   std::vector<std::filesystem::path> out;
-  if (!named.empty()) {
-    for (const Balance& b : named) {
-      auto c = store::cover_path(data, b, kind);
-      if (!std::filesystem::exists(c)) return Error{"no cover file " + c.string()};
-      out.push_back(c);
-    }
-    return out;
+  for (const std::string& name : names) {
+    auto b = Balance::parse(name);
+    if (!b) return b.error();
+    auto c = store::cover_path(data, *b, kind);
+    if (!std::filesystem::exists(c)) return Error{"no cover file " + c.string()};
+    out.push_back(c);
   }
+  if (!names.empty() && pieces == 0) return out;
   std::error_code ec;
-  for (auto& c : probe::probeable_covers(data / "covers", kind, ec))
-    if (std::filesystem::exists(c)) out.push_back(c);  // a layout alone has no cover to make it from
+  for (auto& c : probe::probeable_covers(data / "covers", kind, ec)) {
+    if (!std::filesystem::exists(c)) continue;  // a layout alone has no cover to make it from
+    auto b = Balance::parse(c.stem().string());
+    if (b && (pieces == 0 || b->pieces() <= pieces) && std::find(out.begin(), out.end(), c) == out.end())
+      out.push_back(c);
+  }
   if (ec) return Error{(data / "covers").string() + ": " + ec.message()};
   return out;
 }
@@ -49,24 +56,18 @@ Command add_layouts(CLI::App& app) {
       "writes, builds the index in memory on every start. This command makes them once. Without\n"
       "balances, every cover under DATA/covers of the kind asked.\n"
       "Examples:\n  egtmin-cli layouts\n  egtmin-cli layouts --capture-resolved --pieces 5 --json");
-  add_balance_selection(sub, a->balances, a->pieces, "Covers whose layouts to make (default: every cover)");
+  sub->add_option("balances", a->balances, "Covers whose layouts to make (default: every cover on disk)");
+  sub->add_option("--pieces", a->pieces, "Also every cover on disk of up to N pieces")
+      ->check(CLI::Range(kMinSupportedPieces, kMaxSupportedPieces));
   sub->add_flag("--capture-resolved", a->capture_resolved, "The capture-resolved covers' layouts (NAME.egtlr)");
   add_common(sub, a->common);
   return {sub, [a] {
-            std::vector<Balance> named;
-            if (!a->balances.empty() || a->pieces > 0) {
-              auto requested = balances_or_pieces(a->balances, a->pieces, "layouts");
-              if (!requested) {
-                fail(requested.error().message);
-                return int(kUsage);
-              }
-              named = *requested;
-            }
             const auto kind = cover_kind(a->capture_resolved);
-            auto covers = covers_to_look_at(a->common.data_dir(), named, kind);
+            auto covers = covers_to_look_at(a->common.data_dir(), a->balances, a->pieces, kind);
             if (!covers) {
               fail(covers.error().message);
-              return int(named.empty() ? kFailure : kUsage);  // a named balance without a cover: usage
+              // A bad name, or a named balance without a cover: usage.
+              return int(a->balances.empty() ? kFailure : kUsage);
             }
             nlohmann::json jl = nlohmann::json::array();
             int made = 0, current = 0, errors = 0;

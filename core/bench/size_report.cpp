@@ -37,8 +37,11 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       auto id = probe::cover_identity(cover);
       if (!id) return id.error();
       if (probe::layout_is_current(layout, *id)) {
+        auto opened = probe::open_layout(layout, *id, cover);
+        if (!opened) return opened.error();
         row.has_layout = true;
         row.layout_bytes = fs::file_size(layout, ec);
+        row.layout_parts = probe::layout_parts(**opened);
       }
     } else if (fs::exists(layout, ec)) {
       // The layout alone: counted when it opens as the prober would open it.
@@ -48,6 +51,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       row.has_layout = true;
       row.layout_bytes = fs::file_size(layout, ec);
       row.cubes = (*alone)->cube_count();
+      row.layout_parts = probe::layout_parts(**alone);
     }
     const fs::path rtbw = syzygy_dir / (b.name() + ".rtbw");
     if (b.pieces() >= 3 && fs::exists(rtbw, ec)) {
@@ -63,6 +67,7 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
     if (row.has_cover && !row.has_layout) ++rep.missing_layouts;
     if (row.has_layout) {
       rep.probe_ready_bytes += row.probe_ready_bytes();
+      rep.probe_ready_parts += row.layout_parts;
       if (row.has_syzygy) {
         rep.ready_both_bytes += row.probe_ready_bytes();
         rep.ready_both_syzygy_bytes += row.syzygy_bytes;

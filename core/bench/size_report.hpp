@@ -5,13 +5,13 @@
 // on its own (the cover file is what it is made from, and what the linear probe scans).
 #pragma once
 
-#include "store/cover_file.hpp"
-
 #include <cstdint>
 #include <filesystem>
 #include <vector>
 
 #include "chess/balance.hpp"
+#include "probe/probe_layout.hpp"
+#include "store/cover_kind.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -27,6 +27,7 @@ struct SizeRow {
   // counted); without it, when it opens on its own.
   bool has_layout = false;
   uint64_t layout_bytes = 0;
+  probe::LayoutParts layout_parts;  // where the layout's bytes go
   // What the fast probe needs on disk: the layout alone.
   uint64_t probe_ready_bytes() const { return layout_bytes; }
   bool has_syzygy = false;
@@ -42,6 +43,7 @@ struct SizeReport {
   // Probe-ready bytes (layouts) over the balances with a current layout, and the Syzygy bytes of
   // those of them with a Syzygy file.
   uint64_t probe_ready_bytes = 0, ready_both_bytes = 0, ready_both_syzygy_bytes = 0;
+  probe::LayoutParts probe_ready_parts;  // the layouts' bytes by part
   // Balances with neither a cover nor a layout of its own; covers without a current layout.
   int missing_covers = 0, missing_layouts = 0;
 };

@@ -89,6 +89,15 @@ Result<CoverIdentity> cover_identity(const fs::path& cover_path) {
   return id;
 }
 
+LayoutParts layout_parts(const LoadedCover& lc) {
+  LayoutParts p;
+  p.index = lc.index.hot_words().size_bytes();
+  p.regions = lc.region.built() ? lc.region.hot_words().size_bytes() : 0;
+  p.rule_draws = lc.rules.words().size_bytes();
+  p.rest = lc.layout.size() - p.index - p.regions - p.rule_draws;
+  return p;
+}
+
 bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   std::ifstream in(path, std::ios::binary);
   std::array<uint8_t, kLayoutHeaderBytes> h{};

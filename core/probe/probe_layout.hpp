@@ -76,6 +76,20 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // layout for any number).
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 
+// Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
+// and cubes, the 50-move rule's draws, and the rest (header, the cover's description, the
+// indexes' fields, alignment).
+struct LayoutParts {
+  uint64_t index = 0, regions = 0, rule_draws = 0, rest = 0;
+  uint64_t total() const { return index + regions + rule_draws + rest; }
+  LayoutParts& operator+=(const LayoutParts& o) {
+    index += o.index, regions += o.regions, rule_draws += o.rule_draws, rest += o.rest;
+    return *this;
+  }
+};
+// The parts of a cover opened from its layout (from_layout()).
+LayoutParts layout_parts(const LoadedCover& lc);
+
 // Whether the file at `path` is a layout of this egtmin's version made from the cover of identity
 // `id` (its header alone: what opening it checks before the payload's checksum).
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);

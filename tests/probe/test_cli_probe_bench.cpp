@@ -244,7 +244,7 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
       for (const auto& with : j["balances"])
         if (with["balance"] == "KQvK") EXPECT_EQ(row["cubes"], with["cubes"]);
     }
-  uint64_t ready = 0;
+  uint64_t ready = 0, ready_index = 0;
   for (const auto& row : j["balances"]) {
     if (row["cover_bytes"].is_null()) continue;
     const std::string name = row["balance"];
@@ -252,9 +252,19 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
     ASSERT_TRUE(std::filesystem::exists(layout)) << name;
     EXPECT_EQ(row["layout_bytes"].get<uint64_t>(), std::filesystem::file_size(layout)) << name;
     EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(), row["layout_bytes"].get<uint64_t>()) << name;
+    // Its parts add up to the file; a 3-piece layout has a front line and no rule's draws.
+    const auto& parts = row["layout_parts"];
+    EXPECT_EQ(parts["index"].get<uint64_t>() + parts["regions"].get<uint64_t>() +
+                  parts["rule_draws"].get<uint64_t>() + parts["rest"].get<uint64_t>(),
+              row["layout_bytes"].get<uint64_t>())
+        << name;
+    EXPECT_GT(parts["index"].get<uint64_t>(), 0u) << name;
+    EXPECT_EQ(parts["rule_draws"].get<uint64_t>(), 0u) << name;
     ready += row["probe_ready_bytes"].get<uint64_t>();
+    ready_index += parts["index"].get<uint64_t>();
   }
   EXPECT_EQ(j["probe_ready"]["bytes"].get<uint64_t>(), ready);
+  EXPECT_EQ(j["probe_ready"]["parts"]["index"].get<uint64_t>(), ready_index);
   EXPECT_EQ(j["probe_ready"]["missing_layouts"].get<int>(), 0);
   EXPECT_EQ(stale["probe_ready"]["missing_layouts"].get<int>(), 1);
   for (const auto& row : stale["balances"])
