@@ -254,8 +254,8 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
     EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(), row["layout_bytes"].get<uint64_t>()) << name;
     // Its parts add up to the file; a 3-piece layout has a front line and no rule's draws.
     const auto& parts = row["layout_parts"];
-    EXPECT_EQ(parts["index"].get<uint64_t>() + parts["regions"].get<uint64_t>() +
-                  parts["rule_draws"].get<uint64_t>() + parts["rest"].get<uint64_t>(),
+    EXPECT_EQ(parts["index"].get<uint64_t>() + parts["regions"].get<uint64_t>() + parts["rule_draws"].get<uint64_t>() +
+                  parts["rest"].get<uint64_t>(),
               row["layout_bytes"].get<uint64_t>())
         << name;
     EXPECT_GT(parts["index"].get<uint64_t>(), 0u) << name;
