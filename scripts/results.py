@@ -628,6 +628,7 @@ def probe_ready_text(ready, wdl):
            "most 1.0x.", "",
            "| pieces | layouts | layout bytes | Syzygy WDL bytes | layout / WDL | over 1.0x | largest | cover bytes "
            "| cover / WDL | record |", "|---|---:|---:|---:|---:|---:|---|---:|---:|---|"]
+    parts_rows = []
     for name, rec in ready:
         for n, rows in sorted(by_pieces(rec["result"]["balances"]).items()):
             if (n == 5) != (name == "pieces5-cr"):  # each piece count from one record
@@ -643,21 +644,13 @@ def probe_ready_text(ready, wdl):
             out.append(f"| {n} | {len(have)} | {fmt(lay)} | {fmt(syz)} | {ratio(lay, syz)} | {over} "
                        f"| {worst['balance']} {ratio(worst['layout_bytes'], wdl[worst['balance']])} | {fmt(cov)} "
                        f"| {ratio(cov, syz)} | [size/{name}](data/size/{name}.json) |")
+            # Where those bytes go, from records that count each layout's parts.
+            if all(r.get("layout_parts") for r in have):
+                parts = ("index", "regions", "rule_draws", "rest")
+                sums = {k: sum(r["layout_parts"][k] for r in have) for k in parts}
+                cells = " | ".join(f"{fmt(sums[k])} ({100 * sums[k] / lay:.0f} %)" for k in parts)
+                parts_rows.append(f"| {n} | {cells} | [size/{name}](data/size/{name}.json) |")
     out.append("")
-    # Where those bytes go, from records that count each layout's parts.
-    parts_rows = []
-    for name, rec in ready:
-        for n, rows in sorted(by_pieces(rec["result"]["balances"]).items()):
-            if (n == 5) != (name == "pieces5-cr"):
-                continue
-            have = [r for r in rows if r.get("layout_parts") and wdl.get(r["balance"])]
-            if not have:
-                continue
-            sums = {k: sum(r["layout_parts"][k] for r in have) for k in ("index", "regions", "rule_draws", "rest")}
-            total = sum(sums.values())
-            cells = " | ".join(f"{fmt(sums[k])} ({100 * sums[k] / total:.0f} %)"
-                               for k in ("index", "regions", "rule_draws", "rest"))
-            parts_rows.append(f"| {n} | {cells} | [size/{name}](data/size/{name}.json) |")
     if parts_rows:
         out += ["Where the layouts' bytes go: the front lines and trees, the region directories and their cubes, "
                 "the 50-move rule's draws (Rice-coded), and the rest (headers, the covers' descriptions, the "

@@ -7,7 +7,7 @@
 #include "common.hpp"
 #include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
-#include "util/defaults.hpp"
+#include "util/defaults.hpp"  // the supported piece counts
 
 namespace egtmin::cli {
 
@@ -88,8 +88,7 @@ Command add_layouts(CLI::App& app) {
               }
               if (!a->common.quiet) std::fprintf(stderr, "%s: making its layout\n", name.c_str());
               const auto t0 = std::chrono::steady_clock::now();
-              if (auto st = probe::make_layout(cover, a->common.threads > 0 ? a->common.threads : default_threads());
-                  !st) {
+              if (auto st = probe::make_layout(cover, a->common.threads); !st) {
                 ++errors;
                 fail(st.error().message);
                 jl.push_back({{"balance", name}, {"error", st.error().message}});

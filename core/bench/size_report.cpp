@@ -36,9 +36,9 @@ Result<SizeReport> size_report(const fs::path& data_dir, const fs::path& syzygy_
       row.cubes = c->cubes.size();
       auto id = probe::cover_identity(cover);
       if (!id) return id.error();
-      if (probe::layout_is_current(layout, *id)) {
-        auto opened = probe::open_layout(layout, *id, cover);
-        if (!opened) return opened.error();
+      // Counted when it opens beside its cover as the prober would open it; one that does not (stale,
+      // another cover's, damaged) the prober makes again.
+      if (auto opened = probe::open_layout(layout, *id, cover)) {
         row.has_layout = true;
         row.layout_bytes = fs::file_size(layout, ec);
         row.layout_parts = probe::layout_parts(**opened);

@@ -23,8 +23,8 @@ struct SizeRow {
   uint64_t cover_bytes = 0;  // DATA/covers/NAME.egtc (or .egtcr)
   uint64_t cubes = 0;        // the cover's, or as its layout counts them when the layout is alone
   // The cover's probe layout (NAME.egtl or NAME.egtlr): beside its cover, when it is made from
-  // that cover file and of this egtmin's layout version (a stale one is rebuilt on open and not
-  // counted); without it, when it opens on its own.
+  // that cover file, of this egtmin's layout version and intact (any other is rebuilt on open and
+  // not counted); without it, when it opens on its own.
   bool has_layout = false;
   uint64_t layout_bytes = 0;
   probe::LayoutParts layout_parts;  // where the layout's bytes go

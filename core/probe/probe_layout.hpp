@@ -72,8 +72,8 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
 Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id);
 
 // Builds the default index of the cover file at `cover_path` and writes its layout beside it
-// (what minimize does after saving a cover), its regions planned on `threads` threads (the same
-// layout for any number).
+// (what minimize does after saving a cover), its regions planned on `threads` threads (0: one per
+// core; the same layout for any number).
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
@@ -81,7 +81,6 @@ Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 // indexes' fields, alignment).
 struct LayoutParts {
   uint64_t index = 0, regions = 0, rule_draws = 0, rest = 0;
-  uint64_t total() const { return index + regions + rule_draws + rest; }
   LayoutParts& operator+=(const LayoutParts& o) {
     index += o.index, regions += o.regions, rule_draws += o.rule_draws, rest += o.rest;
     return *this;
