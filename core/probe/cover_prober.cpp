@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/cover_prober.hpp"
 
+#include "probe/capture_freedom.hpp"
 #include "probe/probe_layout.hpp"
 #include "table/capture_resolve.hpp"
 #include "table/generator.hpp"
@@ -117,7 +118,7 @@ Status CoverProber::add(store::CoverFile cover, double max_copies, RegionPolicy 
 }
 
 Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, double max_copies, RegionPolicy regions,
-                                                        int threads) {
+                                                        int threads, const FreedomSource& freedom) {
   auto lc = std::make_unique<LoadedCover>();
   const Balance b = cover.balance;
   if (material_key(b) < 0 || !is_supported(b))
@@ -145,6 +146,10 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
   const bool five = b.pieces() == 5;
+  auto free_positions = [&]() -> std::optional<RegionFreedom> {
+    if (cover.kind != store::CoverKind::CaptureResolved || !freedom) return std::nullopt;
+    return freedom();
+  };
   if (auto leaf =
           regions == RegionPolicy::Auto && max_copies == kDefaultCopies ? one_leaf(cover, queries) : std::nullopt) {
     lc->index = std::move(*leaf);
@@ -153,8 +158,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     // millions of cubes must copy most of them into its leaves, which then stay long: slow to build
     // and slow to scan (docs/measured.md).
     lc->index = CubeIndex::front_line(cover.cubes, cover.inputs, queries);
+    const std::optional<RegionFreedom> open = free_positions();
     lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied,
-                             0, std::nullopt, threads);
+                             0, std::nullopt, threads, open ? &*open : nullptr);
   } else {
     lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries, kSmallFrontCubes);
     const bool want_regions =
@@ -164,8 +170,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (want_regions) {
       // Front misses go to the regions, so they need not hold what the front line answers. A cover
       // too diffuse for the directory (built() false) keeps its tree.
+      const std::optional<RegionFreedom> open = free_positions();
       lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt,
-                               cover.implied, 0, std::nullopt, threads);
+                               cover.implied, 0, std::nullopt, threads, open ? &*open : nullptr);
       if (lc->region.built()) lc->index.drop_tree();
     }
   }
@@ -324,7 +331,12 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
     if (auto from = open_layout(layout_path(cover_path), *id, cover_path); of_this_balance(from)) return from;
   auto c = store::load_cover(cover_path, b ? &*b : nullptr);
   if (!c) return c.error();
-  auto lc = build(std::move(*c), max_copies, regions);
+  // A capture-resolved cover's regions leave to its search what the search decides (the covers
+  // it reaches lie beside it, under DATA/covers).
+  const Encoding enc(c->balance);
+  const CoverCanon canon(enc, c->canon);
+  const fs::path data_dir = cover_path.parent_path().parent_path();
+  auto lc = build(std::move(*c), max_copies, regions, 1, [&] { return capture_freedom(data_dir, enc, canon, 1); });
   if (!lc) return lc.error();
   if (stored && layouts == LayoutPolicy::Use) (void)save_layout(layout_path(cover_path), **lc, *id);
   return lc;

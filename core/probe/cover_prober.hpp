@@ -14,6 +14,7 @@
 #include <array>
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -188,8 +189,11 @@ class CoverProber {
                                                    LayoutPolicy layouts = LayoutPolicy::Use,
                                                    store::CoverKind prefer = store::CoverKind::Standalone);
   // A cover with its index built; touches nothing of the prober, so open() builds several at once.
+  // `freedom`: for a capture-resolved cover, what its capture search decides (capture_freedom.hpp),
+  // asked for only when regions are built; none, or empty, and the regions answer as the cover does.
+  using FreedomSource = std::function<std::optional<RegionFreedom>()>;
   static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions,
-                                                    int threads = 1);
+                                                    int threads = 1, const FreedomSource& freedom = {});
   // One cover file, from its layout or indexed (then its layout written), as open() loads each.
   static Result<std::unique_ptr<LoadedCover>> load(const std::filesystem::path& cover_path, double max_copies,
                                                    RegionPolicy regions, LayoutPolicy layouts);

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "probe/capture_freedom.hpp"
 #include "probe/probe_layout.hpp"
 #include "util/atomic_file.hpp"
 #include "util/byte_io.hpp"
@@ -58,7 +59,13 @@ Status make_layout(const fs::path& cover_path, int threads) {
   if (!id) return id.error();
   auto cover = store::load_cover(cover_path);
   if (!cover) return cover.error();
-  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads);
+  // A capture-resolved cover's regions need not answer what its capture search decides: found by
+  // probing the covers beside it that the search reaches (DATA/covers holds them all).
+  const Encoding enc(cover->balance);
+  const CoverCanon canon(enc, cover->canon);
+  const fs::path data_dir = cover_path.parent_path().parent_path();
+  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
+                               [&] { return capture_freedom(data_dir, enc, canon, threads); });
   if (!lc) return lc.error();
   return save_layout(layout_path(cover_path), **lc, *id);
 }

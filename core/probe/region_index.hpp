@@ -143,6 +143,20 @@ constexpr uint32_t word(const std::array<uint32_t, 4>& sets, int nfree, int subc
 [[gnu::always_inline]] constexpr uint32_t output(uint32_t word) { return (word >> kOutputShift) & 3; }
 }  // namespace region_cube
 
+// What a capture-resolved cover's probe decides without its regions (table/capture_resolve.hpp),
+// as bitmaps over the encoding's indices (bit i: index i; empty: nothing): `capture_wins`, the
+// positions where a capture or promotion wins for the side to move, whose answer the capture
+// search gives whatever a region says; `capture_draws`, where the best a capture reaches is a draw
+// or cursed win: a region may answer those with anything but the side to move's win, unless the
+// cover gives them that win (then the position is a win the search alone falls short of). Why: a
+// region's cubes grow over these positions as over illegal ones, and its fallback need not hold
+// them, which leaves the regions of the balances captures decide much of with about half the
+// cubes (docs/measured.md).
+struct RegionFreedom {
+  std::vector<uint64_t> capture_wins;
+  std::vector<uint64_t> capture_draws;
+};
+
 class RegionIndex {
  public:
   // A region fixes the side to move and the squares of two pieces at 3-4 pieces, three at 5
@@ -192,7 +206,7 @@ class RegionIndex {
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
               logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0,
-              std::optional<uint8_t> subcube = std::nullopt, int threads = 1);
+              std::optional<uint8_t> subcube = std::nullopt, int threads = 1, const RegionFreedom* freedom = nullptr);
   // The cube field held as a subcube (Hot::subcube).
   uint8_t subcube() const { return subcube_; }
 

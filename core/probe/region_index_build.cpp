@@ -184,7 +184,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     const uint32_t r0 = uint32_t(chunk) * kChunkRegions, r1 = std::min(regions, r0 + kChunkRegions);
     part.first.assign(r1 - r0, 0);
     std::vector<std::pair<uint64_t, uint32_t>> heap;  // (gain, cube) max-heap
-    std::vector<uint64_t> left(words), reach(words);
+    std::vector<uint64_t> left(words), reach(words), capped(words);
     std::array<std::vector<uint64_t>, 4> off;  // per value, the region's positions of other values
     for (auto& v : off) v.assign(words, 0);
     struct Local {
@@ -204,7 +204,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         lists[r] = {};
       }
       if (in_region.empty()) continue;
-      fill(r, left.data());
+      fill(r, left.data(), capped.data());
       unsigned fallback = 0;
       // The fallback: the most common value of the positions left (the front line's are not).
       for (auto& v : of_value) std::fill(v.begin(), v.end(), 0);
@@ -216,22 +216,36 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         else
           for (uint64_t x = s.sq[f0]; x; x &= x - 1) v[size_t(std::countr_zero(x))] |= s.sq[f1];
       }
+      // The side to move's win (White's output with White to move): the one output the capped
+      // positions (RegionFreedom) must not get. Any other fallback holds them, and cubes of other
+      // outputs may too.
+      const unsigned mover_wins = (r >> (kSquareBits * lay.fixed.size())) & 1 ? 3u : 1u;
+      uint64_t capped_count = 0;
+      for (size_t w = 0; w < words; ++w) {
+        capped[w] &= left[w] & ~of_value[mover_wins][w];
+        capped_count += uint64_t(std::popcount(capped[w]));
+      }
       uint64_t most = 0;
       for (unsigned o = 1; o < 4; ++o) {
-        uint64_t n = 0;
-        for (size_t w = 0; w < words; ++w) n += uint64_t(std::popcount(left[w] & of_value[o][w]));
+        uint64_t n = o == mover_wins ? 0 : capped_count;
+        for (size_t w = 0; w < words; ++w) n += uint64_t(std::popcount(left[w] & ~capped[w] & of_value[o][w]));
         if (n > most) most = n, fallback = o;
       }
       if (implied) {
+        // Positions no cube holds: no region cube can, so the fallback must (a capped one only
+        // against the side to move's win).
         bool uncovered = false;
         for (size_t w = 0; w < words && !uncovered; ++w)
-          uncovered = left[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+          uncovered =
+              left[w] & ~(fallback == mover_wins ? 0 : capped[w]) & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
         if (uncovered) fallback = implied;
       }
       plan.fallback[r] = uint8_t(fallback);
       reach = left;  // every position a probe brings here, of any value
       if (fallback)
         for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
+      if (fallback != mover_wins)
+        for (size_t w = 0; w < words; ++w) left[w] &= ~capped[w];
       auto gain_of = [&](uint64_t a, uint64_t b) {
         if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
         uint64_t g = 0;
@@ -247,7 +261,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
       // region, and fewer cubes hold the region.
       for (unsigned v = 1; v < 4; ++v)
-        for (size_t w = 0; w < words; ++w) off[v][w] = reach[w] & ~of_value[v][w];
+        for (size_t w = 0; w < words; ++w)
+          off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
       local.clear();
       for (uint32_t c : in_region) {
         const Shape& s = shapes[c];
@@ -359,7 +374,7 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
                          logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field,
-                         int threads) {
+                         int threads, const RegionFreedom* freedom) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -399,6 +414,14 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // pieces), less what the front line answers: it never reaches a region. A region's positions are
   // gathered from it, reading whole words where the last slot is free.
   std::vector<uint64_t> care_bits = care_bitmap(enc, canon);
+  // RegionFreedom: the wins a capture reaches need no answer; the draws it reaches are gathered
+  // beside each region's positions (capped there).
+  std::vector<uint64_t> capped_bits;
+  if (freedom) {
+    if (freedom->capture_wins.size() == care_bits.size())
+      for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->capture_wins[w];
+    if (freedom->capture_draws.size() == care_bits.size()) capped_bits = freedom->capture_draws;
+  }
   for (logic::CubeWord c : answered) {
     const Shape s = shape_of(c);
     // Every word of index bits the cube's side to move and first k - 1 squares admit loses the
@@ -414,16 +437,16 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     for (uint64_t stm = 0; stm < 2; ++stm)
       if (s.stm >> stm & 1) clear(clear, 0, stm);
   }
-  auto gather = [&](const Layout& lay, uint32_t r, uint64_t* out) {
+  auto gather = [&](const std::vector<uint64_t>& bitmap, const Layout& lay, uint32_t r, uint64_t* out) {
     uint64_t base = uint64_t(r >> (kSquareBits * lay.fixed.size())) << stm_shift(k_);
     for (size_t i = 0; i < lay.fixed.size(); ++i)
       base |= uint64_t((r >> (kSquareBits * (lay.fixed.size() - 1 - i))) & kSquareMask)
               << square_shift(k_, lay.fixed[i]);
     const unsigned s0 = unsigned(square_shift(k_, lay.free[0])), s1 = unsigned(square_shift(k_, lay.free[1]));
-    auto bit = [&](uint64_t index) { return care_bits[index >> 6] >> (index & 63) & 1; };
+    auto bit = [&](uint64_t index) { return bitmap[index >> 6] >> (index & 63) & 1; };
     if (lay.nfree == 1) {
       if (s0 == 0) {
-        out[0] = care_bits[base >> 6];
+        out[0] = bitmap[base >> 6];
         return;
       }
       out[0] = 0;
@@ -433,7 +456,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     for (uint64_t a = 0; a < 64; ++a) {
       const uint64_t row = base | a << s0;
       if (s1 == 0) {
-        out[a] = care_bits[row >> 6];
+        out[a] = bitmap[row >> 6];
         continue;
       }
       uint64_t w = 0;
@@ -447,7 +470,12 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
     return greedy_plan(
         shapes, lay, subcube, regions, words, unsigned(implied), take,
-        [&](uint32_t r, uint64_t* out) { gather(lay, r, out); }, threads);
+        [&](uint32_t r, uint64_t* out, uint64_t* capped) {
+          gather(care_bits, lay, r, out);
+          if (capped_bits.empty()) return;
+          gather(capped_bits, lay, r, capped);
+        },
+        threads);
   };
 
   // Which pieces to fix: the cubes of a cover tend to pin some pieces and leave others free, and
@@ -502,6 +530,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   subcube_ = uint8_t(subcube);
   Plan best = plan_for(*best_layout, subcube, [](uint32_t) { return true; });
   care_bits = {};
+  capped_bits = {};
   const Layout& lay = *best_layout;
   fixed_ = lay.fixed;
   free_ = lay.free;

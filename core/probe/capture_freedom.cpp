@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "probe/capture_freedom.hpp"
+
+#include <array>
+#include <bit>
+
+#include "probe/cover_prober.hpp"
+#include "table/generator.hpp"
+#include "util/parallel.hpp"
+
+namespace egtmin::probe {
+
+RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads) {
+  RegionFreedom f;
+  const std::vector<uint64_t> care = RegionIndex::care_bitmap(enc, canon);
+  f.capture_wins.assign(care.size(), 0);
+  f.capture_draws.assign(care.size(), 0);
+  // Chunks of whole words: workers never write the same word.
+  parallel_for(care.size(), threads, 1024, no_progress(), [&](uint64_t begin, uint64_t end, int) {
+    for (uint64_t w = begin; w < end; ++w)
+      for (uint64_t x = care[w]; x; x &= x - 1) {
+        const unsigned bit = unsigned(std::countr_zero(x));
+        const Position pos = enc.position(enc.decode(w << 6 | bit));
+        const Wdl reached = capture_value(pos, value);
+        if (reached == Wdl::Win)
+          f.capture_wins[w] |= uint64_t{1} << bit;
+        else if (reached == Wdl::Draw || reached == Wdl::CursedWin)
+          f.capture_draws[w] |= uint64_t{1} << bit;
+      }
+  });
+  return f;
+}
+
+std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
+                                             const CoverCanon& canon, int threads) {
+  // The prober of the balances the search reaches (not this one, whose layout is being made),
+  // read as they are: nothing written beside them.
+  CoverProber successors;
+  constexpr std::array kinds{store::CoverKind::CaptureResolved, store::CoverKind::Standalone};
+  for (const Balance& s : successor_balances(enc.balance()))
+    if (s.pieces() > 1 && !successors.add_reaching(data_dir, s, kinds, CoverProber::LayoutPolicy::Read,
+                                                   CoverProber::kDefaultCopies, RegionPolicy::Auto, threads))
+      return std::nullopt;
+  for (const Balance& s : successor_balances(enc.balance()))
+    if (s.pieces() > 1 && !successors.has(s)) return std::nullopt;
+  return capture_freedom(
+      enc, canon, [&](const Position& after) { return successors.probe_wdl(after, Method::Indexed); }, threads);
+}
+
+}  // namespace egtmin::probe

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The RegionFreedom of a capture-resolved cover: for every legal representative of its balance,
+// what the probe's capture search reaches (table/capture_resolve.hpp), found by searching the
+// position's captures and promotions in the covers of the balances they lead to, as the probe
+// itself does. Why from the covers and not the table: a layout is made from the cover files alone
+// (minimize saves it beside the cover; `egtmin-cli layouts` remakes it after an upgrade), and the
+// search's values are exact whatever answers them.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "probe/region_index.hpp"
+#include "table/capture_resolve.hpp"
+#include "table/cover_canon.hpp"
+#include "table/encoding.hpp"
+
+namespace egtmin::probe {
+
+// `value`: the value for the side to move of a position a capture or promotion leads to. Runs on
+// `threads` workers (0: one per core).
+RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads);
+
+// The same, the values probed in the covers under data_dir/covers that the balance's captures and
+// promotions reach (either kind, and theirs in turn). Nothing when one of them is not there: the
+// regions are then planned without it, and are as exact.
+std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
+                                             const CoverCanon& canon, int threads);
+
+}  // namespace egtmin::probe
