@@ -19,7 +19,8 @@
 // and the knight). The build tries every choice and keeps the smallest index.
 //
 // What a region must answer: every legal representative placement (CoverCanon), except those the
-// front line already answers (probes never get past it). The region's most common value among
+// front line already answers (probes never get past it) and, for a capture-resolved cover, those
+// its capture search decides (RegionFreedom). The region's most common value among
 // them is its fallback; its positions of other values get cubes. Positions no cube holds are left
 // out, so a region answers exactly where the cover does. The rest of the region is a don't-care
 // there, so each cube is grown within it before the greedy cover picks: the region's cubes are the
