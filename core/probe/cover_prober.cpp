@@ -332,13 +332,19 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   auto c = store::load_cover(cover_path, b ? &*b : nullptr);
   if (!c) return c.error();
   // A capture-resolved cover's regions leave to its search what the search decides (the covers
-  // it reaches lie beside it, under DATA/covers).
+  // it reaches lie beside it, under DATA/covers). Without them the regions answer as the cover
+  // does: exact, but larger, so that layout is not stored, or it would stand for the smaller one.
   const Encoding enc(c->balance);
   const CoverCanon canon(enc, c->canon);
   const fs::path data_dir = cover_path.parent_path().parent_path();
-  auto lc = build(std::move(*c), max_copies, regions, 1, [&] { return capture_freedom(data_dir, enc, canon, 1); });
+  bool unfreed = false;
+  auto lc = build(std::move(*c), max_copies, regions, 1, [&] {
+    std::optional<RegionFreedom> f = capture_freedom(data_dir, enc, canon, 1);
+    unfreed = !f;
+    return f;
+  });
   if (!lc) return lc.error();
-  if (stored && layouts == LayoutPolicy::Use) (void)save_layout(layout_path(cover_path), **lc, *id);
+  if (stored && layouts == LayoutPolicy::Use && !unfreed) (void)save_layout(layout_path(cover_path), **lc, *id);
   return lc;
 }
 

@@ -73,7 +73,9 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 
 // Builds the default index of the cover file at `cover_path` and writes its layout beside it
 // (what minimize does after saving a cover), its regions planned on `threads` threads (0: one per
-// core; the same layout for any number).
+// core; the same layout for any number). A capture-resolved cover's regions leave to its capture
+// search what the search decides when the covers it reaches are beside it (capture_freedom.hpp),
+// and answer as the cover does otherwise.
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
