@@ -416,11 +416,11 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   std::vector<uint64_t> care_bits = care_bitmap(enc, canon);
   // RegionFreedom: the wins a capture reaches need no answer; the draws it reaches are gathered
   // beside each region's positions (capped there).
-  std::vector<uint64_t> capped_bits;
+  const std::vector<uint64_t>* capped_bits = nullptr;  // read in place: 256 MiB at five pieces
   if (freedom) {
     if (freedom->capture_wins.size() == care_bits.size())
       for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->capture_wins[w];
-    if (freedom->capture_draws.size() == care_bits.size()) capped_bits = freedom->capture_draws;
+    if (freedom->capture_draws.size() == care_bits.size()) capped_bits = &freedom->capture_draws;
   }
   for (logic::CubeWord c : answered) {
     const Shape s = shape_of(c);
@@ -472,8 +472,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
         shapes, lay, subcube, regions, words, unsigned(implied), take,
         [&](uint32_t r, uint64_t* out, uint64_t* capped) {
           gather(care_bits, lay, r, out);
-          if (capped_bits.empty()) return;
-          gather(capped_bits, lay, r, capped);
+          if (capped_bits) gather(*capped_bits, lay, r, capped);
         },
         threads);
   };
@@ -530,7 +529,6 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   subcube_ = uint8_t(subcube);
   Plan best = plan_for(*best_layout, subcube, [](uint32_t) { return true; });
   care_bits = {};
-  capped_bits = {};
   const Layout& lay = *best_layout;
   fixed_ = lay.fixed;
   free_ = lay.free;
