@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -95,6 +96,9 @@ TEST(Parallel, AWorkersExceptionReachesTheCaller) {
       parallel_for(kChunks, threads, 1, no_progress(), [&](uint64_t b, uint64_t, int) {
         ++ran;
         if (b == 7) throw std::runtime_error("chunk 7 failed");
+        // Chunks that take a while, as real ones do: on a loaded machine, chunks of no work let
+        // the other workers finish the whole range while the thrower waits for a core.
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
       });
       ADD_FAILURE() << "no exception";
     } catch (const std::runtime_error& e) {
