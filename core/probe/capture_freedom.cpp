@@ -37,12 +37,12 @@ std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_d
   // read as they are: nothing written beside them.
   CoverProber successors;
   constexpr std::array kinds{store::CoverKind::CaptureResolved, store::CoverKind::Standalone};
+  // add_reaching skips a balance with no cover on disk: has() says whether it was there.
   for (const Balance& s : successor_balances(enc.balance()))
-    if (s.pieces() > 1 && !successors.add_reaching(data_dir, s, kinds, CoverProber::LayoutPolicy::Read,
-                                                   CoverProber::kDefaultCopies, RegionPolicy::Auto, threads))
+    if (s.pieces() > 1 && (!successors.add_reaching(data_dir, s, kinds, CoverProber::LayoutPolicy::Read,
+                                                    CoverProber::kDefaultCopies, RegionPolicy::Auto, threads) ||
+                           !successors.has(s)))
       return std::nullopt;
-  for (const Balance& s : successor_balances(enc.balance()))
-    if (s.pieces() > 1 && !successors.has(s)) return std::nullopt;
   return capture_freedom(
       enc, canon, [&](const Position& after) { return successors.probe_wdl(after, Method::Indexed); }, threads);
 }

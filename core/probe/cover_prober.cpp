@@ -148,7 +148,7 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
   const bool five = b.pieces() == 5;
   auto free_positions = [&]() -> std::optional<RegionFreedom> {
     if (cover.kind != store::CoverKind::CaptureResolved || !freedom) return std::nullopt;
-    return freedom();
+    return freedom(lc->encoding, lc->canon);
   };
   if (auto leaf =
           regions == RegionPolicy::Auto && max_copies == kDefaultCopies ? one_leaf(cover, queries) : std::nullopt) {
@@ -334,11 +334,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   // A capture-resolved cover's regions leave to its search what the search decides (the covers
   // it reaches lie beside it, under DATA/covers). Without them the regions answer as the cover
   // does: exact, but larger, so that layout is not stored, or it would stand for the smaller one.
-  const Encoding enc(c->balance);
-  const CoverCanon canon(enc, c->canon);
   const fs::path data_dir = cover_path.parent_path().parent_path();
   bool unfreed = false;
-  auto lc = build(std::move(*c), max_copies, regions, 1, [&] {
+  auto lc = build(std::move(*c), max_copies, regions, 1, [&](const Encoding& enc, const CoverCanon& canon) {
     std::optional<RegionFreedom> f = capture_freedom(data_dir, enc, canon, 1);
     unfreed = !f;
     return f;

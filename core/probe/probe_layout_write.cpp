@@ -61,11 +61,10 @@ Status make_layout(const fs::path& cover_path, int threads) {
   if (!cover) return cover.error();
   // A capture-resolved cover's regions need not answer what its capture search decides: found by
   // probing the covers beside it that the search reaches (DATA/covers holds them all).
-  const Encoding enc(cover->balance);
-  const CoverCanon canon(enc, cover->canon);
   const fs::path data_dir = cover_path.parent_path().parent_path();
-  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
-                               [&] { return capture_freedom(data_dir, enc, canon, threads); });
+  auto lc = CoverProber::build(
+      std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
+      [&](const Encoding& enc, const CoverCanon& canon) { return capture_freedom(data_dir, enc, canon, threads); });
   if (!lc) return lc.error();
   return save_layout(layout_path(cover_path), **lc, *id);
 }
