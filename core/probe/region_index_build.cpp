@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <span>
 
 #include "chess/attacks.hpp"
 #include "table/symmetry.hpp"
@@ -99,23 +100,30 @@ struct Layout {
     for (int slot : fixed) r = r << kSquareBits | sq[size_t(slot)];
     return r;
   }
-  // Calls f(region) for every region whose side to move and fixed squares the cube admits.
+  // Calls f(region) for every region whose side to move and fixed squares the cube admits and
+  // `kept` keeps: kept[r >> 6], the squares of the last fixed piece kept with the side to move and
+  // the other fixed squares of region r. Why masks: a cube spans thousands of regions at five
+  // pieces, and a trial plan keeps a sixteenth or a sixty-fourth of them, so visiting every region
+  // to ask was most of a trial's listing.
   template <class F>
-  void for_each_region(const Shape& s, F&& f) const {
-    const uint64_t a = s.sq[size_t(fixed[0])], b = s.sq[size_t(fixed[1])];
-    const uint64_t c = fixed.size() > 2 ? s.sq[size_t(fixed[2])] : 1;
+  void for_each_region(const Shape& s, const uint64_t* kept, F&& f) const {
+    const uint64_t last = s.sq[size_t(fixed.back())];
+    // p: the region's number without its last square.
+    auto visit = [&](uint32_t p) {
+      for (uint64_t z = last & kept[p]; z; z &= z - 1) f(p << kSquareBits | uint32_t(std::countr_zero(z)));
+    };
+    const uint64_t a = s.sq[size_t(fixed[0])];
     for (uint32_t stm = 0; stm < 2; ++stm) {
       if (!(s.stm >> stm & 1)) continue;
-      for (uint64_t x = a; x; x &= x - 1)
-        for (uint64_t y = b; y; y &= y - 1) {
-          const uint32_t r =
-              stm << (2 * kSquareBits) | uint32_t(std::countr_zero(x)) << kSquareBits | uint32_t(std::countr_zero(y));
-          if (fixed.size() == 2) {
-            f(r);
-            continue;
-          }
-          for (uint64_t z = c; z; z &= z - 1) f(r << kSquareBits | uint32_t(std::countr_zero(z)));
+      for (uint64_t x = a; x; x &= x - 1) {
+        const uint32_t p = stm << kSquareBits | uint32_t(std::countr_zero(x));
+        if (fixed.size() == 2) {
+          visit(p);
+          continue;
         }
+        for (uint64_t y = s.sq[size_t(fixed[1])]; y; y &= y - 1)
+          visit(p << kSquareBits | uint32_t(std::countr_zero(y)));
+      }
     }
   }
 };
@@ -157,21 +165,46 @@ constexpr uint32_t kChunkRegions = 256;
 template <class Take, class Fill>
 Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
                  unsigned implied, Take&& take, Fill&& fill, int threads) {
-  // Each region's cubes in cube order: the cubes in one range per thread, each range's regions
-  // listed on its own, then joined per region in range order as the plan reaches it. A cube spans
-  // thousands of regions at five pieces, so listing them on one thread left the others idle for a
-  // large share of the layout.
+  // Each region's cubes in cube order, region after region in one array: the cubes in one range
+  // per thread, each range's cubes counted per region first, then written at the places the counts
+  // give (each region's run holds the ranges' cubes in range order, so every region's cubes
+  // ascend). A cube spans thousands of regions at five pieces, so listing them on one thread left
+  // the other idle for a large share of the layout. One array, not a list per region grown cube by
+  // cube: the lists' spare capacity was a large share of a five-piece layout's peak memory.
   const uint32_t ranges = uint32_t(std::clamp<size_t>(size_t(resolve_threads(threads)), 1, shapes.size() + 1));
-  std::vector<std::vector<std::vector<uint32_t>>> in_range(ranges);
+  auto range_of = [&](uint64_t range) {
+    return std::pair{shapes.size() * range / ranges, shapes.size() * (range + 1) / ranges};
+  };
+  // The regions `take` keeps, as masks of their last square (Layout::for_each_region).
+  std::vector<uint64_t> kept(regions >> kSquareBits, 0);
+  for (uint32_t r = 0; r < regions; ++r)
+    if (take(r)) kept[r >> kSquareBits] |= uint64_t{1} << (r & kSquareMask);
+  // Per range, then per region: the range's cubes in the region; then where they start in its run.
+  std::vector<std::vector<uint32_t>> in_range(ranges, std::vector<uint32_t>(regions, 0));
   parallel_for(ranges, threads, 1, no_progress(), [&](uint64_t range, uint64_t, int) {
-    auto& lists = in_range[range];
-    lists.resize(regions);
-    const size_t c0 = shapes.size() * range / ranges, c1 = shapes.size() * (range + 1) / ranges;
-    for (size_t c = c0; c < c1; ++c)
-      lay.for_each_region(shapes[c], [&](uint32_t r) {
-        if (take(r)) lists[r].push_back(uint32_t(c));
-      });
+    uint32_t* count = in_range[range].data();
+    for (auto [c, c1] = range_of(range); c < c1; ++c)
+      lay.for_each_region(shapes[c], kept.data(), [&](uint32_t r) { ++count[r]; });
   });
+  std::vector<uint64_t> run_start(size_t(regions) + 1, 0);  // region r's cubes: [run_start[r], run_start[r + 1])
+  uint64_t listed = 0;
+  for (uint32_t r = 0; r < regions; ++r) {
+    run_start[r] = listed;
+    for (auto& count : in_range) {
+      const uint32_t n = count[r];
+      count[r] = uint32_t(listed - run_start[r]);
+      listed += n;
+    }
+  }
+  run_start[regions] = listed;
+  std::vector<uint32_t> listed_cubes(listed);
+  parallel_for(ranges, threads, 1, no_progress(), [&](uint64_t range, uint64_t, int) {
+    uint32_t* next = in_range[range].data();
+    for (auto [c, c1] = range_of(range); c < c1; ++c)
+      lay.for_each_region(shapes[c], kept.data(),
+                          [&](uint32_t r) { listed_cubes[run_start[r] + next[r]++] = uint32_t(c); });
+  });
+  in_range = {};
   const int nfree = lay.nfree;
   const size_t f0 = size_t(lay.free[0]), f1 = size_t(lay.free[1]);
   Plan plan;
@@ -195,14 +228,9 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     std::vector<Local> local;
     std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
-    std::vector<uint32_t> in_region;  // the region's cubes
     for (uint32_t r = r0; r < r1; ++r) {
       part.first[r - r0] = uint32_t(part.ids.size());
-      in_region.clear();
-      for (auto& lists : in_range) {
-        in_region.insert(in_region.end(), lists[r].begin(), lists[r].end());
-        lists[r] = {};
-      }
+      const std::span<const uint32_t> in_region(listed_cubes.data() + run_start[r], run_start[r + 1] - run_start[r]);
       if (in_region.empty()) continue;
       fill(r, left.data(), capped.data());
       unsigned fallback = 0;
