@@ -96,7 +96,7 @@ logic::CubeWord RegionIndex::find(uint64_t index, std::span<const logic::CubeWor
   for (int slot : fixed_) r = r << kSquareBits | (uint32_t(index >> square_shift(k_, slot)) & kSquareMask);
   const logic::CubeWord m = logic::minterm(index, inputs);
   for (uint32_t j = first_id_[r]; j < first_id_[r + 1]; ++j)
-    if (logic::contains(cubes[ids_[j]], m)) return cubes[ids_[j]];
+    if (ids_[j] != kNoCoverCube && logic::contains(cubes[ids_[j]], m)) return cubes[ids_[j]];
   return 0;
 }
 

@@ -21,8 +21,11 @@
 // What a region must answer: every legal representative placement (CoverCanon), except those the
 // front line already answers (probes never get past it) and, for a capture-resolved cover, those
 // its capture search decides (RegionFreedom). The region's most common value among
-// them is its fallback; its positions of other values get cubes. Positions no cube holds are left
-// out, so a region answers exactly where the cover does. The rest of the region is a don't-care
+// them is its fallback; its positions of other values get cubes. A cover that leaves an output
+// implied has no cube for its positions: a region holding some falls back to it, or, when that
+// takes fewer cubes, to its most common value, its implied positions then held by cubes grown from
+// them one by one (a lone king's few stalemates would otherwise make every other position of the
+// region a cube's). The rest of the region is a don't-care
 // there, so each cube is grown within it before the greedy cover picks: the region's cubes are the
 // cover's cubes restricted to the region and expanded, row by row and file by file: no longer the
 // cover's own, nor even cubes of its inputs.
@@ -162,9 +165,9 @@ class RegionIndex {
  public:
   // A region fixes the side to move and the squares of two pieces at 3-4 pieces, three at 5
   // (regions of at most 4,096 placements of the free pieces): 2^13 or 2^19 regions. Each has a
-  // fallback, its most common value, the answer when no cube matches: only the region's positions
-  // of other values need cubes (cubes of different outputs never share a position), which leaves
-  // most regions with few cubes or none.
+  // fallback, its most common value (or the implied output: above), the answer when no cube
+  // matches: only the region's positions of other values need cubes (cubes of different outputs
+  // never share a position), which leaves most regions with few cubes or none.
   //
   // The directory comes in blocks of one cache line for 48 regions: the block's first cube (32
   // bits), each region's cubes in units of 2^unit_shift cubes (a byte each; a region's cubes are
@@ -185,6 +188,8 @@ class RegionIndex {
   static constexpr uint8_t kNoSubcube = region_cube::kNoSubcube;
   // Cubes read past a region's end by the scan: the array ends with this many zeros.
   static constexpr size_t kScanPad = 64;
+  // The cover's cube a region cube came from, for one grown from the implied output's positions.
+  static constexpr uint32_t kNoCoverCube = UINT32_MAX;
 
   RegionIndex() = default;
   RegionIndex(const RegionIndex&) = delete;

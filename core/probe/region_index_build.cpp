@@ -154,8 +154,9 @@ struct Plan {
 // Each region's most common value among its positions is the answer when no cube matches, and
 // only the positions of other values need cubes: cubes of different outputs never share a care
 // position, so a position of the fallback value matches none of them. A cover with an implied
-// output has no cubes for it: a region holding any of its positions (those no cube holds) must
-// fall back to it.
+// output has no cubes for it: a region holding any of its positions (those no cube holds) falls
+// back to it, or keeps its most common value and holds them in cubes of the implied output grown
+// from each of them, whichever plan takes fewer cubes (the region is planned both ways).
 // Regions are planned independently of each other: in chunks of kChunkRegions, on `threads`
 // threads, each chunk's cubes then appended in region order, so the plan is the same whatever the
 // threads. Enough chunks that two threads finish together; few enough that a chunk's own lists
@@ -259,109 +260,147 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         for (size_t w = 0; w < words; ++w) n += uint64_t(std::popcount(left[w] & ~capped[w] & of_value[o][w]));
         if (n > most) most = n, fallback = o;
       }
+      const unsigned commonest = fallback;
+      bool uncovered = false;
       if (implied) {
-        // Positions no cube holds: no region cube can, so the fallback must (a capped one only
-        // against the side to move's win).
-        bool uncovered = false;
+        // Positions no cube holds: no region cube of the cover's can, so the fallback must (a
+        // capped one only against the side to move's win), or cubes of the implied output below.
         for (size_t w = 0; w < words && !uncovered; ++w)
           uncovered =
               left[w] & ~(fallback == mover_wins ? 0 : capped[w]) & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
         if (uncovered) fallback = implied;
       }
-      plan.fallback[r] = uint8_t(fallback);
       reach = left;  // every position a probe brings here, of any value
-      if (fallback)
-        for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
-      if (fallback != mover_wins)
-        for (size_t w = 0; w < words; ++w) left[w] &= ~capped[w];
-      auto gain_of = [&](uint64_t a, uint64_t b) {
-        if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
-        uint64_t g = 0;
-        for (uint64_t x = a; x; x &= x - 1) g += uint64_t(std::popcount(left[size_t(std::countr_zero(x))] & b));
-        return g;
-      };
-      // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
-      // free pieces' rows and files): every row or file whose adding keeps the cube off the region's
-      // positions of other values is added, nearest the cube's own first (intervals and
-      // neighbourhoods are what chess values follow), the subcube field by raising one of its three
-      // bits at a time. Everything else in the region is a don't-care here (positions no probe
-      // brings: illegal or not representative, or answered by the front line), so a cover's cube,
-      // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
-      // region, and fewer cubes hold the region.
-      for (unsigned v = 1; v < 4; ++v)
+      if (uncovered && commonest != unsigned(implied))
+        // The implied output's positions: those no cube holds (the cover stores no cube of that
+        // output, so its bitmap is free for them).
         for (size_t w = 0; w < words; ++w)
-          off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
-      local.clear();
-      for (uint32_t c : in_region) {
-        const Shape& s = shapes[c];
-        if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
-        const uint64_t* o = off[s.out].data();
-        // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
-        // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
-        auto clear_of_off = [&](uint64_t a, uint64_t b) {
-          if (nfree == 1) return !(o[0] & a);
-          for (uint64_t x = a; x; x &= x - 1)
-            if (o[size_t(std::countr_zero(x))] & b) return false;
-          return true;
+          of_value[implied][w] = reach[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+      // The region's cubes for fallback `fallback`, appended to `to` in the greedy order: the
+      // cover's cubes of other outputs, and with `seeds` cubes of the implied output grown from
+      // its positions one by one.
+      auto plan_region = [&](unsigned fallback, bool seeds, Plan& to) {
+        left = reach;
+        if (fallback)
+          for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
+        if (fallback != mover_wins)
+          for (size_t w = 0; w < words; ++w) left[w] &= ~capped[w];
+        auto gain_of = [&](uint64_t a, uint64_t b) {
+          if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
+          uint64_t g = 0;
+          for (uint64_t x = a; x; x &= x - 1) g += uint64_t(std::popcount(left[size_t(std::countr_zero(x))] & b));
+          return g;
         };
-        // The word's fields, and the squares they hold for each free piece.
-        std::array<uint32_t, 4> set{s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u,
-                                    nfree == 2 ? s.files[f1] : 0u};
-        std::array<uint64_t, 2> held{s.sq[f0], nfree == 2 ? s.sq[f1] : 0};
-        auto try_add = [&](int piece, int field, uint32_t add) {
-          std::array<uint32_t, 4> grown = set;
-          grown[size_t(field)] |= add;
-          const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
-          const uint64_t added = now & ~held[size_t(piece)];
-          if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
-          set = grown;
-          held[size_t(piece)] = now;
-        };
-        for (int piece = 0; piece < nfree; ++piece)
-          for (int d = 1; d < 8; ++d)
-            for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
-              if (field == subcube) {
-                if (d > 1) continue;
-                for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
-                  uint32_t mirror = 0;
-                  for (uint32_t x = set[size_t(field)]; x; x &= x - 1)
-                    mirror |= 1u << (std::countr_zero(x) ^ (1 << bit));
-                  if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
+        // Each candidate restricted to the region, then expanded there (ESPRESSO's expand, on the
+        // free pieces' rows and files): every row or file whose adding keeps the cube off the region's
+        // positions of other values is added, nearest the cube's own first (intervals and
+        // neighbourhoods are what chess values follow), the subcube field by raising one of its three
+        // bits at a time. Everything else in the region is a don't-care here (positions no probe
+        // brings: illegal or not representative, or answered by the front line), so a cover's cube,
+        // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
+        // region, and fewer cubes hold the region.
+        for (unsigned v = 1; v < 4; ++v)
+          for (size_t w = 0; w < words; ++w)
+            off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
+        local.clear();
+        // Grows a cube of output `out` holding the free pieces on rows x files `set` (squares
+        // `held`) and adds it to the candidates; `id`: the cover's cube it came from.
+        auto grow = [&](unsigned out, std::array<uint32_t, 4> set, std::array<uint64_t, 2> held, uint32_t id) {
+          const uint64_t* o = off[out].data();
+          // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
+          // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
+          auto clear_of_off = [&](uint64_t a, uint64_t b) {
+            if (nfree == 1) return !(o[0] & a);
+            for (uint64_t x = a; x; x &= x - 1)
+              if (o[size_t(std::countr_zero(x))] & b) return false;
+            return true;
+          };
+          auto try_add = [&](int piece, int field, uint32_t add) {
+            std::array<uint32_t, 4> grown = set;
+            grown[size_t(field)] |= add;
+            const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
+            const uint64_t added = now & ~held[size_t(piece)];
+            if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
+            set = grown;
+            held[size_t(piece)] = now;
+          };
+          for (int piece = 0; piece < nfree; ++piece)
+            for (int d = 1; d < 8; ++d)
+              for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
+                if (field == subcube) {
+                  if (d > 1) continue;
+                  for (int bit = 2; bit >= 0; --bit) {  // the subcube's mirror across one of its bits
+                    uint32_t mirror = 0;
+                    for (uint32_t x = set[size_t(field)]; x; x &= x - 1)
+                      mirror |= 1u << (std::countr_zero(x) ^ (1 << bit));
+                    if (mirror & ~set[size_t(field)]) try_add(piece, field, mirror);
+                  }
+                  continue;
                 }
-                continue;
+                const uint32_t near =
+                    ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
+                for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
               }
-              const uint32_t near =
-                  ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
-              for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
-            }
-        local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, s.out), c});
-      }
-      // Cubes that grew into the same one count once.
-      std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
-      local.erase(
-          std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
-          local.end());
-      auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
-      heap.clear();
-      for (uint32_t c = 0; c < local.size(); ++c)
-        if (const uint64_t g = gain(c)) heap.push_back({g, c});
-      std::make_heap(heap.begin(), heap.end());
-      const size_t before = part.ids.size();
-      while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end());
-        const auto [old_gain, c] = heap.back();
-        heap.pop_back();
-        const uint64_t g = gain(c);
-        if (g == 0) continue;
-        if (g < old_gain && !heap.empty() && g < heap.front().first) {
-          heap.push_back({g, c});
-          std::push_heap(heap.begin(), heap.end());
-          continue;
+          local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, out), id});
+        };
+        for (uint32_t c : in_region) {
+          const Shape& s = shapes[c];
+          if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
+          grow(s.out, {s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u},
+               {s.sq[f0], nfree == 2 ? s.sq[f1] : 0}, c);
         }
-        part.ids.push_back(local[c].id);
-        part.words.push_back(local[c].word);
-        clear_held(left.data(), nfree, local[c].a, local[c].b);
+        if (seeds)  // one cube of the implied output from each of its positions left
+          for (size_t w = 0; w < words; ++w)
+            for (uint64_t x = left[w] & of_value[implied][w]; x; x &= x - 1) {
+              const uint32_t b = uint32_t(std::countr_zero(x)), a = nfree == 1 ? b : uint32_t(w);
+              std::array<uint32_t, 4> set{1u << (a >> 3), 1u << (a & 7), nfree == 2 ? 1u << (b >> 3) : 0u,
+                                          nfree == 2 ? 1u << (b & 7) : 0u};
+              grow(implied, set, {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube);
+            }
+        // Cubes that grew into the same one count once.
+        std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
+        local.erase(
+            std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
+            local.end());
+        auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
+        heap.clear();
+        for (uint32_t c = 0; c < local.size(); ++c)
+          if (const uint64_t g = gain(c)) heap.push_back({g, c});
+        std::make_heap(heap.begin(), heap.end());
+        while (!heap.empty()) {
+          std::pop_heap(heap.begin(), heap.end());
+          const auto [old_gain, c] = heap.back();
+          heap.pop_back();
+          const uint64_t g = gain(c);
+          if (g == 0) continue;
+          if (g < old_gain && !heap.empty() && g < heap.front().first) {
+            heap.push_back({g, c});
+            std::push_heap(heap.begin(), heap.end());
+            continue;
+          }
+          to.ids.push_back(local[c].id);
+          to.words.push_back(local[c].word);
+          clear_held(left.data(), nfree, local[c].a, local[c].b);
+        }
+      };
+      const size_t before = part.ids.size();
+      plan_region(fallback, false, part);
+      if (uncovered && commonest != unsigned(implied)) {
+        // The other choice: the commonest value falls back, and cubes of the implied output hold
+        // its positions. Kept when it takes fewer cubes: a region where a few isolated positions
+        // of the implied output (a lone king's stalemates) force the fallback lists every other
+        // position as cubes.
+        Plan other;
+        plan_region(commonest, true, other);
+        if (other.ids.size() < part.ids.size() - before) {
+          part.ids.resize(before);
+          part.words.resize(before);
+          part.ids.insert(part.ids.end(), other.ids.begin(), other.ids.end());
+          part.words.insert(part.words.end(), other.words.begin(), other.words.end());
+          fallback = commonest;
+        }
       }
+      plan.fallback[r] = uint8_t(fallback);
       part.largest = std::max(part.largest, part.ids.size() - before);
     }
   });

@@ -166,6 +166,42 @@ TEST(RegionIndex, AnswersEveryRepresentativeWithItsValue) {
   }
 }
 
+// A cover that leaves the draw implied: a region holding a few draws (a lone king's stalemates, a
+// capture of a loose piece) may fall back to its commonest value and hold the draws in cubes of
+// the implied output, grown from their positions, when those are fewer than listing the other
+// values. Such regions exist in these balances (the test fails without them), and every
+// representative still gets its value.
+TEST(RegionIndex, RegionsMayHoldTheImpliedOutputInCubesGrownFromItsPositions) {
+  for (const char* name : {"KQvK", "KRvK"}) {
+    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
+    const Encoding& enc = t.encoding();
+    auto cover = test::trie_cover(t, CanonScheme::Full);
+    logic::drop_output(cover.cubes, logic::Output::Draw);
+    const CoverCanon canon(enc, CanonScheme::Full);
+    const RegionIndex idx(cover.cubes, enc, canon, {}, std::nullopt, logic::Output::Draw);
+    ASSERT_TRUE(idx.built()) << name;
+    const auto h = idx.hot();
+    const auto words = idx.hot_words();
+    const uint32_t* end = reinterpret_cast<const uint32_t*>(words.data() + words.size());
+    size_t draw_cubes = 0;
+    for (const uint32_t* c = h.cubes; c < end; ++c)
+      draw_cubes += *c != 0 && region_cube::output(*c) == uint32_t(logic::Output::Draw);
+    EXPECT_GT(draw_cubes, 0u) << name << ": no region holds the implied output in cubes";
+    int bad = 0;
+    for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+      const Placement p = enc.decode(i);
+      if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+      std::array<uint32_t, 3> sq{p.sq[0], p.sq[1], p.sq[2]};
+      const logic::Output fast = RegionIndex::find_output<3>(h, p.stm, sq);
+      const logic::CubeWord c = idx.find(i, cover.cubes);
+      if (c && !logic::contains(c, logic::minterm(i, enc.bits())))
+        ++bad, ADD_FAILURE() << name << " find() names a cube without index " << i;
+      if (fast != logic::Output(uint8_t(t.value(p)))) ++bad, ADD_FAILURE() << name << " index " << i;
+    }
+    EXPECT_EQ(bad, 0) << name;
+  }
+}
+
 // The regions are planned in chunks on several threads, and appended in region order: the same
 // index, word for word, on any number of threads (a 4-piece balance with many regions, with and
 // without what a front line answers).
