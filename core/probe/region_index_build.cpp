@@ -227,6 +227,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       uint32_t id;    // the cover's cube it came from
     };
     std::vector<Local> local;
+    Plan other;                                     // a region's other plan (below), reused
     std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
     for (uint32_t r = r0; r < r1; ++r) {
@@ -271,7 +272,9 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         if (uncovered) fallback = implied;
       }
       reach = left;  // every position a probe brings here, of any value
-      if (uncovered && commonest != unsigned(implied))
+      // Implied positions forced the fallback away from the commonest value: plan both ways.
+      const bool both_ways = uncovered && commonest != unsigned(implied);
+      if (both_ways)
         // The implied output's positions: those no cube holds (the cover stores no cube of that
         // output, so its bitmap is free for them).
         for (size_t w = 0; w < words; ++w)
@@ -385,12 +388,13 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       };
       const size_t before = part.ids.size();
       plan_region(fallback, false, part);
-      if (uncovered && commonest != unsigned(implied)) {
+      if (both_ways) {
         // The other choice: the commonest value falls back, and cubes of the implied output hold
         // its positions. Kept when it takes fewer cubes: a region where a few isolated positions
         // of the implied output (a lone king's stalemates) force the fallback lists every other
         // position as cubes.
-        Plan other;
+        other.ids.clear();
+        other.words.clear();
         plan_region(commonest, true, other);
         if (other.ids.size() < part.ids.size() - before) {
           part.ids.resize(before);
