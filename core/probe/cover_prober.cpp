@@ -25,15 +25,6 @@ namespace {
 // enough that drawing them is a small part of building an index.
 constexpr size_t kIndexSample = 50000;
 
-// A placement as the hot path reads a board (each slot's piece on its square, any squares): what
-// a DirectTable is filled from.
-struct PlacementBoard {
-  std::array<Bitboard, kPieces> by_piece{};
-  Color stm = White;
-  Bitboard pieces(Piece p) const { return by_piece[size_t(p)]; }
-  Color side_to_move() const { return stm; }
-};
-
 // A small cover in one leaf, no copies, when that leaf is short enough (CoverProber::kOneLeafBlocks)
 // or stays in the caches (kOneLeafCachedBytes); else nothing.
 std::optional<CubeIndex> one_leaf(const store::CoverFile& cover, std::span<const uint64_t> queries) {
@@ -253,29 +244,8 @@ void CoverProber::rebuild_material_hash() {
     e.rule_draws = lc.rules.hot();
     e.kind = lc.file.kind;
     e.implied = uint8_t(lc.file.implied);
-    e.direct = lc.direct.data();
     return e;
   };
-  // Three-piece covers probed by their index get a DirectTable, filled from the index's own
-  // answers (the entry without a table yet), once per cover.
-  for (size_t slot = 0; slot < covers_.size(); ++slot) {
-    LoadedCover& lc = *covers_[slot];
-    if (lc.encoding.pieces() != 3 || !lc.indexed() || !lc.rules.empty() || lc.direct.built()) continue;
-    const HotEntry e = entry_for(slot, false);
-    // Both mirrors for a pawnless balance whose representatives use all eight transforms (the
-    // entry's mode 2, which the probe reads as well), the left-right one otherwise: a chess
-    // symmetry of every balance, so a legal position's mirror image has its value whatever the
-    // cover's scheme.
-    lc.direct.fill(e.mode != 2, [&](uint32_t i) {
-      uint32_t stm, s0, s1, s2;
-      DirectTable::squares(i, stm, s0, s1, s2);
-      PlacementBoard board;
-      board.stm = Color(stm);
-      const uint32_t sq[3] = {s0, s1, s2};
-      for (size_t j = 0; j < 3; ++j) board.by_piece[e.order[j]] |= Bitboard{1} << sq[j];
-      return hot::cover_output<3>(hot::representative<3>(board, e), e, covers_, Method::Indexed);
-    });
-  }
   // Every key probe() finds directly first, then the colour-swapped ones; the first entry of a
   // key wins (symmetric balances are their own colour swap), as in probe().
   std::vector<HotEntry> entries;
@@ -285,13 +255,16 @@ void CoverProber::rebuild_material_hash() {
       if (std::none_of(entries.begin(), entries.end(), [&](const HotEntry& o) { return o.key == e.key; }))
         entries.push_back(e);
     }
-  const size_t slots = size_t{1} << kHashBits;
+  hash_bits_ = kMinHashBits;
+  while ((size_t{1} << hash_bits_) < 2 * entries.size()) ++hash_bits_;
+  const size_t slots = size_t{1} << hash_bits_;
   std::vector<uint64_t> keys;
   for (const HotEntry& e : entries) keys.push_back(e.key);
-  hash_mul_ = best_key_multiplier(keys, kHashBits);
-  hot_.fill(HotEntry{});
+  hash_mul_ = best_key_multiplier(keys, hash_bits_);
+  hot_.assign(slots, HotEntry{});
+  hot_.shrink_to_fit();
   for (const HotEntry& e : entries)
-    for (size_t h = hot::key_hash(e.key, hash_mul_, kHashBits);; h = (h + 1) & (slots - 1))
+    for (size_t h = hot::key_hash(e.key, hash_mul_, hash_bits_);; h = (h + 1) & (slots - 1))
       if (hot_[h].key == hot::kNoKey) {
         hot_[h] = e;
         break;
@@ -460,7 +433,7 @@ size_t CoverProber::region_covers() const {
 }
 
 size_t CoverProber::memory_bytes(Method m) const {
-  size_t total = sizeof(*this);
+  size_t total = sizeof(*this) + hot_.capacity() * sizeof(HotEntry);
   if (m == Method::Indexed) total += arena_.memory_bytes();
   for (const auto& c : covers_) {
     total += c->rules.words().size_bytes();
@@ -471,7 +444,7 @@ size_t CoverProber::memory_bytes(Method m) const {
     // Hot words are in arena_, or in the mapped layout file (counted whole: a benchmark's random
     // probes touch every page of it).
     total += c->index.memory_bytes() - c->index.hot_words().size_bytes() + c->region.memory_bytes() -
-             c->region.hot_words().size_bytes() + c->direct.memory_bytes();
+             c->region.hot_words().size_bytes();
     if (c->from_layout()) total += c->index.hot_words().size_bytes() + c->region.hot_words().size_bytes();
   }
   return total;
@@ -486,12 +459,13 @@ size_t resident_of(const LoadedCover& c, bool with_arena_words) {
            c.region.hot_words().size_bytes();
   if (c.from_layout() || with_arena_words)
     total += c.index.hot_words().size_bytes() + c.region.hot_words().size_bytes();
-  return total + c.cube_bytes() + c.rules.words().size_bytes() + c.direct.memory_bytes();
+  return total + c.cube_bytes() + c.rules.words().size_bytes();
 }
 }  // namespace
 
 size_t CoverProber::resident_bytes() const {
-  size_t total = sizeof(*this) + arena_.memory_bytes() + covers_.capacity() * sizeof(covers_[0]);
+  size_t total = sizeof(*this) + hot_.capacity() * sizeof(HotEntry) + arena_.memory_bytes() +
+                 covers_.capacity() * sizeof(covers_[0]);
   for (const auto& c : covers_) total += resident_of(*c, false);  // arena words counted above
   return total;
 }

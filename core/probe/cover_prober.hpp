@@ -25,7 +25,6 @@
 #include "chess/position.hpp"
 #include "logic/cube.hpp"
 #include "probe/cube_index.hpp"
-#include "probe/direct_table.hpp"
 #include "probe/region_index.hpp"
 #include "probe/rule_draw_set.hpp"
 #include "store/cover_file.hpp"
@@ -58,7 +57,6 @@ constexpr std::span<const EnumName<RegionPolicy>> enum_names(RegionPolicy) { ret
 struct LoadedCover {
   CubeIndex index;     // the front line, and the tree when there is no region index
   RegionIndex region;  // 5-piece covers and the most diffuse 3-4 piece ones: what the front misses
-  DirectTable direct;  // 3-piece covers probed by their index: every placement's output
   RuleDrawSet rules;   // the 50-move rule's draws (in the mapping when opened from a layout)
   // Without its cubes when opened from a layout (cubes() then loads them), and always without its
   // list of the rule's draws, which `rules` holds.
@@ -229,11 +227,13 @@ class CoverProber {
   // told the loaded covers take.
   size_t resident_bytes() const;
   // The part of it that is balance b's cover: its index structures (a mapped layout counted whole),
-  // its cubes held in memory, its 50-move-rule list, its direct table and bookkeeping; 0 when the
+  // its cubes held in memory, its 50-move-rule list and bookkeeping; 0 when the
   // prober has no cover of b. What probing b alone would keep resident.
   size_t resident_bytes(const Balance& b) const;
   // Covers that have a region index.
   size_t region_covers() const;
+  // Slots of the material hash: a power of two, at least twice the colourings loaded.
+  size_t material_hash_slots() const { return hot_.size(); }
 
   // The value of a legal position for the side to move. The position is trusted to be legal (the
   // hot path checks nothing but the cover's existence); probe_checked() validates first.
@@ -311,18 +311,16 @@ class CoverProber {
     // Capture-resolved: the cover leaves positions a capture reaches to the search.
     store::CoverKind kind = store::CoverKind::Standalone;
     uint8_t implied = 0;  // the cover's implied output (store::CoverFile::implied)
-    // Three pieces: the cover's DirectTable, which the indexed probe reads instead of the index
-    // (null: none, as for a cover without an index, or with 50-move-rule draws, whose list is
-    // looked up by the representative).
-    const uint8_t* direct = nullptr;
   };
 
  private:
   std::array<int16_t, 4096> slot_of_key_{};
   // Open addressing on the material key, with a multiplier chosen so that the loaded keys do not
-  // collide.
-  static constexpr int kHashBits = 9;
-  std::array<HotEntry, 1u << kHashBits> hot_{};
+  // collide. Sized by the colourings loaded (at most half full), since every entry is two cache
+  // lines a prober keeps resident: the 2-4-piece set needs 128 slots, all five pieces 512.
+  static constexpr int kMinHashBits = 4;
+  int hash_bits_ = kMinHashBits;
+  std::vector<HotEntry> hot_ = std::vector<HotEntry>(size_t{1} << kMinHashBits);
   uint64_t hash_mul_ = 0x9E3779B97F4A7C15ull;  // chosen by rebuild_material_hash
   std::vector<std::unique_ptr<LoadedCover>> covers_;
   HugeArray arena_;  // every index's hot words (CubeIndex::hot_words)

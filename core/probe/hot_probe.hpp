@@ -277,25 +277,10 @@ template <int K>
   return out;
 }
 
-// The hot path for a K-piece cover: the representative, then the cover's output for it. Three
-// pieces with a DirectTable: the output straight from the placement, no transform and no index.
+// The hot path for a K-piece cover: the representative, then the cover's output for it.
 template <int K, class Pos>
 [[gnu::always_inline]] inline Wdl probe_k(const Pos& pos, const CoverProber::HotEntry& e,
                                           const std::vector<std::unique_ptr<LoadedCover>>& covers, Method m) {
-  if constexpr (K == 3) {
-    if (e.direct && m == Method::Indexed) [[likely]] {
-      // The placement itself, not its representative: value_of reads only stm and negate, for an
-      // entry with a table has no 50-move-rule list.
-      Representative<3> r;
-      r.stm = unsigned(pos.side_to_move()) ^ e.stm_xor;
-      r.negate = r.stm & 1;  // three pieces are never the colour swap of a symmetric balance
-      r.placement = 0;
-      r.t = distinct_squares<3>(pos, e);
-      const uint32_t out =
-          DirectTable::output(e.direct, DirectTable::slot(r.stm, r.t[0], r.t[1], r.t[2], (e.mode >> 1) * kFlipRank));
-      return value_of<3>(e, logic::Output(out), r);
-    }
-  }
   const Representative<K> r = representative<K>(pos, e);
   return value_of<K>(e, cover_output<K>(r, e, covers, m), r);
 }
@@ -364,13 +349,13 @@ inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
   // The material key comes with the position; a key no entry has (more than 5 pieces, no cover)
   // and en passant go through probe(), which says why or resolves the capture.
   const uint64_t key = pos.material_key();
-  size_t h = hot::key_hash(key, hash_mul_, kHashBits);
+  size_t h = hot::key_hash(key, hash_mul_, hash_bits_);
   while (hot_[h].key != key) {
     if (hot_[h].key == hot::kNoKey) [[unlikely]] {
       auto v = probe(pos, m);
       return v ? v->wdl : Wdl::Illegal;
     }
-    h = (h + 1) & ((1u << kHashBits) - 1);
+    h = (h + 1) & (hot_.size() - 1);
   }
   if (pos.ep_square() != NoSquare) [[unlikely]] {
     auto v = probe(pos, m);
@@ -397,7 +382,7 @@ inline void CoverProber::probe_wdl_many(const Position* positions, size_t n, Wdl
 }
 
 inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {
-  for (size_t h = hot::key_hash(key, hash_mul_, kHashBits);; h = (h + 1) & ((1u << kHashBits) - 1)) {
+  for (size_t h = hot::key_hash(key, hash_mul_, hash_bits_);; h = (h + 1) & (hot_.size() - 1)) {
     if (hot_[h].key == key) return &hot_[h];
     if (hot_[h].key == hot::kNoKey) return nullptr;
   }

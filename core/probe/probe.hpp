@@ -10,7 +10,7 @@
 //   ProbeMemory           the memory levels a user chooses from (probe/probe_memory.hpp)
 //   make_layout           probe layout files, written beside the covers (probe/probe_layout.hpp)
 //   check_probe           the hot path proved against a table (probe/probe_check.hpp)
-// The index structures behind the prober (CubeIndex, RegionIndex, DirectTable, and hot_probe.hpp,
+// The index structures behind the prober (CubeIndex, RegionIndex, and hot_probe.hpp,
 // which inlines the hot path into its callers' loops) come with CoverProber but are its
 // internals: core/probe and its tests work on them by name.
 #pragma once
