@@ -8,7 +8,10 @@
 // regions that differ only in the third fixed piece's square: a word held by at least T of them
 // stored once per group of siblings, as 6 bytes (the word and the third piece's rows and files)
 // instead of once per sibling, with the cubes a probe of a non-empty region would then scan (its
-// own left, and the group's).
+// own left, and the group's). Then what the words would take entropy-coded: each field of the word
+// (the free pieces' rows and files, the output) given a Huffman code of its own over the whole
+// layout, a probe decoding its region's cubes one after another, and a directory of a 16-bit bit
+// offset a region (a 32-bit one a block of 48) to find where they start.
 //
 //   egtmin_layout_dedup_study COVER_FILE
 //
@@ -18,6 +21,8 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -27,6 +32,26 @@
 
 using namespace egtmin;
 using namespace egtmin::probe;
+
+namespace {
+// The bits a Huffman code of these symbol counts takes for all of them (the sum of each merge).
+double huffman_bits(const std::vector<uint64_t>& count) {
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> q;
+  for (uint64_t c : count)
+    if (c) q.push(c);
+  if (q.size() == 1) return double(q.top());  // one value still takes a bit
+  double bits = 0;
+  while (q.size() > 1) {
+    const uint64_t a = q.top();
+    q.pop();
+    const uint64_t b = q.top();
+    q.pop();
+    bits += double(a + b);
+    q.push(a + b);
+  }
+  return bits;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -83,6 +108,34 @@ int main(int argc, char** argv) {
       "regions %zu, non-empty %zu, cubes %zu (%zu bytes); distinct lists %zu, their cubes %zu (%zu bytes); "
       "distinct cube words %zu\n",
       regions, lengths.size(), cubes, cubes * 4, lists.size(), distinct_cubes, distinct_cubes * 4, words.size());
+  std::printf("layout: directory %zu bytes, cubes with their padding %zu bytes\n", dir_bytes,
+              (*lc)->region.hot_words().size_bytes() - dir_bytes);
+  {
+    // Field f of a word: its width from the layout's subcube field; the output last.
+    std::array<int, 5> width{}, shift{};
+    const int nfree = ri.pieces() - RegionIndex::fixed_count(ri.pieces());
+    for (int f = 0; f < 4; ++f) {
+      width[size_t(f)] = f < 2 * nfree ? region_cube::field_width(f, h.subcube) : 0;
+      shift[size_t(f)] = region_cube::field_shift(f, h.subcube);
+    }
+    width[4] = 2, shift[4] = RegionIndex::kOutputShift;
+    double bits = 0;
+    for (size_t f = 0; f < 5; ++f) {
+      if (!width[f]) continue;
+      std::vector<uint64_t> count(size_t{1} << width[f]);
+      for (const auto& list : region_lists)
+        for (uint32_t w : list) ++count[(w >> shift[f]) & ((1u << width[f]) - 1)];
+      const double field_bits = huffman_bits(count);
+      size_t used = 0;
+      for (uint64_t c : count) used += c > 0;
+      std::printf("field %zu (%d bits): %zu values, Huffman %.2f bits a cube\n", f, width[f], used,
+                  field_bits / double(cubes));
+      bits += field_bits;
+    }
+    const double cube_bytes = bits / 8, directory = double(regions) * 2 + double(blocks) * 4;
+    std::printf("entropy-coded: cubes %.0f bytes (%.2f bits a cube), directory %.0f bytes, together %.0f bytes\n",
+                cube_bytes, bits / double(cubes), directory, cube_bytes + directory);
+  }
   std::sort(lengths.begin(), lengths.end());
   if (!lengths.empty())
     std::printf("cubes a non-empty region: median %zu, 90th percentile %zu, 99th %zu, largest %zu, mean %.1f\n",
