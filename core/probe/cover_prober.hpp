@@ -317,7 +317,7 @@ class CoverProber {
   std::array<int16_t, 4096> slot_of_key_{};
   // Open addressing on the material key, with a multiplier chosen so that the loaded keys do not
   // collide. Sized by the colourings loaded (at most half full), since every entry is two cache
-  // lines a prober keeps resident: the 2-4-piece set needs 128 slots, all five pieces 512.
+  // lines a prober keeps resident: the 2-4-piece set's 66 colourings take 256 slots.
   static constexpr int kMinHashBits = 4;
   int hash_bits_ = kMinHashBits;
   std::vector<HotEntry> hot_ = std::vector<HotEntry>(size_t{1} << kMinHashBits);
