@@ -279,6 +279,10 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         // output, so its bitmap is free for them).
         for (size_t w = 0; w < words; ++w)
           of_value[implied][w] = reach[w] & ~(of_value[1][w] | of_value[2][w] | of_value[3][w]);
+      // The positions a cube of each value must stay off, whichever the fallback: once a region.
+      for (unsigned v = 1; v < 4; ++v)
+        for (size_t w = 0; w < words; ++w)
+          off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
       // The region's cubes for fallback `fallback`, appended to `to` in the greedy order: the
       // cover's cubes of other outputs, and with `seeds` cubes of the implied output grown from
       // its positions one by one.
@@ -302,9 +306,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         // brings: illegal or not representative, or answered by the front line), so a cover's cube,
         // minimal for the whole balance, often grows to hold several of its neighbours' shares of the
         // region, and fewer cubes hold the region.
-        for (unsigned v = 1; v < 4; ++v)
-          for (size_t w = 0; w < words; ++w)
-            off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
         local.clear();
         // Grows a cube of output `out` holding the free pieces on rows x files `set` (squares
         // `held`) and adds it to the candidates; `id`: the cover's cube it came from.
