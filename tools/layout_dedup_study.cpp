@@ -11,7 +11,8 @@
 // own left, and the group's). Then what the words would take entropy-coded: each field of the word
 // (the free pieces' rows and files, the output) given a Huffman code of its own over the whole
 // layout, a probe decoding its region's cubes one after another, and a directory of a 16-bit bit
-// offset a region (a 32-bit one a block of 48) to find where they start.
+// offset a region (a 32-bit one a block of 48) to find where they start. And what they would take
+// packed per region: each cube at only the bits its region's cubes vary, behind a descriptor.
 //
 //   egtmin_layout_dedup_study COVER_FILE
 //
@@ -135,6 +136,40 @@ int main(int argc, char** argv) {
     const double cube_bytes = bits / 8, directory = double(regions) * 2 + double(blocks) * 4;
     std::printf("entropy-coded: cubes %.0f bytes (%.2f bits a cube), directory %.0f bytes, together %.0f bytes\n",
                 cube_bytes, bits / double(cubes), directory, cube_bytes + directory);
+  }
+  {
+    // Packed per region: a bit of the word's fields that every cube of the region has, or none
+    // has, is stored once in the region's descriptor (the AND and the OR of its words, 30 bits
+    // each); each cube keeps only the bits its region's cubes vary, and 1 bit of output when the
+    // region's cubes have two. A probe tests its own bits against the descriptor (a bit no cube
+    // has: the fallback), packs them the same way (a popcount per bit set) and matches each packed
+    // cube as today (AND, compare). A region of one cube is its descriptor. Directory: a 32-bit
+    // bit offset a block of 48 regions, and a 16-bit one a region.
+    constexpr uint32_t kFields = (1u << RegionIndex::kOutputShift) - 1;
+    double packed_bits = 0, descriptor_bits = 0;
+    std::vector<uint64_t> width_count(33);
+    for (const auto& list : region_lists) {
+      if (list.empty()) continue;
+      uint32_t all = kFields, any = 0, outputs = 0;
+      for (uint32_t w : list) all &= w, any |= w, outputs |= 1u << region_cube::output(w);
+      const int varied = std::popcount(any & ~all & kFields) + (std::popcount(outputs) > 1 ? 1 : 0);
+      descriptor_bits += 2 * 30 + 2;  // the AND, the OR, and the output of a region of one output
+      if (list.size() > 1) {
+        packed_bits += double(varied) * double(list.size());
+        width_count[size_t(varied)] += list.size();
+      }
+    }
+    const double directory = double(regions) * 2 + double(blocks) * 4;
+    const double bytes = (packed_bits + descriptor_bits) / 8 + directory;
+    std::printf(
+        "packed per region: cubes %.0f bytes (%.2f bits a cube), descriptors %.0f bytes, directory %.0f bytes, "
+        "together %.0f bytes (%.3fx the layout's cubes and directory)\n",
+        packed_bits / 8, packed_bits / double(cubes), descriptor_bits / 8, directory, bytes,
+        bytes / double((*lc)->region.hot_words().size_bytes()));
+    std::printf("packed widths (bits: cubes):");
+    for (size_t w = 0; w < width_count.size(); ++w)
+      if (width_count[w]) std::printf(" %zu: %llu", w, static_cast<unsigned long long>(width_count[w]));
+    std::printf("\n");
   }
   std::sort(lengths.begin(), lengths.end());
   if (!lengths.empty())
