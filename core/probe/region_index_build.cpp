@@ -311,24 +311,28 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         // `held`) and adds it to the candidates; `id`: the cover's cube it came from.
         auto grow = [&](unsigned out, std::array<uint32_t, 4> set, std::array<uint64_t, 2> held, uint32_t id) {
           const uint64_t* o = off[out].data();
-          // Whether the squares `a` x `b` hold none of the other values' positions (one free piece:
-          // `a` alone). The cube held none before it grew, so only the squares it adds are checked.
-          auto clear_of_off = [&](uint64_t a, uint64_t b) {
-            if (nfree == 1) return !(o[0] & a);
-            for (uint64_t x = a; x; x &= x - 1)
-              if (o[size_t(std::countr_zero(x))] & b) return false;
-            return true;
-          };
+          // The squares of the growing piece that would put the cube on another value's position,
+          // given the other piece's squares, which stay put while this one grows (the first piece
+          // grows before the second): the squares x whose o[x] meets the second piece's squares,
+          // then the union of o[x] over the first piece's. The cube held no such position before
+          // it grew, so a row or file may be added when the squares it adds miss this set.
+          uint64_t blocked = 0;
           auto try_add = [&](int piece, int field, uint32_t add) {
             std::array<uint32_t, 4> grown = set;
             grown[size_t(field)] |= add;
             const uint64_t now = rect_squares(grown[size_t(2 * piece)], grown[size_t(2 * piece + 1)]);
-            const uint64_t added = now & ~held[size_t(piece)];
-            if (piece == 0 ? !clear_of_off(added, held[1]) : !clear_of_off(held[0], added)) return;
+            if (now & ~held[size_t(piece)] & blocked) return;
             set = grown;
             held[size_t(piece)] = now;
           };
-          for (int piece = 0; piece < nfree; ++piece)
+          for (int piece = 0; piece < nfree; ++piece) {
+            blocked = 0;
+            if (nfree == 1)
+              blocked = o[0];
+            else if (piece == 0)
+              for (size_t x = 0; x < 64; ++x) blocked |= uint64_t((o[x] & held[1]) != 0) << x;
+            else
+              for (uint64_t x = held[0]; x; x &= x - 1) blocked |= o[size_t(std::countr_zero(x))];
             for (int d = 1; d < 8; ++d)
               for (int field = 2 * piece; field < 2 * piece + 2; ++field) {
                 if (field == subcube) {
@@ -345,6 +349,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
                     ((set[size_t(field)] << d) | (set[size_t(field)] >> d)) & 0xFF & ~set[size_t(field)];
                 for (uint32_t x = near; x; x &= x - 1) try_add(piece, field, x & -x);
               }
+          }
           local.push_back({held[0], held[1], region_cube::word(set, nfree, subcube, out), id});
         };
         for (uint32_t c : in_region) {
