@@ -229,12 +229,9 @@ Command add_bench_engine(CLI::App* bench) {
                   "The engine's Threads option (1: a deterministic search, the check; more: a run without errors)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
-  sub->add_option("--prefer", a->prefer,
-                  "Which cover a balance with both kinds is answered by: standalone or capture-resolved (the "
-                  "latter only where every balance its capture search reaches is kept)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, store::CoverKind>{
-          {"standalone", store::CoverKind::Standalone}, {"capture-resolved", store::CoverKind::CaptureResolved}}))
-      ->capture_default_str();
+  add_enum_option(sub, "--prefer", a->prefer,
+                  "Which cover a balance with both kinds is answered by: standalone (the default) or "
+                  "capture-resolved (only where every balance its capture search reaches is kept)");
   sub->add_option("--work", a->work, "Directory for the two sides' symlinked tables (default: a temporary one)");
   sub->footer(
       "Each side's directory holds the balances with both a cover and a WDL file, and nothing else (no DTZ\n"

@@ -92,7 +92,7 @@ int run_probe_bench(const Common& common, const std::string& syzygy_dir, const b
                    {"index_regions", std::string(name_of(*regions))},
                    {"region_covers", (*prober)->region_covers()},
                    {"rounds", opts.rounds},
-                   {"turns", opts.turns == bench::ProbeBenchOptions::Turns::Chunk ? "chunk" : "pass"},
+                   {"turns", std::string(name_of(opts.turns))},
                    {"covers", (*prober)->balances().size()}};
   for (const auto& m : r.methods) {
     nlohmann::json& jm = j["methods"][std::string(probe::probe_method_name(m.method))];
@@ -363,12 +363,10 @@ Command add_bench(CLI::App& app) {
   p->add_option("--rounds", a->opts.rounds,
                 "Timing rounds: each times every method once, the methods in turn (default 3)")
       ->check(CLI::Range(1, 100));
-  p->add_option("--turns", a->opts.turns,
-                "How the methods take turns in a round: pass (each probes every position before the next; the "
-                "default) or chunk (every 4,096 positions, which one first rotating, so a drifting machine slows "
-                "all alike; methods that scan covers keep their own passes)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, bench::ProbeBenchOptions::Turns>{
-          {"pass", bench::ProbeBenchOptions::Turns::Pass}, {"chunk", bench::ProbeBenchOptions::Turns::Chunk}}));
+  add_enum_option(p, "--turns", a->opts.turns,
+                  "How the methods take turns in a round: pass (each probes every position before the next; the "
+                  "default) or chunk (every 4,096 positions, which one first rotating, so a drifting machine slows "
+                  "all alike; methods that scan covers keep their own passes)");
   p->add_option("--balance", a->balance_names,
                 "Only positions of this balance (repeat for several): per-balance figures");
   p->add_option("--scan-positions", a->opts.scan_positions,

@@ -19,6 +19,7 @@
 #include "chess/balance.hpp"
 #include "store/cover_kind.hpp"
 #include "table/table.hpp"
+#include "util/enum_names.hpp"
 #include "util/paths.hpp"
 #include "util/progress.hpp"
 
@@ -41,6 +42,18 @@ void add_common(CLI::App* sub, Common& c);
 // with memory_limit(): the bytes for run::MinimizeRequest::memory_limit (0: no check).
 void add_memory_limit(CLI::App* sub, std::string& text);
 Result<uint64_t> memory_limit(const std::string& text);
+
+// An option that takes one of an enum's names (util/enum_names.hpp): --help lists the names, and
+// any other text is a usage error that lists them.
+template <class E>
+CLI::Option* add_enum_option(CLI::App* sub, const std::string& flag, E& value, const std::string& description) {
+  std::vector<std::string> names;
+  for (const EnumName<E>& n : enum_names(E{})) names.emplace_back(n.name);
+  return sub
+      ->add_option_function<std::string>(
+          flag, [&value](const std::string& text) { value = *parse_enum<E>(text); }, description)
+      ->check(CLI::IsMember(names));
+}
 
 // The cover kind a --capture-resolved flag asks for.
 inline store::CoverKind cover_kind(bool capture_resolved_flag) {

@@ -14,6 +14,7 @@
 #include "chess/balance.hpp"
 #include "probe/probe.hpp"
 #include "table/generator.hpp"
+#include "util/enum_names.hpp"
 #include "util/progress.hpp"
 #include "util/result.hpp"
 
@@ -50,6 +51,13 @@ struct ProbeBenchOptions {
   // The default of scan_positions for a piece count: all positions up to 4 pieces, 2,000 at 5.
   static uint64_t default_scan_positions(int pieces) { return pieces >= 5 ? 2000 : 0; }
 };
+
+// How --turns and the records spell the ways methods take turns.
+inline constexpr EnumName<ProbeBenchOptions::Turns> kTurnsNames[] = {{ProbeBenchOptions::Turns::Pass, "pass"},
+                                                                     {ProbeBenchOptions::Turns::Chunk, "chunk"}};
+constexpr std::span<const EnumName<ProbeBenchOptions::Turns>> enum_names(ProbeBenchOptions::Turns) {
+  return kTurnsNames;
+}
 
 struct MethodTiming {
   probe::ProbeMethodId method = probe::ProbeMethodId::Indexed;

@@ -283,14 +283,14 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       for (unsigned v = 1; v < 4; ++v)
         for (size_t w = 0; w < words; ++w)
           off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
-      // The region's cubes for fallback `fallback`, appended to `to` in the greedy order: the
+      // The region's cubes falling back to `falls_to`, appended to `to` in the greedy order: the
       // cover's cubes of other outputs, and with `seeds` cubes of the implied output grown from
       // its positions one by one.
-      auto plan_region = [&](unsigned fallback, bool seeds, Plan& to) {
+      auto plan_region = [&](unsigned falls_to, bool seeds, Plan& to) {
         left = reach;
-        if (fallback)
-          for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[fallback][w];
-        if (fallback != mover_wins)
+        if (falls_to)
+          for (size_t w = 0; w < words; ++w) left[w] &= ~of_value[falls_to][w];
+        if (falls_to != mover_wins)
           for (size_t w = 0; w < words; ++w) left[w] &= ~capped[w];
         auto gain_of = [&](uint64_t a, uint64_t b) {
           if (nfree == 1) return uint64_t(std::popcount(left[0] & a));
@@ -354,7 +354,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         };
         for (uint32_t c : in_region) {
           const Shape& s = shapes[c];
-          if (s.out == fallback || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
+          if (s.out == falls_to || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
           grow(s.out, {s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u},
                {s.sq[f0], nfree == 2 ? s.sq[f1] : 0}, c);
         }

@@ -105,7 +105,9 @@ TEST(LogicCoverMatrix, RowCountsFollowAddsAndRemovesAndNameTheSoleColumn) {
     ASSERT_EQ(counts[r], held[r].size()) << "step " << step;
     ASSERT_EQ(counts.covered(r), !held[r].empty()) << "step " << step;
     ASSERT_EQ(counts.once(r), held[r].size() == 1) << "step " << step;
-    if (held[r].size() == 1) ASSERT_EQ(counts.sole_column(r), *held[r].begin()) << "step " << step;
+    if (held[r].size() == 1) {
+      ASSERT_EQ(counts.sole_column(r), *held[r].begin()) << "step " << step;
+    }
   }
 }
 

@@ -200,6 +200,18 @@ TEST_F(CliProbeBench, BenchProbeMethodsTakeTurnsChunkByChunk) {
             2);  // a usage error naming the choices
 }
 
+// An enum option's help lists its names as typed (CLI11's own enum mapping printed the enums'
+// uint8_t values as raw bytes, a NUL among them).
+TEST(CliEnumOptions, HelpListsTheNames) {
+  const CliRun probe = run_cli("bench probe --help");
+  EXPECT_EQ(probe.rc, 0);
+  EXPECT_NE(probe.out.find("--turns TEXT:{pass,chunk}"), std::string::npos) << probe.out;
+  const CliRun engine = run_cli("bench engine --help");
+  EXPECT_EQ(engine.rc, 0);
+  EXPECT_NE(engine.out.find("--prefer TEXT:{standalone,capture-resolved}"), std::string::npos) << engine.out;
+  for (const CliRun* r : {&probe, &engine}) EXPECT_EQ(r->out.find('\0'), std::string::npos);
+}
+
 TEST_F(CliProbeBench, BenchSizeTotals) {
   EGTMIN_REQUIRE_SYZYGY();
   CliRun r = run_cli("bench size --pieces 3 --json --quiet --syzygy " + test::syzygy_dir().string() + " --data " +
@@ -242,7 +254,9 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
       EXPECT_TRUE(row["cover_bytes"].is_null());
       EXPECT_EQ(row["probe_ready_bytes"].get<uint64_t>(), std::filesystem::file_size(kqk_layout));
       for (const auto& with : j["balances"])
-        if (with["balance"] == "KQvK") EXPECT_EQ(row["cubes"], with["cubes"]);
+        if (with["balance"] == "KQvK") {
+          EXPECT_EQ(row["cubes"], with["cubes"]);
+        }
     }
   uint64_t ready = 0, ready_index = 0;
   for (const auto& row : j["balances"]) {
@@ -268,7 +282,9 @@ TEST_F(CliProbeBench, BenchSizeTotals) {
   EXPECT_EQ(j["probe_ready"]["missing_layouts"].get<int>(), 0);
   EXPECT_EQ(stale["probe_ready"]["missing_layouts"].get<int>(), 1);
   for (const auto& row : stale["balances"])
-    if (row["balance"] == "KRvK") EXPECT_TRUE(row["layout_bytes"].is_null());
+    if (row["balance"] == "KRvK") {
+      EXPECT_TRUE(row["layout_bytes"].is_null());
+    }
 }
 
 // The ablation minimizes the same balances for each idea into its own directory: with every output
