@@ -65,10 +65,7 @@ constexpr bool needs(BatchStage later, BatchStage earlier) {
 // new table is compared with Syzygy again). An optional stage only reads (verify compares the
 // table with Syzygy's file), so redoing it makes nothing stale: comparing a table made earlier
 // must not make its covers again.
-constexpr bool depends_on(BatchStage later, BatchStage earlier) {
-  return earlier < later && !info(earlier).optional &&
-         (part_of(earlier) == StagePart::Table || part_of(earlier) == part_of(later));
-}
+constexpr bool depends_on(BatchStage later, BatchStage earlier) { return needs(later, earlier); }
 
 // The covers a batch makes and proves (batch --covers).
 enum class CoverSet : uint8_t { Standalone, CaptureResolved, Both };
