@@ -111,6 +111,8 @@ int main(int argc, char** argv) {
       regions, lengths.size(), cubes, cubes * 4, lists.size(), distinct_cubes, distinct_cubes * 4, words.size());
   std::printf("layout: directory %zu bytes, cubes with their padding %zu bytes\n", dir_bytes,
               (*lc)->region.hot_words().size_bytes() - dir_bytes);
+  // Both coded forms below find a region's cubes by a bit offset: 16 bits a region, 32 a block of 48.
+  const double bit_offsets = double(regions) * 2 + double(blocks) * 4;
   {
     // Field f of a word: its width from the layout's subcube field; the output last.
     std::array<int, 5> width{}, shift{};
@@ -133,9 +135,9 @@ int main(int argc, char** argv) {
                   field_bits / double(cubes));
       bits += field_bits;
     }
-    const double cube_bytes = bits / 8, directory = double(regions) * 2 + double(blocks) * 4;
+    const double cube_bytes = bits / 8;
     std::printf("entropy-coded: cubes %.0f bytes (%.2f bits a cube), directory %.0f bytes, together %.0f bytes\n",
-                cube_bytes, bits / double(cubes), directory, cube_bytes + directory);
+                cube_bytes, bits / double(cubes), bit_offsets, cube_bytes + bit_offsets);
   }
   {
     // Packed per region: a bit of the word's fields that every cube of the region has, or none
@@ -143,8 +145,7 @@ int main(int argc, char** argv) {
     // each); each cube keeps only the bits its region's cubes vary, and 1 bit of output when the
     // region's cubes have two. A probe tests its own bits against the descriptor (a bit no cube
     // has: the fallback), packs them the same way (a popcount per bit set) and matches each packed
-    // cube as today (AND, compare). A region of one cube is its descriptor. Directory: a 32-bit
-    // bit offset a block of 48 regions, and a 16-bit one a region.
+    // cube as today (AND, compare). A region of one cube is its descriptor.
     constexpr uint32_t kFields = (1u << RegionIndex::kOutputShift) - 1;
     double packed_bits = 0, descriptor_bits = 0;
     std::vector<uint64_t> width_count(33);
@@ -159,12 +160,11 @@ int main(int argc, char** argv) {
         width_count[size_t(varied)] += list.size();
       }
     }
-    const double directory = double(regions) * 2 + double(blocks) * 4;
-    const double bytes = (packed_bits + descriptor_bits) / 8 + directory;
+    const double bytes = (packed_bits + descriptor_bits) / 8 + bit_offsets;
     std::printf(
         "packed per region: cubes %.0f bytes (%.2f bits a cube), descriptors %.0f bytes, directory %.0f bytes, "
         "together %.0f bytes (%.3fx the layout's cubes and directory)\n",
-        packed_bits / 8, packed_bits / double(cubes), descriptor_bits / 8, directory, bytes,
+        packed_bits / 8, packed_bits / double(cubes), descriptor_bits / 8, bit_offsets, bytes,
         bytes / double((*lc)->region.hot_words().size_bytes()));
     std::printf("packed widths (bits: cubes):");
     for (size_t w = 0; w < width_count.size(); ++w)

@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <sstream>
 
 #include "drop_in.hpp"
