@@ -226,7 +226,7 @@ void record_dependency_table(const std::filesystem::path& data_dir, const Balanc
   if (!g.self_check || !g.self_check->ok()) return;  // a table that fails is not written
   BatchRecord d = record_as_found(data_dir, b);
   for (BatchStage s : kAllBatchStages)
-    if (depends_on(s, BatchStage::Table)) d.stage(s).done = false;
+    if (needs(s, BatchStage::Table)) d.stage(s).done = false;
   d.stage(BatchStage::Table) = {true, g.seconds + g.self_check_seconds, peak_memory_bytes()};
   auto& t = d.results<BatchStage::Table>();
   t.expected_peak_bytes = table_peak_bytes(b);
@@ -329,7 +329,7 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
       const bool skipped = r.stage(s).done;
       if (!skipped) {
         for (BatchStage later : kAllBatchStages)
-          if (depends_on(later, s)) r.stage(later).done = false;  // made from what this stage remakes
+          if (needs(later, s)) r.stage(later).done = false;  // made from what this stage remakes
         with_stage(s, [&]<BatchStage S>() {
           StageContext c{request, store, b, threads, stage_progress, r.stage(S), {}};
           Stage<S>::run(c, r.results<S>());

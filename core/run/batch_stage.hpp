@@ -55,17 +55,14 @@ constexpr const BatchStageInfo& info(BatchStage s) { return kBatchStageInfo[size
 constexpr StagePart part_of(BatchStage s) { return info(s).part; }
 constexpr bool is_capture_resolved(BatchStage s) { return part_of(s) == StagePart::CaptureResolved; }
 
-// Whether `later` cannot run before `earlier` is done: an earlier stage of its own cover or of the
-// table, not optional.
+// Whether `later` cannot run before `earlier` is done, and so is stale once `earlier` is redone
+// (a new table is compared with Syzygy again): an earlier stage of its own cover or of the table,
+// not optional. An optional stage only reads (verify compares the table with Syzygy's file), so
+// redoing it makes nothing stale: comparing a table made earlier must not make its covers again.
 constexpr bool needs(BatchStage later, BatchStage earlier) {
   return earlier < later && !info(earlier).optional &&
          (part_of(earlier) == StagePart::Table || part_of(earlier) == part_of(later));
 }
-// Whether redoing `earlier` makes `later` stale (as needs, optional stages included as `later`: a
-// new table is compared with Syzygy again). An optional stage only reads (verify compares the
-// table with Syzygy's file), so redoing it makes nothing stale: comparing a table made earlier
-// must not make its covers again.
-constexpr bool depends_on(BatchStage later, BatchStage earlier) { return needs(later, earlier); }
 
 // The covers a batch makes and proves (batch --covers).
 enum class CoverSet : uint8_t { Standalone, CaptureResolved, Both };
