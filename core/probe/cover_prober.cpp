@@ -25,15 +25,23 @@ namespace {
 // enough that drawing them is a small part of building an index.
 constexpr size_t kIndexSample = 50000;
 
-// A small cover in one leaf, no copies, when that leaf is short enough (CoverProber::kOneLeafBlocks)
-// or stays in the caches (kOneLeafCachedBytes); else nothing.
-std::optional<CubeIndex> one_leaf(const store::CoverFile& cover, std::span<const uint64_t> queries) {
+// A small cover in one leaf, no copies, when the leaf is short enough to try: quick when it answers
+// in a few blocks (CoverProber::kOneLeafBlocks) or stays in the caches (kOneLeafCachedBytes); at
+// five pieces also a longer one (kOneLeafSmallerBlocks), which build() takes only where it is
+// smaller than the regions. Else nothing.
+struct OneLeaf {
+  CubeIndex index;
+  bool quick = false;
+};
+std::optional<OneLeaf> one_leaf(const store::CoverFile& cover, std::span<const uint64_t> queries) {
   if (cover.cubes.size() > CoverProber::kOneLeafMaxCubes) return std::nullopt;
-  CubeIndex leaf(cover.cubes, cover.inputs, 1.0, 2.0, queries,
-                 cover.balance.pieces() == 5 ? CoverProber::kOneLeafFrontCubes : CoverProber::kSmallFrontCubes);
-  if (leaf.leaf_blocks_per_query(queries) > CoverProber::kOneLeafBlocks &&
-      leaf.hot_words().size_bytes() > CoverProber::kOneLeafCachedBytes)
-    return std::nullopt;
+  const bool five = cover.balance.pieces() == 5;
+  OneLeaf leaf{CubeIndex(cover.cubes, cover.inputs, 1.0, 2.0, queries,
+                         five ? CoverProber::kOneLeafFrontCubes : CoverProber::kSmallFrontCubes)};
+  const double blocks = leaf.index.leaf_blocks_per_query(queries);
+  leaf.quick =
+      blocks <= CoverProber::kOneLeafBlocks || leaf.index.hot_words().size_bytes() <= CoverProber::kOneLeafCachedBytes;
+  if (!leaf.quick && !(five && blocks <= CoverProber::kOneLeafSmallerBlocks)) return std::nullopt;
   return leaf;
 }
 
@@ -141,9 +149,10 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (cover.kind != store::CoverKind::CaptureResolved || !freedom) return std::nullopt;
     return freedom(lc->encoding, lc->canon);
   };
-  if (auto leaf =
-          regions == RegionPolicy::Auto && max_copies == kDefaultCopies ? one_leaf(cover, queries) : std::nullopt) {
-    lc->index = std::move(*leaf);
+  std::optional<OneLeaf> leaf =
+      regions == RegionPolicy::Auto && max_copies == kDefaultCopies ? one_leaf(cover, queries) : std::nullopt;
+  if (leaf && leaf->quick) {
+    lc->index = std::move(leaf->index);
   } else if (five && regions != RegionPolicy::Never) {
     // Five pieces: the front line, then regions for everything it misses. A tree over a cover of
     // millions of cubes must copy most of them into its leaves, which then stay long: slow to build
@@ -152,6 +161,13 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     const std::optional<RegionFreedom> open = free_positions();
     lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied,
                              0, std::nullopt, threads, open ? &*open : nullptr);
+    // A longer leaf where it takes fewer bytes than the front line and regions (their hot words
+    // are the layout's payload).
+    if (leaf && leaf->index.hot_words().size_bytes() <
+                    lc->index.hot_words().size_bytes() + lc->region.hot_words().size_bytes()) {
+      lc->index = std::move(leaf->index);
+      lc->region = RegionIndex();
+    }
   } else {
     lc->index = CubeIndex(cover.cubes, cover.inputs, max_copies, 2.0, queries, kSmallFrontCubes);
     const bool want_regions =

@@ -42,7 +42,8 @@ enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 
 // Which covers get a RegionIndex for the indexed method's front misses:
 // Auto none whose cubes, front line and one leaf without copies, answer in a few blocks or fit
-// the caches (CoverProber::kOneLeafBlocks, kOneLeafCachedBytes); of the others, the 3-4 piece
+// the caches (CoverProber::kOneLeafBlocks, kOneLeafCachedBytes), nor a 5-piece cover whose leaf
+// answers in a few dozen blocks in fewer bytes than its regions (kOneLeafSmallerBlocks); of the others, the 3-4 piece
 // covers whose tree would scan the most leaf blocks per probe (the diffuse covers, where a region
 // index answers with fewer reads and its copies pay) and every 5-piece cover; Always every cover
 // it applies to (tests); Never none (the tree alone).
@@ -158,6 +159,14 @@ class CoverProber {
   // commonest answer; 148 ns a probe where its regions took 111-130, in 13,824 bytes where they
   // take 131,256).
   static constexpr size_t kOneLeafCachedBytes = size_t{64} << 10;
+  // At five pieces, a leaf costing at most this many blocks per probe where its words are fewer
+  // than the front line's and the regions'. Why: the regions copy a cube into every region it
+  // spans behind a directory of 2^19 regions, so the covers of a few tens of thousands of cubes
+  // take about twice as many bytes in regions as in one leaf, more than their Syzygy files (ten
+  // such covers: 0.486x the regions' bytes, 0.88x Syzygy's against 1.81x). Scanning up to this many
+  // blocks keeps a probe well under Fathom's time (KQBvKR and KQNvKR at 12-27 blocks: 157-162 ns
+  // through the capture search, against 105-112 ns in regions; docs/measured.md).
+  static constexpr double kOneLeafSmallerBlocks = 32.0;
   // Covers with more cubes than this are not tried in one leaf: at 64 cubes a block, the probes it
   // misses would scan over a thousand blocks.
   static constexpr size_t kOneLeafMaxCubes = size_t{1} << 16;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -237,6 +238,55 @@ TEST(CoverProber, FivePieceSmallCoverTakesOneLeafInFewerBytes) {
   }
   EXPECT_EQ(bad, 0);
   EXPECT_GT(probed, 100);
+}
+
+// A five-piece cover of thousands of cubes, too many for the caches, whose one leaf costs more than
+// a few blocks a probe but takes fewer bytes than the front line and regions: Auto takes the leaf
+// (CoverProber::kOneLeafSmallerBlocks), and it answers as the cubes do. The cubes are made up so
+// that a probe scans a few blocks wherever it lands: each fixes 11 random inputs (so no tree splits
+// them without copies), all say White wins, and the rest is the implied draw. Their regions take
+// about five times the leaf's bytes, since each cube spans many regions.
+TEST(CoverProber, FivePieceLongerLeafTakenWhereSmallerThanRegions) {
+  const Balance krpkr = *Balance::parse("KRPvKR");
+  const Encoding enc(krpkr);
+  const CoverCanon canon(enc, CanonScheme::Full);
+  std::mt19937_64 rng(11);
+  store::CoverFile cover;
+  cover.balance = krpkr;
+  cover.inputs = enc.bits();
+  cover.canon = CanonScheme::Full;
+  cover.passes = "test-random";
+  cover.implied = logic::Output::Draw;
+  std::vector<int> inputs(size_t(enc.bits()));
+  std::iota(inputs.begin(), inputs.end(), 0);
+  for (int i = 0; i < 16000; ++i) {
+    logic::CubeWord cube = logic::minterm(rng() & (enc.size() - 1), enc.bits(), logic::Output::Win);
+    std::shuffle(inputs.begin(), inputs.end(), rng);
+    for (size_t k = 11; k < inputs.size(); ++k) cube |= logic::pair_mask(inputs[k]);
+    cover.cubes.push_back(cube);
+  }
+  CoverProber automatic;
+  ASSERT_TRUE(automatic.add(cover).ok());
+  EXPECT_EQ(automatic.region_covers(), 0u);
+  // Not the quick leaf: too many words for the caches, and more than a few blocks a probe.
+  const LoadedCover& leaf = *automatic.cover(krpkr);
+  EXPECT_GT(leaf.index.hot_words().size_bytes(), CoverProber::kOneLeafCachedBytes);
+  std::vector<uint64_t> asked;
+  std::vector<Position> positions;
+  while (asked.size() < 20000) {
+    const Placement p = enc.decode(rng() & (enc.size() - 1));
+    if (!enc.is_legal(p)) continue;
+    asked.push_back(enc.encode(canon.canonical(p).placement));
+    positions.push_back(enc.position(p));
+  }
+  const double blocks = leaf.index.leaf_blocks_per_query(asked);
+  EXPECT_GT(blocks, CoverProber::kOneLeafBlocks);
+  EXPECT_LE(blocks, CoverProber::kOneLeafSmallerBlocks);
+  int bad = 0;
+  for (const Position& pos : positions)
+    if (automatic.probe_wdl(pos, Method::Indexed) != automatic.probe_wdl(pos, Method::Linear) && ++bad < 4)
+      ADD_FAILURE() << pos.fen() << ": the leaf and the cubes disagree";
+  EXPECT_EQ(bad, 0);
 }
 
 TEST(CoverProber, FivePieceRegionsAgreeWithSyzygy) {
