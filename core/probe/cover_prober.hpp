@@ -162,10 +162,10 @@ class CoverProber {
   // At five pieces, a leaf costing at most this many blocks per probe where its words are fewer
   // than the front line's and the regions'. Why: the regions copy a cube into every region it
   // spans behind a directory of 2^19 regions, so the covers of a few tens of thousands of cubes
-  // take about twice as many bytes in regions as in one leaf, more than their Syzygy files (ten
-  // such covers: 0.486x the regions' bytes, 0.88x Syzygy's against 1.81x). Scanning up to this many
-  // blocks keeps a probe well under Fathom's time (KQBvKR and KQNvKR at 12-27 blocks: 157-162 ns
-  // through the capture search, against 105-112 ns in regions; docs/measured.md).
+  // take about twice as many bytes in regions as in one leaf, often more than their Syzygy files
+  // (fourteen such covers: 0.51x the regions' bytes, 0.85x Syzygy's where the regions took 1.68x).
+  // A scan of up to this many blocks keeps the probe a small fraction of Fathom's time
+  // (docs/measured.md).
   static constexpr double kOneLeafSmallerBlocks = 32.0;
   // Covers with more cubes than this are not tried in one leaf: at 64 cubes a block, the probes it
   // misses would scan over a thousand blocks.
