@@ -248,11 +248,13 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       }
       // The side to move's win (White's output with White to move): the one output the capped
       // positions (RegionFreedom) must not get. Any other fallback holds them, and cubes of other
-      // outputs may too.
+      // outputs may too. Not capped: the positions the cover gives that win, by its cubes or, when
+      // it is the implied output, by holding them in none.
       const unsigned mover_wins = (r >> (kSquareBits * lay.fixed.size())) & 1 ? 3u : 1u;
       uint64_t capped_count = 0;
       for (size_t w = 0; w < words; ++w) {
-        capped[w] &= left[w] & ~of_value[mover_wins][w];
+        const uint64_t held = of_value[1][w] | of_value[2][w] | of_value[3][w];
+        capped[w] &= left[w] & ~of_value[mover_wins][w] & (implied == mover_wins ? held : ~uint64_t{0});
         capped_count += uint64_t(std::popcount(capped[w]));
       }
       uint64_t most = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 
 #include "probe/capture_freedom.hpp"
 #include "probe/cover_builder.hpp"
@@ -346,43 +347,47 @@ TEST(RegionIndex, AnswerNamesTheHoldingCubeAndTheHeldSquares) {
 // With the capture search's freedom (RegionFreedom), a region's answer s and the best value c a
 // capture reaches give every representative its value (the better of the two, as the probe of a
 // capture-resolved cover takes them), and the regions need fewer cubes than when they answer as
-// the cover does. Balances whose captures decide much: a rook or pawn against a minor piece.
+// the cover does. Balances whose captures decide much: a rook or pawn against a minor piece. Also
+// with White's win implied (its cubes dropped): a position where a capture reaches only a draw and
+// no cube holds it is then a win, which the region must keep even where it falls back to a draw.
 TEST(RegionIndex, FreedomLeavesToTheCaptureSearchWhatItDecides) {
-  for (const char* name : {"KRvKN", "KPvKB"}) {
-    const Balance b = *Balance::parse(name);
-    const Table& t = **test::shared_store().ensure(b);
-    for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
-    const SuccessorTables successors(b, test::shared_lookup());
-    const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
-    const Encoding& enc = t.encoding();
-    const auto cover = test::trie_cover(t, CanonScheme::Full);
-    const CoverCanon canon(enc, CanonScheme::Full);
-    const RegionFreedom freedom = capture_freedom(enc, canon, value, 2);
-    ASSERT_GT(std::ranges::count_if(freedom.capture_wins, [](uint64_t w) { return w != 0; }), 0) << name;
-    ASSERT_GT(std::ranges::count_if(freedom.capture_draws, [](uint64_t w) { return w != 0; }), 0) << name;
-    const RegionIndex plain(cover.cubes, enc, canon);
-    const RegionIndex freed(cover.cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2,
-                            &freedom);
-    ASSERT_TRUE(plain.built() && freed.built()) << name;
-    EXPECT_LT(freed.region_cubes(), plain.region_cubes()) << name;
-    int bad = 0, differ = 0;
-    for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
-      const Placement p = enc.decode(i);
-      if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
-      const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
-      const auto out = RegionIndex::find_output<4>(freed.hot(), p.stm, sq);
-      const Wdl white = out == logic::Output::None ? Wdl::Illegal : Wdl(uint8_t(out));
-      const Wdl stored = p.stm == White ? white : negate(white);
-      const Wdl truth = fold(p.stm == White ? t.value(p) : negate(t.value(p)));
-      const Wdl reached = fold(capture_value(enc.position(p), value));
-      differ += out != logic::Output(uint8_t(fold(t.value(p))));
-      if (better(stored, reached) != truth)
-        ++bad, ADD_FAILURE() << name << " index " << i << ": region " << int(out) << ", capture " << int(reached)
-                             << ", value " << int(truth);
+  for (const char* name : {"KRvKN", "KPvKB"})
+    for (const logic::Output implied : {logic::Output::None, logic::Output::Win}) {
+      const Balance b = *Balance::parse(name);
+      const Table& t = **test::shared_store().ensure(b);
+      for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
+      const SuccessorTables successors(b, test::shared_lookup());
+      const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
+      const Encoding& enc = t.encoding();
+      auto cubes = test::trie_cover(t, CanonScheme::Full).cubes;
+      std::erase_if(cubes, [&](logic::CubeWord c) { return logic::output_of(c) == implied; });
+      const std::string what = std::string(name) + (implied == logic::Output::None ? "" : ", win implied");
+      const CoverCanon canon(enc, CanonScheme::Full);
+      const RegionFreedom freedom = capture_freedom(enc, canon, value, 2);
+      ASSERT_GT(std::ranges::count_if(freedom.capture_wins, [](uint64_t w) { return w != 0; }), 0) << name;
+      ASSERT_GT(std::ranges::count_if(freedom.capture_draws, [](uint64_t w) { return w != 0; }), 0) << name;
+      const RegionIndex plain(cubes, enc, canon, {}, std::nullopt, implied);
+      const RegionIndex freed(cubes, enc, canon, {}, std::nullopt, implied, 0, std::nullopt, 2, &freedom);
+      ASSERT_TRUE(plain.built() && freed.built()) << what;
+      EXPECT_LT(freed.region_cubes(), plain.region_cubes()) << what;
+      int bad = 0, differ = 0;
+      for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+        const Placement p = enc.decode(i);
+        if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+        const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
+        const auto out = RegionIndex::find_output<4>(freed.hot(), p.stm, sq);
+        const Wdl white = out == logic::Output::None ? Wdl::Illegal : Wdl(uint8_t(out));
+        const Wdl stored = p.stm == White ? white : negate(white);
+        const Wdl truth = fold(p.stm == White ? t.value(p) : negate(t.value(p)));
+        const Wdl reached = fold(capture_value(enc.position(p), value));
+        differ += out != logic::Output(uint8_t(fold(t.value(p))));
+        if (better(stored, reached) != truth)
+          ++bad, ADD_FAILURE() << what << " index " << i << ": region " << int(out) << ", capture " << int(reached)
+                               << ", value " << int(truth);
+      }
+      EXPECT_EQ(bad, 0) << what;
+      EXPECT_GT(differ, 0) << what << ": the freedom was never used";
     }
-    EXPECT_EQ(bad, 0) << name;
-    EXPECT_GT(differ, 0) << name << ": the freedom was never used";
-  }
 }
 
 }  // namespace
