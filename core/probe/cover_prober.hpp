@@ -156,8 +156,8 @@ class CoverProber {
   static constexpr double kOneLeafBlocks = 4.0;
   // Or where the one leaf's words take at most this many bytes: they stay in the caches, where a
   // scan of all its blocks is short (KQQvKB: 712 cubes, 12 blocks a probe, the implied win its
-  // commonest answer; 148 ns a probe where its regions took 111-130, in 13,824 bytes where they
-  // take 131,256).
+  // commonest answer; a little slower than its regions, in 13,824 bytes where they take 131,256;
+  // docs/measured.md).
   static constexpr size_t kOneLeafCachedBytes = size_t{64} << 10;
   // At five pieces, a leaf costing at most this many blocks per probe where its words are fewer
   // than the front line's and the regions'. Why: the regions copy a cube into every region it
