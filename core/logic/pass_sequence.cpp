@@ -36,7 +36,10 @@ Result<PassSequence> parse_passes(std::string_view list) {
 
 std::string passes_string(const PassSequence& passes) {
   std::string s;
-  for (const Pass& p : passes) s += (s.empty() ? "" : ",") + std::string(p.name());
+  for (const Pass& p : passes) {
+    if (!s.empty()) s += ',';
+    s += p.name();
+  }
   return s;
 }
 
