@@ -43,10 +43,10 @@ enum class Method : uint8_t { Linear = 0, Indexed = 1 };
 // Which covers get a RegionIndex for the indexed method's front misses:
 // Auto none whose cubes, front line and one leaf without copies, answer in a few blocks or fit
 // the caches (CoverProber::kOneLeafBlocks, kOneLeafCachedBytes), nor a 5-piece cover whose leaf
-// answers in a few dozen blocks in fewer bytes than its regions (kOneLeafSmallerBlocks); of the others, the 3-4 piece
-// covers whose tree would scan the most leaf blocks per probe (the diffuse covers, where a region
-// index answers with fewer reads and its copies pay) and every 5-piece cover; Always every cover
-// it applies to (tests); Never none (the tree alone).
+// answers in a few dozen blocks in fewer bytes than its regions (kOneLeafSmallerBlocks); of the
+// others, the 3-4 piece covers whose tree would scan the most leaf blocks per probe (the diffuse
+// covers, where a region index answers with fewer reads and its copies pay) and every 5-piece
+// cover; Always every cover it applies to (tests); Never none (the tree alone).
 enum class RegionPolicy : uint8_t { Never = 0, Auto = 1, Always = 2 };
 // As bench probe --index-regions spells them (util/enum_names.hpp).
 inline constexpr EnumName<RegionPolicy> kRegionPolicyNames[] = {

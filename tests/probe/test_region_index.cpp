@@ -351,21 +351,22 @@ TEST(RegionIndex, AnswerNamesTheHoldingCubeAndTheHeldSquares) {
 // with White's win implied (its cubes dropped): a position where a capture reaches only a draw and
 // no cube holds it is then a win, which the region must keep even where it falls back to a draw.
 TEST(RegionIndex, FreedomLeavesToTheCaptureSearchWhatItDecides) {
-  for (const char* name : {"KRvKN", "KPvKB"})
+  for (const char* name : {"KRvKN", "KPvKB"}) {
+    const Balance b = *Balance::parse(name);
+    const Table& t = **test::shared_store().ensure(b);
+    for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
+    const SuccessorTables successors(b, test::shared_lookup());
+    const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
+    const Encoding& enc = t.encoding();
+    const CoverCanon canon(enc, CanonScheme::Full);
+    const std::vector<logic::CubeWord> every_cube = test::trie_cover(t, CanonScheme::Full).cubes;
+    const RegionFreedom freedom = capture_freedom(enc, canon, value, 2);
+    ASSERT_GT(std::ranges::count_if(freedom.capture_wins, [](uint64_t w) { return w != 0; }), 0) << name;
+    ASSERT_GT(std::ranges::count_if(freedom.capture_draws, [](uint64_t w) { return w != 0; }), 0) << name;
     for (const logic::Output implied : {logic::Output::None, logic::Output::Win}) {
-      const Balance b = *Balance::parse(name);
-      const Table& t = **test::shared_store().ensure(b);
-      for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
-      const SuccessorTables successors(b, test::shared_lookup());
-      const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
-      const Encoding& enc = t.encoding();
-      auto cubes = test::trie_cover(t, CanonScheme::Full).cubes;
+      std::vector<logic::CubeWord> cubes = every_cube;
       std::erase_if(cubes, [&](logic::CubeWord c) { return logic::output_of(c) == implied; });
       const std::string what = std::string(name) + (implied == logic::Output::None ? "" : ", win implied");
-      const CoverCanon canon(enc, CanonScheme::Full);
-      const RegionFreedom freedom = capture_freedom(enc, canon, value, 2);
-      ASSERT_GT(std::ranges::count_if(freedom.capture_wins, [](uint64_t w) { return w != 0; }), 0) << name;
-      ASSERT_GT(std::ranges::count_if(freedom.capture_draws, [](uint64_t w) { return w != 0; }), 0) << name;
       const RegionIndex plain(cubes, enc, canon, {}, std::nullopt, implied);
       const RegionIndex freed(cubes, enc, canon, {}, std::nullopt, implied, 0, std::nullopt, 2, &freedom);
       ASSERT_TRUE(plain.built() && freed.built()) << what;
@@ -388,6 +389,7 @@ TEST(RegionIndex, FreedomLeavesToTheCaptureSearchWhatItDecides) {
       EXPECT_EQ(bad, 0) << what;
       EXPECT_GT(differ, 0) << what << ": the freedom was never used";
     }
+  }
 }
 
 }  // namespace
