@@ -8,15 +8,25 @@
 // cover of "cursed among the wins" could be small, and a bound near the Rice set's says it could
 // not. The contexts: the side to move alone, with one piece's square, and with two pieces'.
 //
-//   egtmin_rule_draws_study DATA_DIR NAME
+// With --cover it also minimizes the flag itself, the way a balance's table is minimized: a
+// function whose care positions are the decisive representatives (1 where the rule makes them a
+// draw, 0 elsewhere), the draws and illegal positions don't-cares. It reports the cover's cubes,
+// its file and the probe layout the default index would make of it (regions or one leaf), against
+// the Rice-coded set: what a second cover in place of the set would take.
+//
+//   egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]]
 //
 // Reads DATA_DIR/tables/NAME.egtt and DATA_DIR/covers/NAME.egtcr (its canon and draws).
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "logic/pass_sequence.hpp"
+#include "logic/pipeline.hpp"
+#include "probe/probe_layout.hpp"
 #include "probe/rule_draw_set.hpp"
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
@@ -36,11 +46,71 @@ double entropy_bytes(const std::vector<uint64_t>& yes, const std::vector<uint64_
   return bits / 8;
 }
 
+// The flag as a table: White wins where the rule makes a decisive position a draw, White loses at
+// the other decisive positions, and the rest is illegal (the minimizer's don't-cares).
+Table flag_table(const Table& t) {
+  Table flag = t;
+  for (uint64_t s = 0; s < t.slots(); ++s) {
+    const Wdl v = t.at_slot(s);
+    const bool rule = v == Wdl::CursedWin || v == Wdl::BlessedLoss;
+    const bool plain = v == Wdl::Win || v == Wdl::Loss;
+    flag.set_slot(s, rule ? Wdl::Win : plain ? Wdl::Loss : Wdl::Illegal);
+  }
+  return flag;
+}
+
+int minimize_flag(const Table& t, const store::CoverFile& cover, size_t set_bytes, int threads) {
+  const Table flag = flag_table(t);
+  logic::MinimizeOptions options;
+  options.canon = cover.canon;
+  options.threads = threads;
+  auto m = logic::minimize_table(flag, logic::default_passes(), options);
+  if (!m) {
+    std::fprintf(stderr, "%s\n", m.error().message.c_str());
+    return 1;
+  }
+  const logic::Output implied = logic::most_cubes_output(m->cover, m->may_imply);
+  logic::drop_output(m->cover, implied);
+  store::CoverFile file;
+  file.balance = cover.balance;
+  file.inputs = cover.inputs;
+  file.canon = m->scheme;
+  file.passes = logic::passes_string(logic::default_passes());
+  file.cubes = std::move(m->cover);
+  file.implied = implied;
+  const size_t cubes = file.cubes.size();
+  const size_t file_bytes = store::serialize_cover(file).size();
+  auto lc = probe::CoverProber::build(std::move(file), probe::CoverProber::kDefaultCopies, probe::RegionPolicy::Auto,
+                                      threads);
+  if (!lc) {
+    std::fprintf(stderr, "%s\n", lc.error().message.c_str());
+    return 1;
+  }
+  const size_t layout = probe::serialize_layout(**lc, {}).size();
+  std::printf(
+      "  a cover of the flag (%s implied): %zu cubes, file %zu bytes, layout %zu bytes (%s), "
+      "%.3fx the Rice-coded set\n",
+      implied == logic::Output::Win ? "the rule's draws" : "the others", cubes, file_bytes, layout,
+      (*lc)->region.built() ? "regions" : "one leaf", double(layout) / double(set_bytes));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: egtmin_rule_draws_study DATA_DIR NAME\n");
+  bool with_cover = false;
+  int threads = 2;
+  for (int i = 3; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--cover")
+      with_cover = true;
+    else if (a == "--threads" && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
+    else
+      argc = 0;  // the usage below
+  }
+  if (argc < 3 || threads < 1) {
+    std::fprintf(stderr, "usage: egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]]\n");
     return 2;
   }
   const std::filesystem::path data = argv[1];
@@ -103,5 +173,6 @@ int main(int argc, char** argv) {
     for (int s : subsets[k]) std::printf(" + slot %d (%c)", s, piece_char(enc.piece(s)));
     std::printf(": %.0f bytes\n", entropy_bytes(yes[k], all[k]));
   }
-  return 0;
+  std::fflush(stdout);
+  return with_cover ? minimize_flag(**table, *cover, rules->words().size_bytes(), threads) : 0;
 }

@@ -81,7 +81,9 @@ RegionIndex::Answer RegionIndex::answer(uint64_t index) const {
   const uint32_t fields = (uint32_t{1} << kOutputShift) - 1, first = fields & ~second;
   const uint32_t q1 = q.pairs & first, q2 = q.pairs & second;
   a.region_cubes = q.count;
-  for (uint32_t j = 0; j < q.count; ++j) {
+  // The kept cubes only: after a list's header (which holds no square), before the list.
+  const uint32_t end = cubes_end(h, c, q.count);
+  for (uint32_t j = end < q.count ? 1 : 0; j < end; ++j) {
     if (a.cube < 0 && (c[j] & q.pairs) == q.pairs) a.cube = int(j);
     a.first_square_held = a.first_square_held || (c[j] & q1) == q1;
     a.second_square_held = a.second_square_held || (c[j] & q2) == q2;

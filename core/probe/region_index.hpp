@@ -35,7 +35,9 @@
 // answer most first, so most probes end in the region's first 64 cubes, four or five cache lines
 // fetched together. Blocks of 32 or 64 cubes bit-sliced by row and file would read six masks and
 // more cache lines a probe, and leave the many small regions' blocks half empty
-// (docs/measured.md). Directory blocks and cubes are one run of 64-bit words.
+// (docs/measured.md). Directory blocks and cubes are one run of 64-bit words. A region whose last
+// cubes hold a position or two each keeps its first cubes and lists the positions they leave
+// (region_list.hpp), where that takes fewer words.
 //
 // Cost: the copies, 1.3-2.1 per cube of the cover at 4 pieces, 3.2-5.6 at five (4 bytes each).
 // The prober builds regions at 3-4 pieces only for the covers whose tree misses cost the most
@@ -56,6 +58,7 @@
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "probe/region_list.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
 #include "table/symmetry.hpp"
@@ -143,6 +146,11 @@ constexpr uint32_t word(const std::array<uint32_t, 4>& sets, int nfree, int subc
       w |= field_code(uint32_t(std::countr_zero(x)), f == subcube) << field_shift(f, subcube);
   return w;
 }
+// The first field's bits (the first free piece's rows, or its subcube): a list's header has them
+// empty, which no cube has (region_list.hpp).
+constexpr uint32_t header_field(int subcube) {
+  return ((1u << field_width(0, subcube)) - 1) << field_shift(0, subcube);
+}
 // The output of a cube's word (logic::Output's number).
 [[gnu::always_inline]] constexpr uint32_t output(uint32_t word) { return (word >> kOutputShift) & 3; }
 }  // namespace region_cube
@@ -160,6 +168,10 @@ struct RegionFreedom {
   std::vector<uint64_t> capture_wins;
   std::vector<uint64_t> capture_draws;
 };
+
+// Whether a region may list the positions its last cubes would hold (region_list.hpp): where that
+// takes fewer words, or never (every region all cubes, as layouts before lists had them).
+enum class RegionLists : uint8_t { Never, WhereSmaller };
 
 class RegionIndex {
  public:
@@ -208,11 +220,12 @@ class RegionIndex {
   // the padding that covers whose largest region passes 255 cubes get). `subcube`: the cube field
   // held as a subcube (0-3 with two free pieces, kNoSubcube with one; tests), by default the one
   // that needs the fewest cubes. `threads`: the regions planned side by side (the index is the
-  // same for any number).
+  // same for any number). `lists`: whether regions may end in a list of positions (RegionLists).
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
               logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0,
-              std::optional<uint8_t> subcube = std::nullopt, int threads = 1, const RegionFreedom* freedom = nullptr);
+              std::optional<uint8_t> subcube = std::nullopt, int threads = 1, const RegionFreedom* freedom = nullptr,
+              RegionLists lists = RegionLists::WhereSmaller);
   // The cube field held as a subcube (Hot::subcube).
   uint8_t subcube() const { return subcube_; }
 
@@ -237,6 +250,10 @@ class RegionIndex {
     std::array<uint8_t, 5> shift{};
     uint8_t kings = 0;             // which squares of White's king the directory numbers (KingSquares)
     uint8_t subcube = kNoSubcube;  // the cube field held as a subcube (region_cube::kQueryBits)
+    uint8_t place_bits = 0;        // bits of a place among the free pieces' placements (region_list)
+    // A region's first word is its list's header when this field (the first free piece's first
+    // one) is empty and the output is not (region_list.hpp); the kept cubes' count is below it.
+    uint32_t header_field = 0;
   };
   Hot hot() const {
     if (!built()) return {};  // dir null: no region index (its stored slots may say anything)
@@ -249,6 +266,8 @@ class RegionIndex {
     h.kings = kings_;
     h.subcube = subcube_;
     h.unit_shift = unit_shift_;
+    h.place_bits = uint8_t(region_list::place_bits(k_ - fixed_count(k_)));
+    h.header_field = region_cube::header_field(subcube_);
     return h;
   }
   // Directory and cubes, contiguous; a prober copies them into its huge-page arena and calls
@@ -262,10 +281,11 @@ class RegionIndex {
 
   // Where a probe's answer lies: its region's cubes, and the query bits they are matched against.
   struct Query {
-    uint32_t first;     // the region's first cube
-    uint32_t count;     // its cubes
+    uint32_t first;     // the region's first word
+    uint32_t count;     // its words (a header, cubes and a list, or cubes alone)
     uint32_t pairs;     // the free pieces' squares as a region's cube has them (region_cube::kQueryBits)
     uint32_t fallback;  // the value when no cube matches (0: none)
+    uint32_t place;     // the free pieces' squares as a place of the region's list (region_list)
   };
   // The query of a placement: the region's directory block read. `packed`: the representative's
   // squares in encoding order as an index has them (slot i at bit square_shift(K, i)), which a 5-piece
@@ -287,9 +307,9 @@ class RegionIndex {
     const uint32_t before = units_before(block + kBlockCounts, i);
     const uint32_t fallback = block_fallback(block, i);
     const auto& bits = region_cube::kQueryBits[h.subcube];
-    uint32_t pairs = bits[0][at(kFixed)];
-    if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)];
-    return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback};
+    uint32_t pairs = bits[0][at(kFixed)], place = at(kFixed);
+    if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)], place = place << kSquareBits | at(kFixed + 1);
+    return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback, place};
   }
 
   // Starts fetching the region's first 64 cubes, which find_output will read.
@@ -304,10 +324,24 @@ class RegionIndex {
 
   // The output of a cube of the query's region holding its placement, else the region's fallback
   // (Output::None when the region has none).
+  // A region's words: where its cubes end (1 + the kept cubes after a list's header, else all its
+  // words), which the scan must not pass: a list's words could look like cubes that match.
+  [[gnu::always_inline]] static uint32_t cubes_end(const Hot& h, const uint32_t* c, uint32_t n) {
+    const uint32_t w0 = c[0];  // read even when n is 0: the array ends with kScanPad zeros
+    const bool header = (w0 & h.header_field) == 0 && region_cube::output(w0) != 0;
+    return header ? std::min(n, 1 + region_list::kept_cubes(w0)) : n;
+  }
+  // Past the kept cubes: the region's list, if it has one, else the fallback.
+  [[gnu::always_inline]] static logic::Output after_cubes(const Hot& h, const Query& q, uint32_t end) {
+    if (end < q.count) [[unlikely]]
+      if (const uint32_t v = region_list::find(h.cubes[q.first], h.cubes + q.first + end, q.count - end, q.place,
+                                               h.place_bits, q.fallback))
+        return logic::Output(v);
+    return logic::Output(q.fallback);
+  }
   [[gnu::always_inline]] static logic::Output find_output(const Hot& h, const Query& q) {
     const uint32_t* c = h.cubes + q.first;
-    const uint32_t n = q.count;
-    const auto none = logic::Output(q.fallback);  // the region's fallback (Output::None: the region holds none)
+    const uint32_t n = cubes_end(h, c, q.count);
     // The first 64 cubes in one step: the branch on their matches waits for the region's first
     // cache lines from L3, and a mispredicted one throws away the work on the probes after this
     // one, so it should rarely go the other way: the greedy order puts the cubes that answer most
@@ -322,7 +356,7 @@ class RegionIndex {
       if (n - j < 16) more &= (1u << (n - j)) - 1;
       if (more) return logic::Output(region_cube::output(c[j + uint32_t(lowest_bit(more))]));
     }
-    return none;
+    return after_cubes(h, q, n);
   }
   // The same from the representative's squares in encoding order.
   template <int K>

@@ -165,7 +165,7 @@ constexpr uint32_t kChunkRegions = 256;
 
 template <class Take, class Fill>
 Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
-                 unsigned implied, Take&& take, Fill&& fill, int threads) {
+                 unsigned implied, RegionLists lists, Take&& take, Fill&& fill, int threads) {
   // Each region's cubes in cube order, region after region in one array: the cubes in one range
   // per thread, each range's cubes counted per region first, then written at the places the counts
   // give (each region's run holds the ranges' cubes in range order, so every region's cubes
@@ -227,6 +227,13 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       uint32_t id;    // the cover's cube it came from
     };
     std::vector<Local> local;
+    struct Picked {
+      Local cube;
+      uint64_t gain;  // the positions it held first
+    };
+    std::vector<Picked> picked;                     // a region's cubes in the greedy order
+    std::vector<uint64_t> targets(words);           // the positions a region must not answer by its fallback
+    std::vector<region_list::Entry> entries;        // a region's list
     Plan other;                                     // a region's other plan (below), reused
     std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
@@ -285,6 +292,49 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       for (unsigned v = 1; v < 4; ++v)
         for (size_t w = 0; w < words; ++w)
           off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
+      // The region's words falling back to `falls_to`, from the greedy order's cubes (`picked`):
+      // the first ones up to the cut that takes the fewest words, and the positions of `targets`
+      // they leave in a list after them (region_list.hpp); all of them when a list saves no word.
+      auto emit = [&](unsigned falls_to, Plan& to) {
+        uint64_t k = 0;
+        std::array<bool, 4> seen{};
+        auto value_at = [&](size_t w, uint64_t bit) -> uint8_t {
+          if (falls_to == mover_wins && (capped[w] & bit)) {  // anything but the side to move's win
+            for (unsigned v = 1; v < 4; ++v)
+              if (v != mover_wins && (of_value[v][w] & bit)) return uint8_t(v);
+            return uint8_t(logic::Output::Draw);
+          }
+          for (unsigned v = 1; v < 4; ++v)
+            if (v != falls_to && (of_value[v][w] & bit)) return uint8_t(v);
+          return uint8_t(implied);
+        };
+        for (size_t w = 0; w < words; ++w)
+          for (uint64_t x = targets[w]; x; x &= x - 1) ++k, seen[value_at(w, x & (0 - x))] = true;
+        // A list holds at most two values, none the fallback (so a region that falls back to none has none).
+        const int values = int(seen[1]) + int(seen[2]) + int(seen[3]);
+        const int value_bits = values > 1 ? 1 : 0;
+        const int ubits = region_list::place_bits(nfree);
+        size_t cut = picked.size(), fewest = picked.size();
+        if (lists == RegionLists::WhereSmaller && falls_to && values <= 2)
+          for (size_t c = 0; c < picked.size() && c <= region_list::kMaxKeptCubes; k -= picked[c++].gain)
+            if (const size_t n = 1 + c + region_list::stream_words(uint32_t(k), ubits, value_bits); n < fewest)
+              fewest = n, cut = c;
+        if (cut == picked.size()) {
+          for (const Picked& p : picked) to.ids.push_back(p.cube.id), to.words.push_back(p.cube.word);
+          return;
+        }
+        for (size_t c = 0; c < cut; ++c) clear_held(targets.data(), nfree, picked[c].cube.a, picked[c].cube.b);
+        entries.clear();
+        for (size_t w = 0; w < words; ++w)
+          for (uint64_t x = targets[w]; x; x &= x - 1)
+            entries.push_back({uint32_t(w * 64) + uint32_t(std::countr_zero(x)), value_at(w, x & (0 - x))});
+        const std::vector<uint32_t> list = region_list::encode(entries, ubits, uint32_t(cut));
+        to.ids.push_back(RegionIndex::kNoCoverCube);
+        to.words.push_back(list[0]);  // the header, then the kept cubes, then the stream
+        for (size_t c = 0; c < cut; ++c) to.ids.push_back(picked[c].cube.id), to.words.push_back(picked[c].cube.word);
+        to.words.insert(to.words.end(), list.begin() + 1, list.end());
+        to.ids.resize(to.words.size(), RegionIndex::kNoCoverCube);
+      };
       // The region's cubes falling back to `falls_to`, appended to `to` in the greedy order: the
       // cover's cubes of other outputs, and with `seeds` cubes of the implied output grown from
       // its positions one by one.
@@ -374,6 +424,12 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
             local.end());
         auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
+        // The positions that must not get the fallback (a list holds what the kept cubes leave):
+        // those left, but the implied output's that no cube holds when it is the fallback.
+        targets = left;
+        if (falls_to && falls_to == implied)
+          for (size_t w = 0; w < words; ++w) targets[w] &= of_value[1][w] | of_value[2][w] | of_value[3][w];
+        picked.clear();
         heap.clear();
         for (uint32_t c = 0; c < local.size(); ++c)
           if (const uint64_t g = gain(c)) heap.push_back({g, c});
@@ -389,10 +445,10 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             std::push_heap(heap.begin(), heap.end());
             continue;
           }
-          to.ids.push_back(local[c].id);
-          to.words.push_back(local[c].word);
+          picked.push_back({local[c], g});
           clear_held(left.data(), nfree, local[c].a, local[c].b);
         }
+        emit(falls_to, to);
       };
       const size_t before = part.ids.size();
       plan_region(fallback, false, part);
@@ -453,7 +509,7 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
                          logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field,
-                         int threads, const RegionFreedom* freedom) {
+                         int threads, const RegionFreedom* freedom, RegionLists lists) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -548,7 +604,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // the plan skips regions whose gathered bitmap is empty as it goes.
   auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
     return greedy_plan(
-        shapes, lay, subcube, regions, words, unsigned(implied), take,
+        shapes, lay, subcube, regions, words, unsigned(implied), lists, take,
         [&](uint32_t r, uint64_t* out, uint64_t* capped) {
           gather(care_bits, lay, r, out);
           if (capped_bits) gather(*capped_bits, lay, r, capped);

@@ -203,6 +203,41 @@ TEST(RegionIndex, RegionsMayHoldTheImpliedOutputInCubesGrownFromItsPositions) {
   }
 }
 
+// Where a region's last cubes each hold a position or two, the region keeps its first cubes and
+// lists the positions they leave (region_list.hpp): the same regions (the fixed slots given) in
+// fewer words than with every cube, and every legal representative, with a front line or none,
+// still gets its value. A trie cover (cubes of few positions) has such regions in these balances.
+TEST(RegionIndex, RegionsListThePositionsTheirLastCubesWouldHold) {
+  for (const char* name : {"KRvKB", "KBvKP"}) {
+    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
+    const Encoding& enc = t.encoding();
+    const auto cover = test::trie_cover(t, CanonScheme::Full);
+    const CoverCanon canon(enc, CanonScheme::Full);
+    for (size_t answered : {size_t{0}, size_t{20}}) {
+      const std::span<const logic::CubeWord> front(cover.cubes.data(), std::min(answered, cover.cubes.size()));
+      const std::vector<int> fixed{0, 1};
+      auto build = [&](RegionLists lists) {
+        return RegionIndex(cover.cubes, enc, canon, front, fixed, logic::Output::None, 0, std::nullopt, 1, nullptr,
+                           lists);
+      };
+      const RegionIndex all = build(RegionLists::Never), listed = build(RegionLists::WhereSmaller);
+      ASSERT_TRUE(all.built() && listed.built()) << name;
+      EXPECT_LT(listed.hot_words().size(), all.hot_words().size() * 9 / 10) << name << ": no region took a list";
+      int bad = 0;
+      for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+        const Placement p = enc.decode(i);
+        if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+        const logic::CubeWord m = logic::minterm(i, enc.bits());
+        if (std::any_of(front.begin(), front.end(), [&](logic::CubeWord f) { return logic::contains(f, m); })) continue;
+        const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
+        if (RegionIndex::find_output<4>(listed.hot(), p.stm, sq) != logic::Output(uint8_t(t.value(p))))
+          ++bad, ADD_FAILURE() << name << " index " << i;
+      }
+      EXPECT_EQ(bad, 0) << name;
+    }
+  }
+}
+
 // The regions are planned in chunks on several threads, and appended in region order: the same
 // index, word for word, on any number of threads (a 4-piece balance with many regions, with and
 // without what a front line answers).
