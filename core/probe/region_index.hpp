@@ -106,7 +106,7 @@ namespace region_cube {
 // free pieces' squares (one bit per set field, one pair per subcube bit) and tests 16 cubes at a
 // time (AND, compare, one mask): a cube holds the probe when every bit of the probe's is in the
 // cube's.
-inline constexpr int kOutputShift = 30;
+inline constexpr int kOutputShift = region_list::kOutputShift;  // a list's header shares the field
 inline constexpr uint8_t kNoSubcube = 4;
 // The width of field f (0-3) when field `subcube` is the subcube one, and its lowest bit.
 constexpr int field_width(int f, int subcube) { return f == subcube ? 6 : 8; }
@@ -322,8 +322,6 @@ class RegionIndex {
     __builtin_prefetch(c + 63);
   }
 
-  // The output of a cube of the query's region holding its placement, else the region's fallback
-  // (Output::None when the region has none).
   // A region's words: where its cubes end (1 + the kept cubes after a list's header, else all its
   // words), which the scan must not pass: a list's words could look like cubes that match.
   [[gnu::always_inline]] static uint32_t cubes_end(const Hot& h, const uint32_t* c, uint32_t n) {
@@ -339,6 +337,8 @@ class RegionIndex {
         return logic::Output(v);
     return logic::Output(q.fallback);
   }
+  // The output of a cube of the query's region holding its placement, else its list's value for
+  // it, else the region's fallback (Output::None when the region has none).
   [[gnu::always_inline]] static logic::Output find_output(const Hot& h, const Query& q) {
     const uint32_t* c = h.cubes + q.first;
     const uint32_t n = cubes_end(h, c, q.count);

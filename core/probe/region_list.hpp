@@ -54,7 +54,7 @@ constexpr uint32_t stream_words(uint32_t k, int ubits, int value_bits) {
 inline constexpr uint32_t kMaxKeptCubes = 255;
 inline constexpr int kCountShift = 8, kValueBitShift = 21;
 inline constexpr uint32_t kCountMask = (1u << 13) - 1;
-inline constexpr int kOutputShift = 30;
+inline constexpr int kOutputShift = 30;  // a region word's output field (region_cube), a in the header
 
 // The header's bits below the first field, and its output field (a).
 constexpr uint32_t header(uint32_t kept_cubes, uint32_t k, bool value_bit, uint32_t a) {
