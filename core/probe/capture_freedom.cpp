@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "probe/capture_freedom.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 
 #include "probe/cover_prober.hpp"
 #include "table/generator.hpp"
+#include "table/successor_tables.hpp"
+#include "table/table_store.hpp"
 #include "util/parallel.hpp"
 
 namespace egtmin::probe {
@@ -33,12 +36,22 @@ RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, cons
 
 std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
                                              const CoverCanon& canon, int threads) {
+  // Where DATA holds the tables of every balance the search reaches, a capture's value is one
+  // lookup; a capture-resolved cover would search that position's own captures again.
+  TableStore tables(data_dir);
+  const std::vector<Balance> reached = successor_balances(enc.balance());
+  if (std::all_of(reached.begin(), reached.end(), [&](const Balance& s) { return tables.on_disk(s); })) {
+    const SuccessorTables successors(enc.balance(), tables.lookup());
+    if (!successors.missing())
+      return capture_freedom(
+          enc, canon, [&](const Position& after) { return successors.value_stm(after); }, threads);
+  }
   // The prober of the balances the search reaches (not this one, whose layout is being made),
   // read as they are: nothing written beside them.
   CoverProber successors;
   constexpr std::array kinds{store::CoverKind::CaptureResolved, store::CoverKind::Standalone};
   // add_reaching skips a balance with no cover on disk: has() says whether it was there.
-  for (const Balance& s : successor_balances(enc.balance()))
+  for (const Balance& s : reached)
     if (s.pieces() > 1 && (!successors.add_reaching(data_dir, s, kinds, CoverProber::LayoutPolicy::Read,
                                                     CoverProber::kDefaultCopies, RegionPolicy::Auto, threads) ||
                            !successors.has(s)))

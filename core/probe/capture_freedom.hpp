@@ -2,9 +2,10 @@
 // The RegionFreedom of a capture-resolved cover: for every legal representative of its balance,
 // what the probe's capture search reaches (table/capture_resolve.hpp), found by searching the
 // position's captures and promotions in the covers of the balances they lead to, as the probe
-// itself does. Why from the covers and not the table: a layout is made from the cover files alone
-// (minimize saves it beside the cover; `egtmin-cli layouts` remakes it after an upgrade), and the
-// search's values are exact whatever answers them.
+// itself does, or in their tables where the data directory holds them all. Why not only the
+// tables: a layout can be made from the cover files alone (minimize saves it beside the cover;
+// `egtmin-cli layouts` remakes it after an upgrade), and the search's values are exact whatever
+// answers them.
 #pragma once
 
 #include <filesystem>
@@ -21,9 +22,10 @@ namespace egtmin::probe {
 // `threads` workers (0: one per core).
 RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads);
 
-// The same, the values probed in the covers under data_dir/covers that the balance's captures and
-// promotions reach (either kind, and theirs in turn). Nothing when one of them is not there: the
-// regions are then planned without it, and are as exact.
+// The same, the values looked up in the tables under data_dir/tables of the balances the
+// captures and promotions reach when every one is there, and otherwise probed in their covers
+// under data_dir/covers (either kind, and theirs in turn). Nothing when a cover is not there
+// either: the regions are then planned without it, and are as exact.
 std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
                                              const CoverCanon& canon, int threads);
 

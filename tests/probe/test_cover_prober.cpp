@@ -12,6 +12,7 @@
 #include "bench/probe_bench.hpp"
 #include "logic/check.hpp"
 #include "logic/pipeline.hpp"
+#include "probe/capture_freedom.hpp"
 #include "probe/cover_builder.hpp"
 #include "probe/probe.hpp"
 #include "probe/probe_layout.hpp"
@@ -907,6 +908,35 @@ TEST(CoverProber, AddReachingLoadsWhatTheSearchReachesAndNoMore) {
   CoverProber plain;
   ASSERT_TRUE(plain.add_reaching(dir.path, *Balance::parse("KPvK"), standalone));
   EXPECT_TRUE(plain.balances().empty());  // only capture-resolved covers were made
+}
+
+// What a layout's regions leave to the capture search is the same whether the values it reaches
+// are looked up in the successors' tables (when the data directory holds them all) or probed in
+// their covers, and nothing when neither is there.
+TEST(CoverProber, CaptureFreedomFromTablesEqualsFromCovers) {
+  test::TempDir dir("prober-freedom");
+  auto made = run::run_minimize(test::kpk_closure_request(dir.path));
+  ASSERT_TRUE(made) << made.error().message;
+  ASSERT_TRUE(made->ok());
+  const Encoding enc(*Balance::parse("KPvK"));
+  const CoverCanon canon(enc, CanonScheme::Full);
+  const auto from_tables = capture_freedom(dir.path, enc, canon, 2);
+  ASSERT_TRUE(from_tables);
+  EXPECT_TRUE(std::ranges::any_of(from_tables->capture_wins, [](uint64_t w) { return w != 0; }));
+  EXPECT_TRUE(std::ranges::any_of(from_tables->capture_draws, [](uint64_t w) { return w != 0; }));
+
+  // One table gone: every value comes from the covers.
+  ASSERT_TRUE(std::filesystem::remove(TableStore(dir.path).path_for(*Balance::parse("KQvK"))));
+  const auto from_covers = capture_freedom(dir.path, enc, canon, 2);
+  ASSERT_TRUE(from_covers);
+  EXPECT_EQ(from_covers->capture_wins, from_tables->capture_wins);
+  EXPECT_EQ(from_covers->capture_draws, from_tables->capture_draws);
+
+  // Its cover gone too: the regions are planned without the search's freedom.
+  const auto kqk = store::cover_path(dir.path, *Balance::parse("KQvK"), store::CoverKind::CaptureResolved);
+  std::filesystem::remove(kqk);
+  std::filesystem::remove(layout_path(kqk));
+  EXPECT_FALSE(capture_freedom(dir.path, enc, canon, 2));
 }
 
 // Both probe paths agree with the table on every canonical position of KPvK, for capture-resolved
