@@ -91,8 +91,10 @@ std::string slurm_time(std::chrono::seconds t) {
 }
 
 Result<std::chrono::seconds> parse_slurm_time(std::string_view text) {
+  // Quoted by appending: GCC 12 warns (-Wrestrict) on "'" + std::string(text), a false alarm.
+  const std::string quoted = std::string(1, '\'').append(text).append("'");
   auto bad = [&] {
-    return Error{"'" + std::string(text) + "' is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)"};
+    return Error{quoted + " is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)"};
   };
   if (text.empty()) return bad();
   int64_t days = 0;
@@ -129,7 +131,7 @@ Result<std::chrono::seconds> parse_slurm_time(std::string_view text) {
   } else {  // HH:MM:SS
     seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
   }
-  if (seconds <= 0) return Error{"'" + std::string(text) + "' is no time at all"};
+  if (seconds <= 0) return Error{quoted + " is no time at all"};
   return std::chrono::seconds(seconds);
 }
 

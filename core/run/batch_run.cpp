@@ -158,9 +158,12 @@ bool wanted_stage(const BatchRequest& request, BatchStage s) {
 
 // Marks undone every stage that needs one not done.
 void undo_stages_needing_undone(BatchRecord& r) {
-  for (BatchStage later : kAllBatchStages)
-    for (BatchStage earlier : kAllBatchStages)
-      if (needs(later, earlier) && !r.stage(earlier).done) r.stage(later).done = false;
+  // Only an earlier stage can be needed, and the loops say so: GCC 12 otherwise warns
+  // (-Warray-bounds) of an index past the stages' list that no enumerator has.
+  for (size_t l = 1; l < kAllBatchStages.size(); ++l)
+    for (size_t e = 0; e < l; ++e)
+      if (needs(kAllBatchStages[l], kAllBatchStages[e]) && !r.stage(kAllBatchStages[e]).done)
+        r.stage(kAllBatchStages[l]).done = false;
 }
 
 }  // namespace

@@ -61,8 +61,10 @@ bool successor_covers_there(StageContext& c) {
   if (missing.empty()) return true;
   std::string listed, command;
   for (const Balance& m : missing) {
-    listed += (listed.empty() ? "" : ", ") + m.name();
-    command += " " + m.name();
+    if (!listed.empty()) listed += ", ";
+    listed += m.name();
+    command += ' ';  // appended, not " " + name: GCC 12 warns (-Wrestrict) on the temporary
+    command += m.name();
   }
   c.error = c.balance.name() +
             "'s capture-resolved cover needs the covers of the balances its captures and promotions reach; "

@@ -96,6 +96,8 @@ TEST(ClusterResources, SlurmTimesRoundTrip) {
   EXPECT_EQ(*cluster::parse_slurm_time("1-00:00:05"), 86405s);
   for (const char* bad : {"", "x", "1:2:3:4", "-5", "0", "1-", "1h"})
     EXPECT_FALSE(cluster::parse_slurm_time(bad)) << bad;
+  EXPECT_EQ(cluster::parse_slurm_time("1h").error().message.rfind("'1h' is not a Slurm time", 0), 0u);
+  EXPECT_EQ(cluster::parse_slurm_time("0").error().message, "'0' is no time at all");
   EXPECT_EQ(cluster::slurm_time(129600s + 61s), "1-12:01:01");
   EXPECT_EQ(cluster::slurm_memory(uint64_t{3} << 30), "3072M");
   EXPECT_EQ(cluster::slurm_memory((uint64_t{1} << 20) + 1), "2M");  // rounded up, never under

@@ -68,8 +68,8 @@ TEST(RegionList, DamagedWordsNeverReadOutsideThemselves) {
   }
   for (int trial = 0; trial < 2000; ++trial) {
     std::vector<uint32_t> noise(1 + rng() % 40);
-    for (uint32_t& x : noise) x = rng();
-    const uint32_t head = rng();
+    for (uint32_t& x : noise) x = uint32_t(rng());
+    const uint32_t head = uint32_t(rng());
     for (uint32_t p : {0u, 1u, 2047u, 4095u, uint32_t(rng() % 4096)}) {
       const uint32_t v = region_list::find(head, noise.data(), uint32_t(noise.size()), p, 12, rng() % 4);
       EXPECT_LE(v, 3u);

@@ -20,12 +20,11 @@ uint64_t canonical_index_by_definition(const Encoding& enc, const Placement& p) 
   for (int g = 0; g < group; ++g) {
     Placement t = p;
     for (int i = 0; i < enc.pieces(); ++i) t.sq[size_t(i)] = kTransforms[size_t(g)][p.sq[size_t(i)]];
-    for (int i = 0; i < enc.pieces();) {
-      int j = i;
-      while (j < enc.pieces() && enc.piece(j) == enc.piece(i)) ++j;
-      std::sort(t.sq.begin() + i, t.sq.begin() + j);
-      i = j;
-    }
+    // Each run of identical pieces in ascending squares, by insertion: GCC 12 warns
+    // (-Warray-bounds) of std::sort's reach past the six squares, a false alarm.
+    for (int i = 1; i < enc.pieces(); ++i)
+      for (int k = i; k > 0 && enc.piece(k - 1) == enc.piece(k) && t.sq[size_t(k)] < t.sq[size_t(k - 1)]; --k)
+        std::swap(t.sq[size_t(k)], t.sq[size_t(k - 1)]);
     best = std::min(best, enc.encode(t));
   }
   return best;
