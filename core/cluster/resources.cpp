@@ -93,9 +93,7 @@ std::string slurm_time(std::chrono::seconds t) {
 Result<std::chrono::seconds> parse_slurm_time(std::string_view text) {
   // Quoted by appending: GCC 12 warns (-Wrestrict) on "'" + std::string(text), a false alarm.
   const std::string quoted = std::string(1, '\'').append(text).append("'");
-  auto bad = [&] {
-    return Error{quoted + " is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)"};
-  };
+  auto bad = [&] { return Error{quoted + " is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)"}; };
   if (text.empty()) return bad();
   int64_t days = 0;
   std::string_view rest = text;
