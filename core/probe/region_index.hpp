@@ -28,7 +28,11 @@
 // region a cube's). The rest of the region is a don't-care
 // there, so each cube is grown within it before the greedy cover picks: the region's cubes are the
 // cover's cubes restricted to the region and expanded, row by row and file by file: no longer the
-// cover's own, nor even cubes of its inputs.
+// cover's own, nor even cubes of its inputs. Each is grown twice, either free piece first; the
+// greedy cover's cubes that end up holding nothing the others do not are dropped, the rest put in
+// the greedy order again; and where a region would list its last positions, cubes grown from
+// those positions may hold several together, and take their place when the region then takes
+// fewer words.
 //
 // Layout: a region's cubes one after another, each a 32-bit word: the free pieces' squares as
 // sets of rows and files, and the output (region_cube). The greedy order puts the cubes that

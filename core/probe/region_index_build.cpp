@@ -231,11 +231,16 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       Local cube;
       uint64_t gain;  // the positions it held first
     };
-    std::vector<Picked> picked;                     // a region's cubes in the greedy order
-    std::vector<uint64_t> targets(words);           // the positions a region must not answer by its fallback
-    std::vector<region_list::Entry> entries;        // a region's list
-    Plan other;                                     // a region's other plan (below), reused
-    std::array<std::vector<uint64_t>, 4> of_value;  // the region's positions by the value of their cubes
+    std::vector<Picked> picked;                       // a region's cubes in the greedy order
+    std::vector<uint64_t> targets(words);             // the positions a region must not answer by its fallback
+    std::vector<uint64_t> must(words);                // the positions the greedy cover must hold
+    std::vector<uint64_t> start(words), rest(words);  // the positions left before it, and after a cut
+    std::vector<Picked> saved;                        // the first cover, while a second is tried
+    std::vector<Local> irredundant_cubes;             // the cubes an irredundant cover keeps
+    std::vector<uint16_t> held_count(words * 64);     // per position, the picked cubes holding it (irredundant)
+    std::vector<region_list::Entry> entries;          // a region's list
+    Plan other;                                       // a region's other plan (below), reused
+    std::array<std::vector<uint64_t>, 4> of_value;    // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
     for (uint32_t r = r0; r < r1; ++r) {
       part.first[r - r0] = uint32_t(part.ids.size());
@@ -295,30 +300,42 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       // The region's words falling back to `falls_to`, from the greedy order's cubes (`picked`):
       // the first ones up to the cut that takes the fewest words, and the positions of `targets`
       // they leave in a list after them (region_list.hpp); all of them when a list saves no word.
-      auto emit = [&](unsigned falls_to, Plan& to) {
+      // The value a position of `targets` must get when the region falls back to `falls_to`.
+      auto value_at = [&](unsigned falls_to, size_t w, uint64_t bit) -> uint8_t {
+        if (falls_to == mover_wins && (capped[w] & bit)) {  // anything but the side to move's win
+          for (unsigned v = 1; v < 4; ++v)
+            if (v != mover_wins && (of_value[v][w] & bit)) return uint8_t(v);
+          return uint8_t(logic::Output::Draw);
+        }
+        for (unsigned v = 1; v < 4; ++v)
+          if (v != falls_to && (of_value[v][w] & bit)) return uint8_t(v);
+        return uint8_t(implied);
+      };
+      // Where the greedy order's cubes are best cut (the first `cut` kept, the positions of
+      // `targets` they leave listed after them: region_list.hpp) and the region's words then;
+      // no cut (all cubes kept) when a list saves no word.
+      struct Cut {
+        size_t cut, words;
+        int value_bits;
+      };
+      auto best_cut = [&](unsigned falls_to) {
         uint64_t k = 0;
         std::array<bool, 4> seen{};
-        auto value_at = [&](size_t w, uint64_t bit) -> uint8_t {
-          if (falls_to == mover_wins && (capped[w] & bit)) {  // anything but the side to move's win
-            for (unsigned v = 1; v < 4; ++v)
-              if (v != mover_wins && (of_value[v][w] & bit)) return uint8_t(v);
-            return uint8_t(logic::Output::Draw);
-          }
-          for (unsigned v = 1; v < 4; ++v)
-            if (v != falls_to && (of_value[v][w] & bit)) return uint8_t(v);
-          return uint8_t(implied);
-        };
         for (size_t w = 0; w < words; ++w)
-          for (uint64_t x = targets[w]; x; x &= x - 1) ++k, seen[value_at(w, x & (0 - x))] = true;
+          for (uint64_t x = targets[w]; x; x &= x - 1) ++k, seen[value_at(falls_to, w, x & (0 - x))] = true;
         // A list holds at most two values, none the fallback (so a region that falls back to none has none).
         const int values = int(seen[1]) + int(seen[2]) + int(seen[3]);
-        const int value_bits = values > 1 ? 1 : 0;
+        Cut best{picked.size(), picked.size(), values > 1 ? 1 : 0};
         const int ubits = region_list::place_bits(nfree);
-        size_t cut = picked.size(), fewest = picked.size();
         if (lists == RegionLists::WhereSmaller && falls_to && values <= 2)
           for (size_t c = 0; c < picked.size() && c <= region_list::kMaxKeptCubes; k -= picked[c++].gain)
-            if (const size_t n = 1 + c + region_list::stream_words(uint32_t(k), ubits, value_bits); n < fewest)
-              fewest = n, cut = c;
+            if (const size_t n = 1 + c + region_list::stream_words(uint32_t(k), ubits, best.value_bits); n < best.words)
+              best.words = n, best.cut = c;
+        return best;
+      };
+      auto emit = [&](unsigned falls_to, Plan& to) {
+        const auto [cut, fewest, value_bits] = best_cut(falls_to);
+        const int ubits = region_list::place_bits(nfree);
         if (cut == picked.size()) {
           for (const Picked& p : picked) to.ids.push_back(p.cube.id), to.words.push_back(p.cube.word);
           return;
@@ -327,13 +344,41 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         entries.clear();
         for (size_t w = 0; w < words; ++w)
           for (uint64_t x = targets[w]; x; x &= x - 1)
-            entries.push_back({uint32_t(w * 64) + uint32_t(std::countr_zero(x)), value_at(w, x & (0 - x))});
+            entries.push_back({uint32_t(w * 64) + uint32_t(std::countr_zero(x)), value_at(falls_to, w, x & (0 - x))});
         const std::vector<uint32_t> list = region_list::encode(entries, ubits, uint32_t(cut));
         to.ids.push_back(RegionIndex::kNoCoverCube);
         to.words.push_back(list[0]);  // the header, then the kept cubes, then the stream
         for (size_t c = 0; c < cut; ++c) to.ids.push_back(picked[c].cube.id), to.words.push_back(picked[c].cube.word);
         to.words.insert(to.words.end(), list.begin() + 1, list.end());
         to.ids.resize(to.words.size(), RegionIndex::kNoCoverCube);
+      };
+      // Drops the picked cubes whose `must` positions later picks hold too, the last picked first
+      // (they hold the fewest): the greedy cover never looks back, and a cube it picked early can
+      // end up holding nothing a later one does not. Whether it dropped any.
+      auto irredundant = [&](const std::vector<uint64_t>& must_hold) {
+        std::fill(held_count.begin(), held_count.end(), 0);
+        auto for_each_held = [&](const Picked& p, auto&& f) {
+          if (nfree == 1) {
+            for (uint64_t y = p.cube.a & must_hold[0]; y; y &= y - 1) f(size_t(std::countr_zero(y)));
+            return;
+          }
+          for (uint64_t x = p.cube.a; x; x &= x - 1) {
+            const size_t row = size_t(std::countr_zero(x));
+            for (uint64_t y = p.cube.b & must_hold[row]; y; y &= y - 1) f(row * 64 + size_t(std::countr_zero(y)));
+          }
+        };
+        for (const Picked& p : picked) for_each_held(p, [&](size_t i) { ++held_count[i]; });
+        bool dropped = false;
+        for (size_t i = picked.size(); i-- > 0;) {
+          bool needed = false;
+          for_each_held(picked[i], [&](size_t j) { needed |= held_count[j] < 2; });
+          if (needed) continue;
+          for_each_held(picked[i], [&](size_t j) { --held_count[j]; });
+          picked[i].gain = ~uint64_t{0};
+          dropped = true;
+        }
+        std::erase_if(picked, [](const Picked& p) { return p.gain == ~uint64_t{0}; });
+        return dropped;
       };
       // The region's cubes falling back to `falls_to`, appended to `to` in the greedy order: the
       // cover's cubes of other outputs, and with `seeds` cubes of the implied output grown from
@@ -361,7 +406,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         local.clear();
         // Grows a cube of output `out` holding the free pieces on rows x files `set` (squares
         // `held`) and adds it to the candidates; `id`: the cover's cube it came from.
-        auto grow = [&](unsigned out, std::array<uint32_t, 4> set, std::array<uint64_t, 2> held, uint32_t id) {
+        auto grow = [&](unsigned out, std::array<uint32_t, 4> set, std::array<uint64_t, 2> held, uint32_t id,
+                        int first_piece) {
           const uint64_t* o = off[out].data();
           // The squares of the growing piece that would put the cube on another value's position,
           // given the other piece's squares, which stay put while this one grows (the first piece
@@ -377,7 +423,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             set = grown;
             held[size_t(piece)] = now;
           };
-          for (int piece = 0; piece < nfree; ++piece) {
+          for (int step = 0; step < nfree; ++step) {
+            const int piece = step ^ first_piece;
             blocked = 0;
             if (nfree == 1)
               blocked = o[0];
@@ -407,8 +454,9 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         for (uint32_t c : in_region) {
           const Shape& s = shapes[c];
           if (s.out == falls_to || !gain_of(s.sq[f0], nfree == 2 ? s.sq[f1] : 0)) continue;
-          grow(s.out, {s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u},
-               {s.sq[f0], nfree == 2 ? s.sq[f1] : 0}, c);
+          for (int first_piece = 0; first_piece < nfree; ++first_piece)
+            grow(s.out, {s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u},
+                 {s.sq[f0], nfree == 2 ? s.sq[f1] : 0}, c, first_piece);
         }
         if (seeds)  // one cube of the implied output from each of its positions left
           for (size_t w = 0; w < words; ++w)
@@ -416,37 +464,80 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
               const uint32_t b = uint32_t(std::countr_zero(x)), a = nfree == 1 ? b : uint32_t(w);
               std::array<uint32_t, 4> set{1u << (a >> 3), 1u << (a & 7), nfree == 2 ? 1u << (b >> 3) : 0u,
                                           nfree == 2 ? 1u << (b & 7) : 0u};
-              grow(implied, set, {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube);
+              grow(implied, set, {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube, 0);
             }
         // Cubes that grew into the same one count once.
         std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
         local.erase(
             std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
             local.end());
-        auto gain = [&](uint32_t c) { return gain_of(local[c].a, local[c].b); };
         // The positions that must not get the fallback (a list holds what the kept cubes leave):
         // those left, but the implied output's that no cube holds when it is the fallback.
         targets = left;
         if (falls_to && falls_to == implied)
           for (size_t w = 0; w < words; ++w) targets[w] &= of_value[1][w] | of_value[2][w] | of_value[3][w];
-        picked.clear();
-        heap.clear();
-        for (uint32_t c = 0; c < local.size(); ++c)
-          if (const uint64_t g = gain(c)) heap.push_back({g, c});
-        std::make_heap(heap.begin(), heap.end());
-        while (!heap.empty()) {
-          std::pop_heap(heap.begin(), heap.end());
-          const auto [old_gain, c] = heap.back();
-          heap.pop_back();
-          const uint64_t g = gain(c);
-          if (g == 0) continue;
-          if (g < old_gain && !heap.empty() && g < heap.front().first) {
-            heap.push_back({g, c});
-            std::push_heap(heap.begin(), heap.end());
-            continue;
+        must = targets;
+        start = left;
+        // The greedy cover of `must` by the cubes `from`.
+        auto greedy = [&](const std::vector<Local>& from) {
+          auto gain = [&](uint32_t c) { return gain_of(from[c].a, from[c].b); };
+          left = start;
+          picked.clear();
+          heap.clear();
+          for (uint32_t c = 0; c < from.size(); ++c)
+            if (const uint64_t g = gain(c)) heap.push_back({g, c});
+          std::make_heap(heap.begin(), heap.end());
+          while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end());
+            const auto [old_gain, c] = heap.back();
+            heap.pop_back();
+            const uint64_t g = gain(c);
+            if (g == 0) continue;
+            if (g < old_gain && !heap.empty() && g < heap.front().first) {
+              heap.push_back({g, c});
+              std::push_heap(heap.begin(), heap.end());
+              continue;
+            }
+            picked.push_back({from[c], g});
+            clear_held(left.data(), nfree, from[c].a, from[c].b);
           }
-          picked.push_back({local[c], g});
-          clear_held(left.data(), nfree, local[c].a, local[c].b);
+        };
+        // The greedy cover by the candidates, its irredundant cubes, and those in the greedy
+        // order again (the one a probe's first match wants, and the one the cut assumes): each
+        // still holds a position no other does, so all are picked again.
+        auto cover = [&] {
+          greedy(local);
+          if (!irredundant(must)) return;
+          irredundant_cubes.clear();
+          for (const Picked& p : picked) irredundant_cubes.push_back(p.cube);
+          greedy(irredundant_cubes);
+        };
+        cover();
+        // The positions a list would hold are those the cover's cubes hold one or two at a time:
+        // cubes grown from them, in both orders, may hold several together. Kept when the
+        // region then takes fewer words.
+        if (const Cut first = best_cut(falls_to); first.cut < picked.size()) {
+          rest = targets;
+          for (size_t c = 0; c < first.cut; ++c) clear_held(rest.data(), nfree, picked[c].cube.a, picked[c].cube.b);
+          for (size_t w = 0; w < words; ++w)
+            for (uint64_t x = rest[w]; x; x &= x - 1) {
+              const uint64_t bit = x & (0 - x);
+              const unsigned v = value_at(falls_to, w, bit);
+              if (v == 0 || (off[v][w] & bit)) continue;
+              const uint32_t b = uint32_t(std::countr_zero(x)), a = nfree == 1 ? b : uint32_t(w);
+              const std::array<uint32_t, 4> set{1u << (a >> 3), 1u << (a & 7), nfree == 2 ? 1u << (b >> 3) : 0u,
+                                                nfree == 2 ? 1u << (b & 7) : 0u};
+              for (int first_piece = 0; first_piece < nfree; ++first_piece)
+                grow(v, set, {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube,
+                     first_piece);
+            }
+          std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
+          local.erase(
+              std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
+              local.end());
+          saved = picked;
+          cover();
+          if (best_cut(falls_to).words >= first.words) picked = saved;
         }
         emit(falls_to, to);
       };

@@ -238,6 +238,49 @@ TEST(RegionIndex, RegionsListThePositionsTheirLastCubesWouldHold) {
   }
 }
 
+// The greedy cover never looks back, so a cube it picked can end up holding nothing the cubes
+// picked after it do not; the build drops such cubes. Every cube of every region then holds a
+// position no other cube of its region holds. A trie cover (many small cubes to grow and pick
+// from) in balances whose greedy covers had such cubes: the test fails without the drop.
+TEST(RegionIndex, EveryRegionCubeHoldsAPositionNoOtherHolds) {
+  for (const char* name : {"KRvKP", "KBvKP"}) {
+    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
+    const Encoding& enc = t.encoding();
+    const auto cover = test::trie_cover(t, CanonScheme::Full);
+    const CoverCanon canon(enc, CanonScheme::Full);
+    const RegionIndex idx(cover.cubes, enc, canon);
+    ASSERT_TRUE(idx.built()) << name;
+    const RegionIndex::Hot h = idx.hot();
+    // Per region cube (by its place in the cubes' array): the positions it alone holds; and the
+    // region cubes themselves (those before a list, if the region has one).
+    std::vector<uint32_t> alone(idx.hot_words().size() * 2, 0);
+    std::vector<bool> is_cube(alone.size(), false);
+    for (uint64_t i = 0; i < enc.size(); ++i) {
+      const Placement p = enc.decode(i);
+      if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+      uint32_t packed = 0;
+      for (int s = 0; s < 4; ++s) packed = packed << kSquareBits | p.sq[size_t(s)];
+      const RegionIndex::Query q = RegionIndex::locate<4>(h, uint32_t(p.stm), packed);
+      const uint32_t n = RegionIndex::cubes_end(h, h.cubes + q.first, q.count);
+      const uint32_t w0 = h.cubes[q.first];  // a list's header, if the region has one (region_list.hpp)
+      const bool header = q.count > 0 && (w0 & h.header_field) == 0 && region_cube::output(w0) != 0;
+      int holders = 0;
+      uint32_t holder = 0;
+      for (uint32_t j = header ? 1 : 0; j < n; ++j) {
+        const uint32_t c = h.cubes[q.first + j];
+        is_cube[q.first + j] = true;
+        if ((c & q.pairs) == q.pairs) ++holders, holder = q.first + j;
+      }
+      if (holders == 1) ++alone[holder];
+    }
+    size_t cubes = 0, redundant = 0;
+    for (size_t c = 0; c < alone.size(); ++c)
+      if (is_cube[c]) ++cubes, redundant += alone[c] == 0;
+    EXPECT_GT(cubes, 1000u) << name;
+    EXPECT_EQ(redundant, 0u) << name << ": of " << cubes << " region cubes";
+  }
+}
+
 // The regions are planned in chunks on several threads, and appended in region order: the same
 // index, word for word, on any number of threads (a 4-piece balance with many regions, with and
 // without what a front line answers).
