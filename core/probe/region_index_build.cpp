@@ -297,9 +297,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       for (unsigned v = 1; v < 4; ++v)
         for (size_t w = 0; w < words; ++w)
           off[v][w] = reach[w] & ~of_value[v][w] & (v == mover_wins ? ~0ull : ~capped[w]);
-      // The region's words falling back to `falls_to`, from the greedy order's cubes (`picked`):
-      // the first ones up to the cut that takes the fewest words, and the positions of `targets`
-      // they leave in a list after them (region_list.hpp); all of them when a list saves no word.
       // The value a position of `targets` must get when the region falls back to `falls_to`.
       auto value_at = [&](unsigned falls_to, size_t w, uint64_t bit) -> uint8_t {
         if (falls_to == mover_wins && (capped[w] & bit)) {  // anything but the side to move's win
@@ -316,7 +313,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       // no cut (all cubes kept) when a list saves no word.
       struct Cut {
         size_t cut, words;
-        int value_bits;
       };
       auto best_cut = [&](unsigned falls_to) {
         uint64_t k = 0;
@@ -325,16 +321,20 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
           for (uint64_t x = targets[w]; x; x &= x - 1) ++k, seen[value_at(falls_to, w, x & (0 - x))] = true;
         // A list holds at most two values, none the fallback (so a region that falls back to none has none).
         const int values = int(seen[1]) + int(seen[2]) + int(seen[3]);
-        Cut best{picked.size(), picked.size(), values > 1 ? 1 : 0};
+        const int value_bits = values > 1 ? 1 : 0;
+        Cut best{picked.size(), picked.size()};
         const int ubits = region_list::place_bits(nfree);
         if (lists == RegionLists::WhereSmaller && falls_to && values <= 2)
           for (size_t c = 0; c < picked.size() && c <= region_list::kMaxKeptCubes; k -= picked[c++].gain)
-            if (const size_t n = 1 + c + region_list::stream_words(uint32_t(k), ubits, best.value_bits); n < best.words)
+            if (const size_t n = 1 + c + region_list::stream_words(uint32_t(k), ubits, value_bits); n < best.words)
               best.words = n, best.cut = c;
         return best;
       };
+      // The region's words falling back to `falls_to`, from the greedy order's cubes (`picked`):
+      // the first ones up to the cut that takes the fewest words, and the positions of `targets`
+      // they leave in a list after them (region_list.hpp); all of them when a list saves no word.
       auto emit = [&](unsigned falls_to, Plan& to) {
-        const auto [cut, fewest, value_bits] = best_cut(falls_to);
+        const size_t cut = best_cut(falls_to).cut;
         const int ubits = region_list::place_bits(nfree);
         if (cut == picked.size()) {
           for (const Picked& p : picked) to.ids.push_back(p.cube.id), to.words.push_back(p.cube.word);
