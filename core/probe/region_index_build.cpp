@@ -233,7 +233,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     };
     std::vector<Picked> picked;                       // a region's cubes in the greedy order
     std::vector<uint64_t> targets(words);             // the positions a region must not answer by its fallback
-    std::vector<uint64_t> must(words);                // the positions the greedy cover must hold
     std::vector<uint64_t> start(words), rest(words);  // the positions left before it, and after a cut
     std::vector<Picked> saved;                        // the first cover, while a second is tried
     std::vector<Local> irredundant_cubes;             // the cubes an irredundant cover keeps
@@ -352,19 +351,19 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         to.words.insert(to.words.end(), list.begin() + 1, list.end());
         to.ids.resize(to.words.size(), RegionIndex::kNoCoverCube);
       };
-      // Drops the picked cubes whose `must` positions later picks hold too, the last picked first
+      // Drops the picked cubes whose `targets` positions later picks hold too, the last picked first
       // (they hold the fewest): the greedy cover never looks back, and a cube it picked early can
       // end up holding nothing a later one does not. Whether it dropped any.
-      auto irredundant = [&](const std::vector<uint64_t>& must_hold) {
+      auto irredundant = [&] {
         std::fill(held_count.begin(), held_count.end(), 0);
         auto for_each_held = [&](const Picked& p, auto&& f) {
           if (nfree == 1) {
-            for (uint64_t y = p.cube.a & must_hold[0]; y; y &= y - 1) f(size_t(std::countr_zero(y)));
+            for (uint64_t y = p.cube.a & targets[0]; y; y &= y - 1) f(size_t(std::countr_zero(y)));
             return;
           }
           for (uint64_t x = p.cube.a; x; x &= x - 1) {
             const size_t row = size_t(std::countr_zero(x));
-            for (uint64_t y = p.cube.b & must_hold[row]; y; y &= y - 1) f(row * 64 + size_t(std::countr_zero(y)));
+            for (uint64_t y = p.cube.b & targets[row]; y; y &= y - 1) f(row * 64 + size_t(std::countr_zero(y)));
           }
         };
         for (const Picked& p : picked) for_each_held(p, [&](size_t i) { ++held_count[i]; });
@@ -458,27 +457,32 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             grow(s.out, {s.rows[f0], s.files[f0], nfree == 2 ? s.rows[f1] : 0u, nfree == 2 ? s.files[f1] : 0u},
                  {s.sq[f0], nfree == 2 ? s.sq[f1] : 0}, c, first_piece);
         }
+        // Grows a cube of output `out` from the one position at bit `b` of word `w` (a region's
+        // bitmap, clear_held).
+        auto grow_from = [&](unsigned out, size_t w, uint32_t b, int first_piece) {
+          const uint32_t a = nfree == 1 ? b : uint32_t(w);
+          grow(out, {1u << (a >> 3), 1u << (a & 7), nfree == 2 ? 1u << (b >> 3) : 0u, nfree == 2 ? 1u << (b & 7) : 0u},
+               {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube, first_piece);
+        };
+        // Cubes that grew into the same one count once.
+        auto drop_repeats = [&] {
+          std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
+          local.erase(
+              std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
+              local.end());
+        };
         if (seeds)  // one cube of the implied output from each of its positions left
           for (size_t w = 0; w < words; ++w)
-            for (uint64_t x = left[w] & of_value[implied][w]; x; x &= x - 1) {
-              const uint32_t b = uint32_t(std::countr_zero(x)), a = nfree == 1 ? b : uint32_t(w);
-              std::array<uint32_t, 4> set{1u << (a >> 3), 1u << (a & 7), nfree == 2 ? 1u << (b >> 3) : 0u,
-                                          nfree == 2 ? 1u << (b & 7) : 0u};
-              grow(implied, set, {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube, 0);
-            }
-        // Cubes that grew into the same one count once.
-        std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
-        local.erase(
-            std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
-            local.end());
+            for (uint64_t x = left[w] & of_value[implied][w]; x; x &= x - 1)
+              grow_from(implied, w, uint32_t(std::countr_zero(x)), 0);
+        drop_repeats();
         // The positions that must not get the fallback (a list holds what the kept cubes leave):
         // those left, but the implied output's that no cube holds when it is the fallback.
         targets = left;
         if (falls_to && falls_to == implied)
           for (size_t w = 0; w < words; ++w) targets[w] &= of_value[1][w] | of_value[2][w] | of_value[3][w];
-        must = targets;
         start = left;
-        // The greedy cover of `must` by the cubes `from`.
+        // The greedy cover of `targets` by the cubes `from`.
         auto greedy = [&](const std::vector<Local>& from) {
           auto gain = [&](uint32_t c) { return gain_of(from[c].a, from[c].b); };
           left = start;
@@ -507,7 +511,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         // still holds a position no other does, so all are picked again.
         auto cover = [&] {
           greedy(local);
-          if (!irredundant(must)) return;
+          if (!irredundant()) return;
           irredundant_cubes.clear();
           for (const Picked& p : picked) irredundant_cubes.push_back(p.cube);
           greedy(irredundant_cubes);
@@ -524,17 +528,10 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
               const uint64_t bit = x & (0 - x);
               const unsigned v = value_at(falls_to, w, bit);
               if (v == 0 || (off[v][w] & bit)) continue;
-              const uint32_t b = uint32_t(std::countr_zero(x)), a = nfree == 1 ? b : uint32_t(w);
-              const std::array<uint32_t, 4> set{1u << (a >> 3), 1u << (a & 7), nfree == 2 ? 1u << (b >> 3) : 0u,
-                                                nfree == 2 ? 1u << (b & 7) : 0u};
               for (int first_piece = 0; first_piece < nfree; ++first_piece)
-                grow(v, set, {uint64_t{1} << a, nfree == 2 ? uint64_t{1} << b : 0}, RegionIndex::kNoCoverCube,
-                     first_piece);
+                grow_from(v, w, uint32_t(std::countr_zero(x)), first_piece);
             }
-          std::sort(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word < b.word; });
-          local.erase(
-              std::unique(local.begin(), local.end(), [](const Local& a, const Local& b) { return a.word == b.word; }),
-              local.end());
+          drop_repeats();
           saved = picked;
           cover();
           if (best_cut(falls_to).words >= first.words) picked = saved;
