@@ -29,10 +29,10 @@
 // there, so each cube is grown within it before the greedy cover picks: the region's cubes are the
 // cover's cubes restricted to the region and expanded, row by row and file by file: no longer the
 // cover's own, nor even cubes of its inputs. Each is grown twice, either free piece first; the
-// greedy cover's cubes that end up holding nothing the others do not are dropped, the rest put in
-// the greedy order again; and where a region would list its last positions, cubes grown from
-// those positions may hold several together, and take their place when the region then takes
-// fewer words.
+// greedy cover's cubes that end up holding nothing the others do not are dropped; ESPRESSO's
+// reduce and expand then try for fewer (RegionPicking), and the cubes kept are put in the greedy
+// order again; and where a region would list its last positions, cubes grown from those positions
+// may hold several together, and take their place when the region then takes fewer words.
 //
 // Layout: a region's cubes one after another, each a 32-bit word: the free pieces' squares as
 // sets of rows and files, and the output (region_cube). The greedy order puts the cubes that
@@ -177,6 +177,12 @@ struct RegionFreedom {
 // takes fewer words, or never (every region all cubes, as layouts before lists had them).
 enum class RegionLists : uint8_t { Never, WhereSmaller };
 
+// How a region's cubes are picked: the greedy cover of the grown candidates with its redundant
+// cubes dropped, or that cover then improved by ESPRESSO's reduce and expand (each cube cut to what
+// only it holds, cut cubes merged where their common cube stays off other values, each grown
+// again, the greedy cover taken over those and the cubes before, kept when it takes fewer cubes).
+enum class RegionPicking : uint8_t { Greedy, ReduceExpand };
+
 class RegionIndex {
  public:
   // A region fixes the side to move and the squares of two pieces at 3-4 pieces, three at 5
@@ -225,11 +231,12 @@ class RegionIndex {
   // held as a subcube (0-3 with two free pieces, kNoSubcube with one; tests), by default the one
   // that needs the fewest cubes. `threads`: the regions planned side by side (the index is the
   // same for any number). `lists`: whether regions may end in a list of positions (RegionLists).
+  // `picking`: how a region's cubes are picked (RegionPicking; tests compare the two).
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
               logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0,
               std::optional<uint8_t> subcube = std::nullopt, int threads = 1, const RegionFreedom* freedom = nullptr,
-              RegionLists lists = RegionLists::WhereSmaller);
+              RegionLists lists = RegionLists::WhereSmaller, RegionPicking picking = RegionPicking::ReduceExpand);
   // The cube field held as a subcube (Hot::subcube).
   uint8_t subcube() const { return subcube_; }
 

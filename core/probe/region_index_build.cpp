@@ -162,10 +162,34 @@ struct Plan {
 // threads. Enough chunks that two threads finish together; few enough that a chunk's own lists
 // stay cheap.
 constexpr uint32_t kChunkRegions = 256;
+constexpr int kReduceExpandRounds = 4;
+
+// The rows and the files a set of squares occupies.
+uint32_t rows_of(uint64_t squares) {
+  uint32_t rows = 0;
+  for (int e = 0; e < 8; ++e) rows |= uint32_t((squares >> (8 * e) & 0xFF) != 0) << e;
+  return rows;
+}
+uint32_t files_of(uint64_t squares) {
+  squares |= squares >> 32;
+  squares |= squares >> 16;
+  squares |= squares >> 8;
+  return uint32_t(squares & 0xFF);
+}
+// The smallest subcube of rows (or files) holding a set of them: the bits they share fixed.
+uint32_t subcube_around(uint32_t set) {
+  const int first = std::countr_zero(set);
+  int vary = 0;
+  for (uint32_t x = set; x; x &= x - 1) vary |= std::countr_zero(x) ^ first;
+  uint32_t around = 0;
+  for (int e = 0; e < 8; ++e)
+    if (((e ^ first) & ~vary) == 0) around |= 1u << e;
+  return around;
+}
 
 template <class Take, class Fill>
 Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcube, uint32_t regions, size_t words,
-                 unsigned implied, RegionLists lists, Take&& take, Fill&& fill, int threads) {
+                 unsigned implied, RegionLists lists, RegionPicking picking, Take&& take, Fill&& fill, int threads) {
   // Each region's cubes in cube order, region after region in one array: the cubes in one range
   // per thread, each range's cubes counted per region first, then written at the places the counts
   // give (each region's run holds the ranges' cubes in range order, so every region's cubes
@@ -231,10 +255,18 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       Local cube;
       uint64_t gain;  // the positions it held first
     };
+    struct Reduced {
+      std::array<uint32_t, 4> set;  // the rows and files it holds
+      unsigned out;
+      uint32_t id;
+    };
     std::vector<Picked> picked;                       // a region's cubes in the greedy order
     std::vector<uint64_t> targets(words);             // the positions a region must not answer by its fallback
     std::vector<uint64_t> start(words), rest(words);  // the positions left before it, and after a cut
     std::vector<Picked> saved;                        // the first cover, while a second is tried
+    std::vector<Picked> saved_cover;                  // a cover, while reduce and expand try another
+    std::vector<Local> spare;                         // the candidates, while reduce and expand grow others
+    std::vector<Reduced> reduced;                     // a cover's cubes cut to what each alone holds
     std::vector<Local> irredundant_cubes;             // the cubes an irredundant cover keeps
     std::vector<uint16_t> held_count(words * 64);     // per position, the picked cubes holding it (irredundant)
     std::vector<region_list::Entry> entries;          // a region's list
@@ -351,28 +383,29 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         to.words.insert(to.words.end(), list.begin() + 1, list.end());
         to.ids.resize(to.words.size(), RegionIndex::kNoCoverCube);
       };
+      // Calls f(i) for each position of `targets` the cube holds (i: its bit in the region's bitmap).
+      auto for_each_held = [&](const Local& c, auto&& f) {
+        if (nfree == 1) {
+          for (uint64_t y = c.a & targets[0]; y; y &= y - 1) f(size_t(std::countr_zero(y)));
+          return;
+        }
+        for (uint64_t x = c.a; x; x &= x - 1) {
+          const size_t row = size_t(std::countr_zero(x));
+          for (uint64_t y = c.b & targets[row]; y; y &= y - 1) f(row * 64 + size_t(std::countr_zero(y)));
+        }
+      };
       // Drops the picked cubes whose `targets` positions later picks hold too, the last picked first
       // (they hold the fewest): the greedy cover never looks back, and a cube it picked early can
       // end up holding nothing a later one does not. Whether it dropped any.
       auto irredundant = [&] {
         std::fill(held_count.begin(), held_count.end(), 0);
-        auto for_each_held = [&](const Picked& p, auto&& f) {
-          if (nfree == 1) {
-            for (uint64_t y = p.cube.a & targets[0]; y; y &= y - 1) f(size_t(std::countr_zero(y)));
-            return;
-          }
-          for (uint64_t x = p.cube.a; x; x &= x - 1) {
-            const size_t row = size_t(std::countr_zero(x));
-            for (uint64_t y = p.cube.b & targets[row]; y; y &= y - 1) f(row * 64 + size_t(std::countr_zero(y)));
-          }
-        };
-        for (const Picked& p : picked) for_each_held(p, [&](size_t i) { ++held_count[i]; });
+        for (const Picked& p : picked) for_each_held(p.cube, [&](size_t i) { ++held_count[i]; });
         bool dropped = false;
         for (size_t i = picked.size(); i-- > 0;) {
           bool needed = false;
-          for_each_held(picked[i], [&](size_t j) { needed |= held_count[j] < 2; });
+          for_each_held(picked[i].cube, [&](size_t j) { needed |= held_count[j] < 2; });
           if (needed) continue;
-          for_each_held(picked[i], [&](size_t j) { --held_count[j]; });
+          for_each_held(picked[i].cube, [&](size_t j) { --held_count[j]; });
           picked[i].gain = ~uint64_t{0};
           dropped = true;
         }
@@ -506,12 +539,79 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             clear_held(left.data(), nfree, from[c].a, from[c].b);
           }
         };
+        // ESPRESSO's reduce and expand on the cover picked: each cube in turn cut down to the
+        // smallest cube holding the positions no other cube (as cut so far) holds; two cut cubes of
+        // one output merged where the smallest cube holding both stays off other values; each grown
+        // again, and the greedy cover taken over those and the cubes before. Kept when it takes
+        // fewer cubes: a cube grown from its own share alone can reach past a neighbour's.
+        auto reduce_expand = [&] {
+          std::fill(held_count.begin(), held_count.end(), 0);
+          for (const Picked& p : picked) for_each_held(p.cube, [&](size_t i) { ++held_count[i]; });
+          spare.clear();
+          std::swap(local, spare);  // the region's candidates, kept for a later cover
+          reduced.clear();
+          for (const Picked& p : picked) {
+            uint64_t a = 0, b = 0;  // the squares of the positions only this cube holds
+            for_each_held(p.cube, [&](size_t i) {
+              if (held_count[i] != 1) return;
+              if (nfree == 1)
+                a |= uint64_t{1} << i;
+              else
+                a |= uint64_t{1} << (i >> 6), b |= uint64_t{1} << (i & 63);
+            });
+            for_each_held(p.cube, [&](size_t i) { --held_count[i]; });
+            if (!a) continue;  // held by the others
+            std::array<uint32_t, 4> set{rows_of(a), files_of(a), nfree == 2 ? rows_of(b) : 0u,
+                                        nfree == 2 ? files_of(b) : 0u};
+            if (subcube < int(region_cube::kNoSubcube)) set[size_t(subcube)] = subcube_around(set[size_t(subcube)]);
+            const Local cut{rect_squares(set[0], set[1]), nfree == 2 ? rect_squares(set[2], set[3]) : 0, 0, p.cube.id};
+            for_each_held(cut, [&](size_t i) { ++held_count[i]; });
+            reduced.push_back({set, region_cube::output(p.cube.word), p.cube.id});
+          }
+          // Two cut cubes of one output whose smallest common cube stays off other values merge.
+          for (size_t i = 0; i < reduced.size(); ++i)
+            for (size_t j = i + 1; j < reduced.size(); ++j) {
+              if (reduced[j].out != reduced[i].out) continue;
+              std::array<uint32_t, 4> u;
+              for (size_t f = 0; f < 4; ++f) u[f] = reduced[i].set[f] | reduced[j].set[f];
+              if (subcube < int(region_cube::kNoSubcube)) u[size_t(subcube)] = subcube_around(u[size_t(subcube)]);
+              const uint64_t a = rect_squares(u[0], u[1]), b = nfree == 2 ? rect_squares(u[2], u[3]) : 0;
+              const uint64_t* o = off[reduced[i].out].data();
+              bool clear = true;
+              if (nfree == 1)
+                clear = !(o[0] & a);
+              else
+                for (uint64_t x = a; x && clear; x &= x - 1) clear = !(o[std::countr_zero(x)] & b);
+              if (!clear) continue;
+              reduced[i].set = u;
+              reduced.erase(reduced.begin() + std::ptrdiff_t(j));
+              j = i;
+            }
+          for (const Reduced& c : reduced)
+            for (int first_piece = 0; first_piece < nfree; ++first_piece)
+              grow(c.out, c.set, {rect_squares(c.set[0], c.set[1]), nfree == 2 ? rect_squares(c.set[2], c.set[3]) : 0},
+                   c.id, first_piece);
+          for (const Picked& p : picked) local.push_back(p.cube);
+          drop_repeats();
+          const size_t before = picked.size();
+          saved_cover = picked;
+          greedy(local);
+          irredundant();
+          std::swap(local, spare);
+          if (picked.size() < before) return true;
+          picked = saved_cover;
+          return false;
+        };
         // The greedy cover by the candidates, its irredundant cubes, and those in the greedy
         // order again (the one a probe's first match wants, and the one the cut assumes): each
         // still holds a position no other does, so all are picked again.
+        // Reduce and expand come between, when picked.
         auto cover = [&] {
           greedy(local);
-          if (!irredundant()) return;
+          bool changed = irredundant();
+          if (picking == RegionPicking::ReduceExpand)
+            for (int round = 0; round < kReduceExpandRounds && reduce_expand(); ++round) changed = true;
+          if (!changed) return;
           irredundant_cubes.clear();
           for (const Picked& p : picked) irredundant_cubes.push_back(p.cube);
           greedy(irredundant_cubes);
@@ -597,7 +697,7 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
                          logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field,
-                         int threads, const RegionFreedom* freedom, RegionLists lists) {
+                         int threads, const RegionFreedom* freedom, RegionLists lists, RegionPicking picking) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -692,7 +792,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // the plan skips regions whose gathered bitmap is empty as it goes.
   auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
     return greedy_plan(
-        shapes, lay, subcube, regions, words, unsigned(implied), lists, take,
+        shapes, lay, subcube, regions, words, unsigned(implied), lists, picking, take,
         [&](uint32_t r, uint64_t* out, uint64_t* capped) {
           gather(care_bits, lay, r, out);
           if (capped_bits) gather(*capped_bits, lay, r, capped);

@@ -281,6 +281,40 @@ TEST(RegionIndex, EveryRegionCubeHoldsAPositionNoOtherHolds) {
   }
 }
 
+// ESPRESSO's reduce and expand after the greedy cover: each region no more words than the greedy
+// cover alone takes (a try is kept only when it has fewer cubes), fewer in all, and every legal
+// representative still gets its value. Trie covers (many small cubes to grow), the fixed slots
+// given so that both builds plan the same regions.
+TEST(RegionIndex, ReduceAndExpandTakeFewerCubesThanTheGreedyCover) {
+  size_t greedy_words = 0, reduced_words = 0;
+  for (const char* name : {"KRvKP", "KBvKP", "KRvKB"}) {
+    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
+    const Encoding& enc = t.encoding();
+    const auto cover = test::trie_cover(t, CanonScheme::Full);
+    const CoverCanon canon(enc, CanonScheme::Full);
+    const std::vector<int> fixed{0, 1};
+    auto build = [&](RegionPicking picking) {
+      return RegionIndex(cover.cubes, enc, canon, {}, fixed, logic::Output::None, 0, std::nullopt, 1, nullptr,
+                         RegionLists::Never, picking);
+    };
+    const RegionIndex greedy = build(RegionPicking::Greedy), reduced = build(RegionPicking::ReduceExpand);
+    ASSERT_TRUE(greedy.built() && reduced.built()) << name;
+    greedy_words += greedy.hot_words().size();
+    reduced_words += reduced.hot_words().size();
+    EXPECT_LE(reduced.hot_words().size(), greedy.hot_words().size()) << name;
+    int bad = 0;
+    for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+      const Placement p = enc.decode(i);
+      if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+      const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
+      if (RegionIndex::find_output<4>(reduced.hot(), p.stm, sq) != logic::Output(uint8_t(t.value(p))))
+        ++bad, ADD_FAILURE() << name << " index " << i;
+    }
+    EXPECT_EQ(bad, 0) << name;
+  }
+  EXPECT_LT(reduced_words, greedy_words) << "the greedy cover's regions: " << greedy_words << " words";
+}
+
 // The regions are planned in chunks on several threads, and appended in region order: the same
 // index, word for word, on any number of threads (a 4-piece balance with many regions, with and
 // without what a front line answers).
