@@ -162,6 +162,8 @@ struct Plan {
 // threads. Enough chunks that two threads finish together; few enough that a chunk's own lists
 // stay cheap.
 constexpr uint32_t kChunkRegions = 256;
+// The rounds of reduce and expand a region's cover gets at most: a round is kept only when it has
+// fewer cubes, and more rounds left KRNvKR's layout byte for byte the same (docs/measured.md).
 constexpr int kReduceExpandRounds = 4;
 
 // The rows and the files a set of squares occupies.
