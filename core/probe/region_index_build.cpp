@@ -178,15 +178,12 @@ uint32_t files_of(uint64_t squares) {
   squares |= squares >> 8;
   return uint32_t(squares & 0xFF);
 }
-// The smallest subcube of rows (or files) holding a set of them: the bits they share fixed.
+// The smallest subcube of rows (or files) holding a set of them: what the PCN pairs of the set's
+// members admit together.
 uint32_t subcube_around(uint32_t set) {
-  const int first = std::countr_zero(set);
-  int vary = 0;
-  for (uint32_t x = set; x; x &= x - 1) vary |= std::countr_zero(x) ^ first;
-  uint32_t around = 0;
-  for (int e = 0; e < 8; ++e)
-    if (((e ^ first) & ~vary) == 0) around |= 1u << e;
-  return around;
+  uint32_t pairs = 0;
+  for (uint32_t x = set; x; x &= x - 1) pairs |= region_cube::field_code(uint32_t(std::countr_zero(x)), true);
+  return kAdmitted[pairs];
 }
 
 template <class Take, class Fill>
@@ -541,6 +538,10 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             clear_held(left.data(), nfree, from[c].a, from[c].b);
           }
         };
+        // The squares each free piece may stand on in a cube of these rows and files.
+        auto squares_of = [&](const std::array<uint32_t, 4>& set) {
+          return std::array<uint64_t, 2>{rect_squares(set[0], set[1]), nfree == 2 ? rect_squares(set[2], set[3]) : 0};
+        };
         // ESPRESSO's reduce and expand on the cover picked: each cube in turn cut down to the
         // smallest cube holding the positions no other cube (as cut so far) holds; two cut cubes of
         // one output merged where the smallest cube holding both stays off other values; each grown
@@ -566,8 +567,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             std::array<uint32_t, 4> set{rows_of(a), files_of(a), nfree == 2 ? rows_of(b) : 0u,
                                         nfree == 2 ? files_of(b) : 0u};
             if (subcube < int(region_cube::kNoSubcube)) set[size_t(subcube)] = subcube_around(set[size_t(subcube)]);
-            const Local cut{rect_squares(set[0], set[1]), nfree == 2 ? rect_squares(set[2], set[3]) : 0, 0, p.cube.id};
-            for_each_held(cut, [&](size_t i) { ++held_count[i]; });
+            const auto [cut_a, cut_b] = squares_of(set);
+            for_each_held(Local{cut_a, cut_b, 0, p.cube.id}, [&](size_t i) { ++held_count[i]; });
             reduced.push_back({set, region_cube::output(p.cube.word), p.cube.id});
           }
           // Two cut cubes of one output whose smallest common cube stays off other values merge.
@@ -577,7 +578,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
               std::array<uint32_t, 4> u;
               for (size_t f = 0; f < 4; ++f) u[f] = reduced[i].set[f] | reduced[j].set[f];
               if (subcube < int(region_cube::kNoSubcube)) u[size_t(subcube)] = subcube_around(u[size_t(subcube)]);
-              const uint64_t a = rect_squares(u[0], u[1]), b = nfree == 2 ? rect_squares(u[2], u[3]) : 0;
+              const auto [a, b] = squares_of(u);
               const uint64_t* o = off[reduced[i].out].data();
               bool clear = true;
               if (nfree == 1)
@@ -591,8 +592,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
             }
           for (const Reduced& c : reduced)
             for (int first_piece = 0; first_piece < nfree; ++first_piece)
-              grow(c.out, c.set, {rect_squares(c.set[0], c.set[1]), nfree == 2 ? rect_squares(c.set[2], c.set[3]) : 0},
-                   c.id, first_piece);
+              grow(c.out, c.set, squares_of(c.set), c.id, first_piece);
           for (const Picked& p : picked) local.push_back(p.cube);
           drop_repeats();
           const size_t before = picked.size();
@@ -604,10 +604,10 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
           picked = saved_cover;
           return false;
         };
-        // The greedy cover by the candidates, its irredundant cubes, and those in the greedy
-        // order again (the one a probe's first match wants, and the one the cut assumes): each
-        // still holds a position no other does, so all are picked again.
-        // Reduce and expand come between, when picked.
+        // The greedy cover by the candidates, its irredundant cubes (after reduce and expand, with
+        // RegionPicking::ReduceExpand), and those in the greedy order again (the one a probe's
+        // first match wants, and the one the cut assumes): each still holds a position no other
+        // does, so all are picked again.
         auto cover = [&] {
           greedy(local);
           bool changed = irredundant();
