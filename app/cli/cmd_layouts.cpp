@@ -44,6 +44,7 @@ Command add_layouts(CLI::App& app) {
     std::vector<std::string> balances;
     int pieces = 0;
     bool capture_resolved = false;
+    std::string check_evasions = std::string(name_of(probe::kDefaultCheckEvasions));
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand(
@@ -60,9 +61,19 @@ Command add_layouts(CLI::App& app) {
   sub->add_option("--pieces", a->pieces, "Also every cover on disk of up to N pieces")
       ->check(CLI::Range(kMinSupportedPieces, kMaxSupportedPieces));
   sub->add_flag("--capture-resolved", a->capture_resolved, "The capture-resolved covers' layouts (NAME.egtlr)");
+  sub->add_option("--check-evasions", a->check_evasions,
+                  "Capture-resolved layouts: 'searched' leaves the positions in check that no move answers with "
+                  "check to a search of their moves where it gives them their values (fewer bytes, slower probes "
+                  "of them), 'stored' answers them in the regions")
+      ->capture_default_str();
   add_common(sub, a->common);
   return {sub, [a] {
             const auto kind = cover_kind(a->capture_resolved);
+            const auto evasions = parse_named<probe::CheckEvasions>(a->check_evasions, "way of answering checks");
+            if (!evasions) {
+              fail("--check-evasions: " + evasions.error().message);
+              return int(kUsage);
+            }
             auto covers = covers_to_look_at(a->common.data_dir(), a->balances, a->pieces, kind);
             if (!covers) {
               fail(covers.error().message);
@@ -88,7 +99,7 @@ Command add_layouts(CLI::App& app) {
               }
               if (!a->common.quiet) std::fprintf(stderr, "%s: making its layout\n", name.c_str());
               const auto t0 = std::chrono::steady_clock::now();
-              if (auto st = probe::make_layout(cover, a->common.threads); !st) {
+              if (auto st = probe::make_layout(cover, a->common.threads, *evasions); !st) {
                 ++errors;
                 fail(st.error().message);
                 jl.push_back({{"balance", name}, {"error", st.error().message}});

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 
 #include "probe/cover_prober.hpp"
@@ -13,11 +14,14 @@
 
 namespace egtmin::probe {
 
-RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads) {
+RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads,
+                              const SuccessorValue* same) {
   RegionFreedom f;
   const std::vector<uint64_t> care = RegionIndex::care_bitmap(enc, canon);
   f.capture_wins.assign(care.size(), 0);
   f.capture_draws.assign(care.size(), 0);
+  if (same) f.evasions.assign(care.size(), 0);
+  std::atomic<bool> search_falls_short = false;
   // Chunks of whole words: workers never write the same word.
   parallel_for(care.size(), threads, 1024, no_progress(), [&](uint64_t begin, uint64_t end, int) {
     for (uint64_t w = begin; w < end; ++w)
@@ -29,22 +33,48 @@ RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, cons
           f.capture_wins[w] |= uint64_t{1} << bit;
         else if (reached == Wdl::Draw || reached == Wdl::CursedWin)
           f.capture_draws[w] |= uint64_t{1} << bit;
+        if (!same || !pos.in_check(pos.side_to_move())) continue;
+        // A child of this balance (a move that neither captures nor promotes) from `same`.
+        const uint64_t key = pos.material_key();
+        const SuccessorValue child = [&](const Position& after) {
+          return after.material_key() == key ? (*same)(after) : value(after);
+        };
+        // A child's value says nothing of the 50-move counter the move carries on: where the
+        // rule's draws lie near, the search can fall short of the position's value, and then the
+        // probe could not tell which positions to trust it on.
+        if (const Wdl searched = evasion_value(pos, child); searched != Wdl::Illegal) {
+          if (searched == (*same)(pos))
+            f.evasions[w] |= uint64_t{1} << bit;
+          else
+            search_falls_short = true;
+        }
       }
   });
+  if (search_falls_short) f.evasions.clear();
   return f;
 }
 
 std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
-                                             const CoverCanon& canon, int threads) {
+                                             const CoverCanon& canon, int threads, CheckEvasions evasions) {
   // Where DATA holds the tables of every balance the search reaches, a capture's value is one
   // lookup; a capture-resolved cover would search that position's own captures again.
   TableStore tables(data_dir);
   const std::vector<Balance> reached = successor_balances(enc.balance());
   if (std::all_of(reached.begin(), reached.end(), [&](const Balance& s) { return tables.on_disk(s); })) {
     const SuccessorTables successors(enc.balance(), tables.lookup());
-    if (!successors.missing())
-      return capture_freedom(
-          enc, canon, [&](const Position& after) { return successors.value_stm(after); }, threads);
+    if (!successors.missing()) {
+      const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
+      if (evasions == CheckEvasions::Stored || !tables.on_disk(enc.balance()))
+        return capture_freedom(enc, canon, value, threads);
+      auto own = tables.get(enc.balance());
+      if (!own) return capture_freedom(enc, canon, value, threads);
+      const Table& table = **own;
+      const SuccessorValue same = [&](const Position& p) {
+        const Wdl white = table.value(p);
+        return p.side_to_move() == White || white == Wdl::Illegal ? white : negate(white);
+      };
+      return capture_freedom(enc, canon, value, threads, &same);
+    }
   }
   // The prober of the balances the search reaches (not this one, whose layout is being made),
   // read as they are: nothing written beside them.

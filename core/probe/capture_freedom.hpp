@@ -19,14 +19,20 @@
 namespace egtmin::probe {
 
 // `value`: the value for the side to move of a position a capture or promotion leads to. Runs on
-// `threads` workers (0: one per core).
-RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads);
+// `threads` workers (0: one per core). With `same`, the value of a position of this balance (its
+// table's), the positions the evasion search decides too (RegionFreedom::evasions): each is
+// searched, and they are left to the search only when it gives every one of them its value.
+RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads,
+                              const SuccessorValue* same = nullptr);
 
 // The same, the values looked up in the tables under data_dir/tables of the balances the
 // captures and promotions reach when every one is there, and otherwise probed in their covers
 // under data_dir/covers (either kind, and theirs in turn). Nothing when a cover is not there
-// either: the regions are then planned without it, and are as exact.
+// either: the regions are then planned without it, and are as exact. The evasions with
+// CheckEvasions::Searched, and only where the balance's own table is there too (checking the
+// search against it needs its every value).
 std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
-                                             const CoverCanon& canon, int threads);
+                                             const CoverCanon& canon, int threads,
+                                             CheckEvasions evasions = kDefaultCheckEvasions);
 
 }  // namespace egtmin::probe

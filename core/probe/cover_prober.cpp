@@ -259,6 +259,7 @@ void CoverProber::rebuild_material_hash() {
     if (lc.region.built()) e.region = lc.region.hot();
     e.rule_draws = lc.rules.hot();
     e.kind = lc.file.kind;
+    e.evasions = lc.region.built() ? lc.region.evasions() : CheckEvasions::Stored;
     e.implied = uint8_t(lc.file.implied);
     return e;
   };
@@ -530,10 +531,25 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
     return Error{"the linear probe scans the cover's cubes, and " + lc.file.balance.name() +
                  " has only its probe layout on disk (its cover file " + lc.file.balance.name() +
                  std::string(store::cover_extension(lc.file.kind)) + " is not there)"};
+  const bool resolved = lc.file.kind == store::CoverKind::CaptureResolved;
+  // A layout whose regions leave the positions in check to the evasion search answers those by it
+  // alone, whatever the method (the search is exact, and a region may say anything there).
+  if (resolved && lc.region.built() && lc.region.evasions() == CheckEvasions::Searched &&
+      pos.in_check(pos.side_to_move())) {
+    Result<Wdl> searched = search(pos, m, evasion_value);
+    if (!searched) return searched.error();
+    if (*searched != Wdl::Illegal) {
+      CoverAnswer out;
+      out.wdl = *searched;
+      out.naming = CubeNaming::Unnamed;
+      out.balance = lc.file.balance;
+      out.inputs = lc.file.inputs;
+      return with_en_passant(pos, m, out);
+    }
+  }
   bool negate_white = false;
   uint64_t rep_index = 0;
   const LoadedCover::Found found = lc.find(p, m, negate_white, rep_index, name_cube);
-  const bool resolved = lc.file.kind == store::CoverKind::CaptureResolved;
   // A capture-resolved cover storing every output holds no cube for a win a capture reaches: the
   // search below gives it.
   if (found.out == logic::Output::None && !resolved)
@@ -554,7 +570,7 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
   // A capture-resolved cover gives at most the position's value and leaves the rest to the
   // capture search (table/capture_resolve.hpp): the better of the two is exact.
   if (resolved && out.wdl != Wdl::Win) {
-    Result<Wdl> reached = capture_search(pos, m);
+    Result<Wdl> reached = search(pos, m, capture_value);
     if (!reached) return reached.error();
     out.wdl = better(out.wdl, *reached);
     if (out.wdl == Wdl::Illegal)
@@ -562,6 +578,10 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
                    " cover nor a capture gives this position a value (is it legal?)"};
   }
 
+  return with_en_passant(pos, m, out);
+}
+
+Result<CoverAnswer> CoverProber::with_en_passant(const Position& pos, Method m, CoverAnswer out) const {
   if (pos.ep_square() != NoSquare) {
     // Covers have no en-passant rights: the capture is one more option for the side to move.
     for (const Move& mv : legal_moves(pos)) {
@@ -574,9 +594,10 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
   return out;
 }
 
-Result<Wdl> CoverProber::capture_search(const Position& pos, Method m) const {
+Result<Wdl> CoverProber::search(const Position& pos, Method m,
+                                Wdl (*one_ply)(const Position&, const SuccessorValue&)) const {
   std::optional<Error> missing;
-  const Wdl best = capture_value(pos, [&](const Position& after) {
+  const Wdl best = one_ply(pos, [&](const Position& after) {
     auto v = probe(after, m, false);
     if (!v && !missing) missing = v.error();
     return v ? v->wdl : Wdl::Illegal;
@@ -587,6 +608,10 @@ Result<Wdl> CoverProber::capture_search(const Position& pos, Method m) const {
 
 Wdl CoverProber::capture_value_hot(const Position& pos, Method m) const {
   return capture_value(pos, [&](const Position& after) { return probe_wdl(after, m); });
+}
+
+Wdl CoverProber::evasion_value_hot(const Position& pos, Method m) const {
+  return evasion_value(pos, [&](const Position& after) { return probe_wdl(after, m); });
 }
 
 Result<CoverAnswer> CoverProber::probe_checked(const Position& pos, Method m) const {

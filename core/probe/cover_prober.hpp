@@ -28,6 +28,7 @@
 #include "probe/region_index.hpp"
 #include "probe/rule_draw_set.hpp"
 #include "store/cover_file.hpp"
+#include "table/capture_resolve.hpp"  // SuccessorValue, the one-ply searches
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
 #include "table/table.hpp"
@@ -272,13 +273,17 @@ class CoverProber {
   Wdl probe_standalone(const Pos& pos, const HotEntry& e, Method m) const;
 
  private:
-  // Capture-resolved covers: the best value a capture or promotion reaches for the side to move
-  // (Illegal: none). Children are probed through this prober; an error names a child it has no
-  // cover for.
-  Result<Wdl> capture_search(const Position& pos, Method m) const;
+  // A one-ply search of the core's (capture_value: the best value a capture or promotion reaches
+  // for the side to move of a capture-resolved cover's position, Illegal when none; evasion_value)
+  // with its children probed through this prober; an error names a child it has no cover for.
+  Result<Wdl> search(const Position& pos, Method m, Wdl (*one_ply)(const Position&, const SuccessorValue&)) const;
+  // `out` (the position's value without en-passant rights) bettered by its en-passant captures.
+  Result<CoverAnswer> with_en_passant(const Position& pos, Method m, CoverAnswer out) const;
   // Every capture-resolved cover has the covers its capture search probes; an error names them.
   Status check_capture_successors() const;
   Wdl capture_value_hot(const Position& pos, Method m) const;
+  // The evasion search (evasion_value) with its children probed through this prober.
+  Wdl evasion_value_hot(const Position& pos, Method m) const;
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
   // for 5-piece covers, 4 bits each), so the hot path does no map lookups.
   static int material_key(const std::array<uint8_t, kPieces>& counts);
@@ -319,6 +324,8 @@ class CoverProber {
     const uint64_t* rule_draws = nullptr;
     // Capture-resolved: the cover leaves positions a capture reaches to the search.
     store::CoverKind kind = store::CoverKind::Standalone;
+    // Searched: its regions leave the positions in check that the evasion search decides to it.
+    CheckEvasions evasions = CheckEvasions::Stored;
     uint8_t implied = 0;  // the cover's implied output (store::CoverFile::implied)
   };
 

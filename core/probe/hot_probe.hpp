@@ -389,6 +389,9 @@ inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {
 }
 
 inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method m) const {
+  // Regions that leave the positions in check to the evasion search may say anything there.
+  if (e.evasions == CheckEvasions::Searched && pos.in_check(pos.side_to_move())) [[unlikely]]
+    if (const Wdl searched = evasion_value_hot(pos, m); searched != Wdl::Illegal) return searched;
   const Wdl stored = probe_standalone(pos, e, m);
   // A capture-resolved cover gives at most the value; the capture search may give more
   // (table/capture_resolve.hpp). A stored win needs no search.

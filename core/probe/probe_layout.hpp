@@ -34,7 +34,7 @@
 
 namespace egtmin::probe {
 
-inline constexpr uint32_t kLayoutVersion = 9;
+inline constexpr uint32_t kLayoutVersion = 10;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
 //   0  8  magic
@@ -75,8 +75,10 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // (what minimize does after saving a cover), its regions planned on `threads` threads (0: one per
 // core; the same layout for any number). A capture-resolved cover's regions leave to its capture
 // search what the search decides when the covers it reaches are beside it (capture_freedom.hpp),
-// and answer as the cover does otherwise.
-Status make_layout(const std::filesystem::path& cover_path, int threads = 1);
+// and answer as the cover does otherwise; with CheckEvasions::Searched, also the positions in
+// check the evasion search decides, where the balance's table is beside them.
+Status make_layout(const std::filesystem::path& cover_path, int threads = 1,
+                   CheckEvasions evasions = kDefaultCheckEvasions);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
 // and cubes, the 50-move rule's draws, and the rest (header, the cover's description, the

@@ -54,7 +54,7 @@ Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdent
   return ok_status();
 }
 
-Status make_layout(const fs::path& cover_path, int threads) {
+Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions) {
   auto id = cover_identity(cover_path);
   if (!id) return id.error();
   auto cover = store::load_cover(cover_path);
@@ -62,9 +62,10 @@ Status make_layout(const fs::path& cover_path, int threads) {
   // A capture-resolved cover's regions need not answer what its capture search decides: found by
   // probing the covers beside it that the search reaches (DATA/covers holds them all).
   const fs::path data_dir = cover_path.parent_path().parent_path();
-  auto lc = CoverProber::build(
-      std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
-      [&](const Encoding& enc, const CoverCanon& canon) { return capture_freedom(data_dir, enc, canon, threads); });
+  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
+                               [&](const Encoding& enc, const CoverCanon& canon) {
+                                 return capture_freedom(data_dir, enc, canon, threads, evasions);
+                               });
   if (!lc) return lc.error();
   return save_layout(layout_path(cover_path), **lc, *id);
 }

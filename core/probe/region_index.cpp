@@ -17,6 +17,9 @@ void RegionIndex::load_state(ByteReader& r) {
   r.get(kings_);
   r.get(unit_shift_);
   r.get(subcube_);
+  uint8_t evasions = 0;
+  r.get(evasions);
+  evasions_ = evasions == uint8_t(CheckEvasions::Searched) ? CheckEvasions::Searched : CheckEvasions::Stored;
   k_ = k;
   dir_words_ = dir_words;
   largest_ = largest;

@@ -67,6 +67,7 @@
 #include "table/encoding.hpp"
 #include "table/symmetry.hpp"
 #include "util/byte_io.hpp"
+#include "util/enum_names.hpp"
 
 namespace egtmin::probe {
 
@@ -168,10 +169,25 @@ constexpr uint32_t header_field(int subcube) {
 // region's cubes grow over these positions as over illegal ones, and its fallback need not hold
 // them, which leaves the regions of the balances captures decide much of with about half the
 // cubes (docs/measured.md).
+// `evasions`: the positions the probe answers by searching their evasions (evasion_value), where
+// that search gives every such position of the balance its value; empty otherwise (a balance whose
+// 50-move rule makes a child's value say too little, or a layout made without the tables).
 struct RegionFreedom {
   std::vector<uint64_t> capture_wins;
   std::vector<uint64_t> capture_draws;
+  std::vector<uint64_t> evasions;
 };
+
+// Whether a layout's regions answer the positions the evasion search decides (Stored), or leave
+// them to it (Searched: every probe of the cover then searches them first, whatever the method).
+// Stored by default: Searched takes KRPvKR's layout to 0.62x its bytes but its probe to about
+// twice the time (docs/measured.md), over half of Fathom's.
+enum class CheckEvasions : uint8_t { Stored, Searched };
+inline constexpr CheckEvasions kDefaultCheckEvasions = CheckEvasions::Stored;
+// As egtmin-cli layouts --check-evasions spells them (util/enum_names.hpp).
+inline constexpr EnumName<CheckEvasions> kCheckEvasionsNames[] = {{CheckEvasions::Stored, "stored"},
+                                                                  {CheckEvasions::Searched, "searched"}};
+constexpr std::span<const EnumName<CheckEvasions>> enum_names(CheckEvasions) { return kCheckEvasionsNames; }
 
 // Whether a region may list the positions its last cubes would hold (region_list.hpp): where that
 // takes fewer words, or never (every region all cubes, as layouts before lists had them).
@@ -247,6 +263,7 @@ class RegionIndex {
   const std::vector<int>& fixed_slots() const { return fixed_; }
   // Cubes over all regions (copies of the cover's cubes, grown), and the most in one region.
   size_t region_cubes() const { return ids_.size(); }
+  CheckEvasions evasions() const { return evasions_; }
   size_t largest_region() const { return largest_; }
   // The directory counts cubes in units of 2^unit_shift().
   int unit_shift() const { return unit_shift_; }
@@ -486,8 +503,9 @@ class RegionIndex {
   std::array<int, 2> free_{};
   uint8_t kings_ = 0;             // Hot::kings
   uint8_t subcube_ = kNoSubcube;  // Hot::subcube
-  uint8_t unit_shift_ = 0;        // Hot::unit_shift
-  std::vector<uint64_t> words_;   // directory (dir_words_), then the regions' cubes
+  CheckEvasions evasions_ = CheckEvasions::Stored;
+  uint8_t unit_shift_ = 0;       // Hot::unit_shift
+  std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
   size_t dir_words_ = 0;
   size_t largest_ = 0;
   const uint64_t* words_at_ = nullptr;

@@ -746,6 +746,11 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     if (freedom->capture_wins.size() == care_bits.size())
       for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->capture_wins[w];
     if (freedom->capture_draws.size() == care_bits.size()) capped_bits = &freedom->capture_draws;
+    if (freedom->evasions.size() == care_bits.size() &&
+        std::any_of(freedom->evasions.begin(), freedom->evasions.end(), [](uint64_t w) { return w != 0; })) {
+      for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->evasions[w];
+      evasions_ = CheckEvasions::Searched;
+    }
   }
   for (logic::CubeWord c : answered) {
     const Shape s = shape_of(c);
@@ -1023,6 +1028,7 @@ void RegionIndex::save_state(ByteWriter& w) const {
   w.put(kings_);
   w.put(unit_shift_);
   w.put(subcube_);
+  w.put(uint8_t(evasions_));
 }
 
 }  // namespace egtmin::probe

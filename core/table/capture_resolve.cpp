@@ -26,6 +26,23 @@ Wdl capture_value(const Position& pos, const SuccessorValue& value) {
   return best;
 }
 
+Wdl evasion_value(const Position& pos, const SuccessorValue& value) {
+  const Color us = pos.side_to_move();
+  if (!pos.in_check(us)) return Wdl::Illegal;
+  const MoveList moves = legal_moves(pos);
+  for (const Move& m : moves)
+    if (!m.en_passant && pos.after(m).in_check(~us)) return Wdl::Illegal;
+  Wdl best = Wdl::Loss;  // checkmate when no move is left
+  for (const Move& m : moves) {
+    if (m.en_passant) continue;
+    const Wdl v = value(pos.after(m));
+    if (v == Wdl::Illegal) return Wdl::Illegal;
+    best = better(best, negate(v));
+    if (best == Wdl::Win) break;
+  }
+  return best;
+}
+
 Result<CaptureResolution> resolve_captures(const Table& table, const TableLookup& lookup, int threads,
                                            const Progress& progress, CaptureRule rule) {
   // Every balance a capture or promotion reaches must be there before any work.

@@ -35,6 +35,18 @@ using SuccessorValue = std::function<Wdl(const Position&)>;
 // Captures are tried before quiet promotions; the search stops at the first win.
 Wdl capture_value(const Position& pos, const SuccessorValue& value);
 
+// The positions a probe answers by searching all their moves: the side to move in check, and no
+// move of it giving check in turn (so no child is such a position, and the search is one ply
+// deep). A layout's regions may leave these to the search (RegionFreedom::evasions). Why: checks
+// break the patterns a region's cubes follow (a piece that blocks, a king with few squares), and
+// a region spent many cubes on them, while a position in check has few moves (docs/measured.md).
+// The value for the side to move: the best its moves give, each child's value for its own side to
+// move from `value` (a position of this balance or of one a capture or promotion leads to);
+// Illegal when `pos` is not such a position, or a child has no value. Checkmate is a loss.
+// En-passant captures are left out: covers hold positions without en-passant rights, and the
+// probe adds the capture after, as for any other position.
+Wdl evasion_value(const Position& pos, const SuccessorValue& value);
+
 // Which of the rule's cases a resolution uses: only the wins a capture reaches (the full
 // don't-cares), or every value a capture reaches (the partial ones too). An "at most a draw"
 // position need not be held by any stored cube, so the partial cases need a cover whose implied

@@ -206,13 +206,13 @@ int Tablebase::probe_ep(const Position& pos, Wdl& out) {
   return EGTMIN_OK;
 }
 
-int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& out) {
-  // The core's capture search (table/capture_resolve.hpp), its children probed through this
-  // handle: each balance's prober holds that balance alone. A child that cannot be probed (no
-  // cover, a damaged file) fails the probe, as a missing table fails Fathom's.
+int Tablebase::search(const Position& pos, Wdl (*one_ply)(const Position&, const SuccessorValue&), Wdl& out) {
+  // Each balance's prober holds that balance alone, so the children are probed through this
+  // handle. A child that cannot be probed (no cover, a damaged file) fails the probe, as a
+  // missing table fails Fathom's.
   int child_error = EGTMIN_OK;
   const ChildrenFromCovers from_covers;
-  const Wdl reached = capture_value(pos, [&](const Position& after) {
+  out = one_ply(pos, [&](const Position& after) {
     Wdl v = Wdl::Illegal;
     if (child_error != EGTMIN_OK) return Wdl::Illegal;
     if (const int rc = probe(after, v); rc != EGTMIN_OK) {
@@ -221,11 +221,25 @@ int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& o
     }
     return v;
   });
-  if (child_error != EGTMIN_OK) return child_error;
+  return child_error;
+}
+
+int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& out) {
+  // The core's capture search (table/capture_resolve.hpp).
+  Wdl reached = Wdl::Illegal;
+  if (const int rc = search(pos, capture_value, reached); rc != EGTMIN_OK) return rc;
   out = better(out, reached);
   if (out == Wdl::Illegal)
     return fail(EGTMIN_ERR_POSITION,
                 "neither the " + r.balance.name() + " cover nor a capture gives the position a value (is it legal?)");
+  return EGTMIN_OK;
+}
+
+int Tablebase::resolve_evasions(const Position& pos, Wdl& out) {
+  Wdl searched = Wdl::Illegal;
+  if (const int rc = search(pos, evasion_value, searched); rc != EGTMIN_OK) return rc;
+  if (searched == Wdl::Illegal) return kTakeFullPath;
+  out = searched;
   return EGTMIN_OK;
 }
 

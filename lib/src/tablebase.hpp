@@ -74,8 +74,10 @@ class Tablebase {
     if (!f.entry) [[unlikely]]
       return kTakeFullPath;
     const Wdl w = f.prober->probe_standalone(v, *f.entry, probe::Method::Indexed);
-    // A capture-resolved cover's value below a win waits for the capture search (probe_plain).
-    if (w == Wdl::Illegal || (f.entry->kind == store::CoverKind::CaptureResolved && w != Wdl::Win)) [[unlikely]]
+    // A capture-resolved cover's value below a win waits for the capture search, and regions that
+    // leave the positions in check to the evasion search may say anything there (probe_plain).
+    if (w == Wdl::Illegal || (f.entry->kind == store::CoverKind::CaptureResolved &&
+                              (w != Wdl::Win || f.entry->evasions == probe::CheckEvasions::Searched))) [[unlikely]]
       return kTakeFullPath;
     return c_value(w);
   }
@@ -175,12 +177,20 @@ class Tablebase {
   }
 
   // The hot path: a position without en passant.
+  // A one-ply search of the core's (capture_value, evasion_value) with its children probed
+  // through this handle: 0 and its value in `out`, or a child's error code.
+  int search(const Position& pos, Wdl (*one_ply)(const Position&, const SuccessorValue&), Wdl& out);
+  // The evasion search (table/capture_resolve.hpp) of a position in check, its children probed
+  // through this handle: 0 and `out`, a child's error code, or kTakeFullPath when the position is
+  // not one the search decides (a move of it gives check).
+  int resolve_evasions(const Position& pos, Wdl& out);
+
   int probe_plain(const Position& pos, Wdl& out) {
     const KeySlot* s = find(pos.material_key());
     if (!s) [[unlikely]]
       return no_cover(pos, out);
     BalanceRec& r = *recs_[s->rec];
-    bool search = false;
+    bool search = false, evasions = false;
     {
       const ReadScope reading(tracked_);
       // seq_cst (a plain load on x86): ordered after the read scope's store, see ReadEpochs.
@@ -191,13 +201,17 @@ class Tablebase {
       const probe::CoverProber::HotEntry& e = l->entry[s->colouring];
       if (e.kind == store::CoverKind::CaptureResolved) [[unlikely]] {
         // The cover's value, then the capture search through this handle (the prober holds this
-        // balance alone), after the read scope: a child's probe opens its own, and may load.
+        // balance alone), after the read scope: a child's probe opens its own, and may load. A
+        // position in check whose regions leave it to the evasion search: that search alone.
+        evasions = e.evasions == probe::CheckEvasions::Searched && pos.in_check(pos.side_to_move());
         out = l->prober->probe_standalone(pos, e, probe::Method::Indexed);
         search = out != Wdl::Win;
       } else {
         out = l->prober->probe_hot(pos, e, probe::Method::Indexed);
       }
     }
+    if (evasions) [[unlikely]]
+      if (const int rc = resolve_evasions(pos, out); rc != kTakeFullPath) return rc;
     if (search) [[unlikely]]
       return resolve_captures(pos, r, out);
     if (out == Wdl::Illegal) [[unlikely]]

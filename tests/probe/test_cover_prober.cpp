@@ -973,6 +973,49 @@ TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
   }
 }
 
+// A capture-resolved layout whose regions leave the positions in check that no move answers with
+// check to the evasion search (CheckEvasions::Searched, where the balance's table is beside it):
+// both probe paths give every position of KRvKN its table's value, those in check included.
+TEST(CoverProber, EvasionsLeftToTheSearchProbeExactly) {
+  test::TempDir dir("prober-evasions");
+  run::MinimizeRequest r = test::kpk_closure_request(dir.path);
+  r.balances.clear();
+  for (const char* b : {"KvK", "KRvK", "KNvK", "KRvKN"}) r.balances.push_back(*Balance::parse(b));
+  auto made = run::run_minimize(r);
+  ASSERT_TRUE(made && made->ok());
+  const Balance krkn = *Balance::parse("KRvKN");
+  const auto cover = store::cover_path(dir.path, krkn, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(make_layout(cover, 2, CheckEvasions::Searched));
+  auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                  CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(prober) << prober.error().message;
+  TableStore tables(dir.path);
+  const Table& table = **tables.get(krkn);
+  uint64_t in_check = 0, region_wins_wrongly = 0;
+  for (uint64_t slot = 0; slot < table.slots(); ++slot) {
+    const Wdl white = table.at_slot(slot);
+    if (white == Wdl::Illegal) continue;
+    const Position pos = table.encoding().position(table.symmetry().from_slot(slot));
+    if (in_check == 0) {
+      const CoverProber::HotEntry* e = (*prober)->hot_entry(pos.material_key());
+      ASSERT_TRUE(e);
+      ASSERT_EQ(e->evasions, CheckEvasions::Searched);
+    }
+    const Wdl want = pos.side_to_move() == White ? white : negate(white);
+    auto full = (*prober)->probe(pos, Method::Indexed, false);
+    ASSERT_TRUE(full) << pos.fen() << ": " << full.error().message;
+    ASSERT_EQ(full->wdl, want) << pos.fen();
+    ASSERT_EQ((*prober)->probe_wdl(pos, Method::Indexed), want) << pos.fen();
+    if (!pos.in_check(pos.side_to_move())) continue;
+    ++in_check;
+    // Without the search first, a region's win would be taken as it stands.
+    const CoverProber::HotEntry* e = (*prober)->hot_entry(pos.material_key());
+    region_wins_wrongly += (*prober)->probe_standalone(pos, *e, Method::Indexed) == Wdl::Win && want != Wdl::Win;
+  }
+  EXPECT_GT(in_check, 1000u);
+  EXPECT_GT(region_wins_wrongly, 0u) << "the regions answer every position in check as the table does";
+}
+
 // The probe benchmark times the capture-resolved covers beside the standalone ones, on the same
 // positions, and checks them against Fathom like every other method.
 // The registry is the one list of the probe methods: each id has its entry, in id order, with a

@@ -505,5 +505,60 @@ TEST(RegionIndex, FreedomLeavesToTheCaptureSearchWhatItDecides) {
   }
 }
 
+// Positions in check that no move answers with check are left to the evasion search when it gives
+// each of them its value: the regions then need fewer cubes, and the search, the region's answer
+// and the capture search together give every representative its value (as a probe takes them:
+// the search first where it decides, then the better of the region and the captures).
+TEST(RegionIndex, EvasionsLeftToTheSearchNeedFewerCubes) {
+  for (const char* name : {"KRvKN", "KRvKP"}) {
+    const Balance b = *Balance::parse(name);
+    const Table& t = **test::shared_store().ensure(b);
+    for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
+    const SuccessorTables successors(b, test::shared_lookup());
+    const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
+    const SuccessorValue same = [&](const Position& p) {
+      const Wdl white = t.value(p);
+      return p.side_to_move() == White || white == Wdl::Illegal ? white : negate(white);
+    };
+    const SuccessorValue child = [&](const Position& after) {
+      return Balance::of(after).canonical() == b ? same(after) : value(after);
+    };
+    const Encoding& enc = t.encoding();
+    const CoverCanon canon(enc, CanonScheme::Full);
+    const std::vector<logic::CubeWord> cubes = test::trie_cover(t, CanonScheme::Full).cubes;
+    const RegionFreedom with = capture_freedom(enc, canon, value, 2, &same);
+    RegionFreedom without = with;
+    without.evasions.clear();
+    ASSERT_TRUE(std::ranges::any_of(with.evasions, [](uint64_t w) { return w != 0; })) << name;
+    const RegionIndex stored(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &without);
+    const RegionIndex searched(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &with);
+    ASSERT_TRUE(stored.built() && searched.built()) << name;
+    EXPECT_EQ(stored.evasions(), CheckEvasions::Stored);
+    EXPECT_EQ(searched.evasions(), CheckEvasions::Searched);
+    EXPECT_LT(searched.region_cubes(), stored.region_cubes()) << name;
+    int bad = 0, by_search = 0;
+    for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+      const Placement p = enc.decode(i);
+      if (!enc.is_legal(p) || !canon.is_representative(p)) continue;
+      const Position pos = enc.position(p);
+      const Wdl truth = same(pos);
+      Wdl got = evasion_value(pos, child);
+      // The bitmap marks exactly the representatives the search decides.
+      EXPECT_EQ(got != Wdl::Illegal, bool(with.evasions[i >> 6] >> (i & 63) & 1)) << name << " index " << i;
+      if (got != Wdl::Illegal) {
+        ++by_search;
+      } else {
+        const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
+        const auto out = RegionIndex::find_output<4>(searched.hot(), p.stm, sq);
+        const Wdl white = out == logic::Output::None ? Wdl::Illegal : Wdl(uint8_t(out));
+        got = better(p.stm == White ? white : negate(white), capture_value(pos, value));
+      }
+      if (fold(got) != fold(truth)) ++bad, ADD_FAILURE() << name << " index " << i;
+    }
+    EXPECT_EQ(bad, 0) << name;
+    EXPECT_GT(by_search, 0) << name;
+  }
+}
+
 }  // namespace
 }  // namespace egtmin::probe
