@@ -312,8 +312,8 @@ namespace egtmin {
 namespace {
 
 // `layouts` makes the layouts that are missing or stale (another cover's, as after an upgrade of
-// the layout's version) and leaves the current ones alone; a named balance without a cover is a
-// usage error.
+// the layout's version) and leaves the current ones alone; a named balance without a cover, or an
+// unknown --check-evasions, is a usage error.
 TEST_F(CliProbeBench, LayoutsCommandMakesOnlyMissingAndStaleLayouts) {
   const std::filesystem::path data = *dir_ / "layouts-data";
   std::filesystem::create_directories(data / "covers");
@@ -345,6 +345,7 @@ TEST_F(CliProbeBench, LayoutsCommandMakesOnlyMissingAndStaleLayouts) {
   ASSERT_EQ(probed.rc, 0) << probed.out;
   EXPECT_EQ(nlohmann::json::parse(probed.out)["wdl"], "win");
   EXPECT_EQ(run_cli("layouts KNvK --data " + data.string()).rc, 2);
+  EXPECT_EQ(run_cli("layouts --check-evasions sometimes --data " + data.string()).rc, 2);
 }
 
 }  // namespace
