@@ -64,9 +64,8 @@ std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_d
     const SuccessorTables successors(enc.balance(), tables.lookup());
     if (!successors.missing()) {
       const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
-      if (evasions == CheckEvasions::Stored || !tables.on_disk(enc.balance()))
-        return capture_freedom(enc, canon, value, threads);
-      auto own = tables.get(enc.balance());
+      if (evasions == CheckEvasions::Stored) return capture_freedom(enc, canon, value, threads);
+      auto own = tables.get(enc.balance());  // an error when its table is not there
       if (!own) return capture_freedom(enc, canon, value, threads);
       const Table& table = **own;
       const SuccessorValue same = [&](const Position& p) {

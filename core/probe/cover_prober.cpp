@@ -259,7 +259,7 @@ void CoverProber::rebuild_material_hash() {
     if (lc.region.built()) e.region = lc.region.hot();
     e.rule_draws = lc.rules.hot();
     e.kind = lc.file.kind;
-    e.evasions = lc.region.built() ? lc.region.evasions() : CheckEvasions::Stored;
+    e.evasions = lc.region.evasions();
     e.implied = uint8_t(lc.file.implied);
     return e;
   };
@@ -534,8 +534,7 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
   const bool resolved = lc.file.kind == store::CoverKind::CaptureResolved;
   // A layout whose regions leave the positions in check to the evasion search answers those by it
   // alone, whatever the method (the search is exact, and a region may say anything there).
-  if (resolved && lc.region.built() && lc.region.evasions() == CheckEvasions::Searched &&
-      pos.in_check(pos.side_to_move())) {
+  if (lc.region.evasions() == CheckEvasions::Searched && pos.in_check(pos.side_to_move())) {
     Result<Wdl> searched = search(pos, m, evasion_value);
     if (!searched) return searched.error();
     if (*searched != Wdl::Illegal) {

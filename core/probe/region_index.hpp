@@ -263,7 +263,8 @@ class RegionIndex {
   const std::vector<int>& fixed_slots() const { return fixed_; }
   // Cubes over all regions (copies of the cover's cubes, grown), and the most in one region.
   size_t region_cubes() const { return ids_.size(); }
-  CheckEvasions evasions() const { return evasions_; }
+  // Searched only for a built index whose regions leave the positions in check to the search.
+  CheckEvasions evasions() const { return built() ? evasions_ : CheckEvasions::Stored; }
   size_t largest_region() const { return largest_; }
   // The directory counts cubes in units of 2^unit_shift().
   int unit_shift() const { return unit_shift_; }

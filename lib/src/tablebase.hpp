@@ -176,7 +176,6 @@ class Tablebase {
     }
   }
 
-  // The hot path: a position without en passant.
   // A one-ply search of the core's (capture_value, evasion_value) with its children probed
   // through this handle: 0 and its value in `out`, or a child's error code.
   int search(const Position& pos, Wdl (*one_ply)(const Position&, const SuccessorValue&), Wdl& out);
@@ -185,6 +184,7 @@ class Tablebase {
   // not one the search decides (a move of it gives check).
   int resolve_evasions(const Position& pos, Wdl& out);
 
+  // The hot path: a position without en passant.
   int probe_plain(const Position& pos, Wdl& out) {
     const KeySlot* s = find(pos.material_key());
     if (!s) [[unlikely]]
