@@ -62,9 +62,10 @@ Command add_layouts(CLI::App& app) {
       ->check(CLI::Range(kMinSupportedPieces, kMaxSupportedPieces));
   sub->add_flag("--capture-resolved", a->capture_resolved, "The capture-resolved covers' layouts (NAME.egtlr)");
   sub->add_option("--check-evasions", a->check_evasions,
-                  "Capture-resolved layouts: 'searched' leaves the positions in check that no move answers with "
-                  "check to a search of their moves where it gives them their values (fewer bytes, slower probes "
-                  "of them), 'stored' answers them in the regions")
+                  "Capture-resolved layouts: 'searched' lets the regions that spare most bytes by it leave the "
+                  "positions in check that no move answers with check to a search of their moves, where it gives "
+                  "them their values and the balance's table is in DATA (fewer bytes, slower probes of them); "
+                  "'stored' answers them all in the regions")
       ->capture_default_str();
   add_common(sub, a->common);
   return {sub, [a] {

@@ -533,9 +533,12 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
                  std::string(store::cover_extension(lc.file.kind)) + " is not there)"};
   const bool resolved = lc.file.kind == store::CoverKind::CaptureResolved;
   // A layout whose regions leave the positions in check to the evasion search answers those by it
-  // alone, whatever the method (the search is exact, and a region may say anything there).
-  if (lc.region.evasions() == CheckEvasions::Searched && pos.in_check(pos.side_to_move())) {
-    Result<Wdl> searched = search(pos, m, evasion_value);
+  // alone, whatever the method (the search is exact, and such a region may say anything there).
+  if (lc.region.evasions() == CheckEvasions::Searched && pos.in_check(pos.side_to_move()) &&
+      lc.region.searched(lc.encoding.encode(lc.canon.canonical(p).placement))) {
+    Result<Wdl> searched = search(pos, m, [](const Position& at, const SuccessorValue& value) {
+      return evasion_value(at, value);  // its children probed by probe(), which fetches its own
+    });
     if (!searched) return searched.error();
     if (*searched != Wdl::Illegal) {
       CoverAnswer out;
@@ -610,7 +613,14 @@ Wdl CoverProber::capture_value_hot(const Position& pos, Method m) const {
 }
 
 Wdl CoverProber::evasion_value_hot(const Position& pos, Method m) const {
-  return evasion_value(pos, [&](const Position& after) { return probe_wdl(after, m); });
+  return evasion_value(
+      pos, [&](const Position& after) { return probe_wdl(after, m); },
+      [&](const Position& child) { prefetch(child, m); });
+}
+
+void CoverProber::prefetch(const Position& pos, Method m) const {
+  if (pos.ep_square() != NoSquare) return;  // probed through probe(), which reads more
+  if (const HotEntry* e = hot_entry(pos.material_key())) prefetch_hot(pos, *e, m);
 }
 
 Result<CoverAnswer> CoverProber::probe_checked(const Position& pos, Method m) const {

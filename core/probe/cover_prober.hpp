@@ -271,6 +271,16 @@ class CoverProber {
   // side_to_move() and pieces(Piece).
   template <class Pos>
   Wdl probe_standalone(const Pos& pos, const HotEntry& e, Method m) const;
+  // Starts the read from memory a probe of `pos` through `e` will wait for (a 5-piece region's
+  // cubes; the front line and the region directory are read now) and returns: a search probing
+  // several children fetches them all first, so that their waits overlap.
+  template <class Pos>
+  static void prefetch_hot(const Pos& pos, const HotEntry& e, Method m);
+  // Whether the region of `pos` (a position of e's balance, its side to move in check) leaves it
+  // to the evasion search, when e.evasions is Searched: then its value is the search's
+  // (evasion_value) where the search decides it, whatever the region says.
+  template <class Pos>
+  static bool evasions_searched(const Pos& pos, const HotEntry& e);
 
  private:
   // A one-ply search of the core's (capture_value: the best value a capture or promotion reaches
@@ -282,8 +292,10 @@ class CoverProber {
   // Every capture-resolved cover has the covers its capture search probes; an error names them.
   Status check_capture_successors() const;
   Wdl capture_value_hot(const Position& pos, Method m) const;
-  // The evasion search (evasion_value) with its children probed through this prober.
+  // The evasion search (evasion_value) with its children fetched, then probed, through this prober.
   Wdl evasion_value_hot(const Position& pos, Method m) const;
+  // prefetch_hot through the entry of the position's material, if it has one.
+  void prefetch(const Position& pos, Method m) const;
   // Balances are found through a key made from the non-king pieces in encoding order (at most 3
   // for 5-piece covers, 4 bits each), so the hot path does no map lookups.
   static int material_key(const std::array<uint8_t, kPieces>& counts);

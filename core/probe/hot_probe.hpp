@@ -285,6 +285,13 @@ template <int K, class Pos>
   return value_of<K>(e, cover_output<K>(r, e, covers, m), r);
 }
 
+// Whether the region of `pos` leaves it to the evasion search (RegionIndex::searched).
+template <int K, class Pos>
+[[gnu::always_inline]] inline bool leaves_to_search(const Pos& pos, const CoverProber::HotEntry& e) {
+  const Representative<K> r = representative<K>(pos, e);
+  return RegionIndex::searched<K>(e.region, r.stm, uint32_t(K == 5 ? r.placement : packed<K>(r.t)));
+}
+
 // Probes whose waits on memory overlap (CoverProber::probe_wdl_many, the engines' library's
 // egtmin_probe_wdl_many). A probe that reads a 5-piece region's cubes waits for memory (random
 // positions of a cover of tens of megabytes); one waited for after another, those waits are most
@@ -347,18 +354,19 @@ class RegionBatch {
 
 inline Wdl CoverProber::probe_wdl(const Position& pos, Method m) const {
   // The material key comes with the position; a key no entry has (more than 5 pieces, no cover)
-  // and en passant go through probe(), which says why or resolves the capture.
+  // and en passant go through probe(), which says why or resolves the capture: for the value
+  // alone, since naming the cube that holds a position may read a layout's whole cover file.
   const uint64_t key = pos.material_key();
   size_t h = hot::key_hash(key, hash_mul_, hash_bits_);
   while (hot_[h].key != key) {
     if (hot_[h].key == hot::kNoKey) [[unlikely]] {
-      auto v = probe(pos, m);
+      auto v = probe(pos, m, false);
       return v ? v->wdl : Wdl::Illegal;
     }
     h = (h + 1) & (hot_.size() - 1);
   }
   if (pos.ep_square() != NoSquare) [[unlikely]] {
-    auto v = probe(pos, m);
+    auto v = probe(pos, m, false);
     return v ? v->wdl : Wdl::Illegal;
   }
   return probe_hot(pos, hot_[h], m);
@@ -390,7 +398,8 @@ inline const CoverProber::HotEntry* CoverProber::hot_entry(uint64_t key) const {
 
 inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method m) const {
   // Regions that leave the positions in check to the evasion search may say anything there.
-  if (e.evasions == CheckEvasions::Searched && pos.in_check(pos.side_to_move())) [[unlikely]]
+  if (e.evasions == CheckEvasions::Searched && pos.in_check(pos.side_to_move()) && evasions_searched(pos, e))
+      [[unlikely]]
     if (const Wdl searched = evasion_value_hot(pos, m); searched != Wdl::Illegal) return searched;
   const Wdl stored = probe_standalone(pos, e, m);
   // A capture-resolved cover gives at most the value; the capture search may give more
@@ -398,6 +407,24 @@ inline Wdl CoverProber::probe_hot(const Position& pos, const HotEntry& e, Method
   if (e.kind == store::CoverKind::Standalone || stored == Wdl::Win) [[likely]]
     return stored;
   return better(stored, capture_value_hot(pos, m));
+}
+
+template <class Pos>
+inline bool CoverProber::evasions_searched(const Pos& pos, const HotEntry& e) {
+  switch (e.k) {
+    case 3: return hot::leaves_to_search<3>(pos, e);
+    case 4: return hot::leaves_to_search<4>(pos, e);
+    case 5: return hot::leaves_to_search<5>(pos, e);
+    default: return false;
+  }
+}
+
+template <class Pos>
+inline void CoverProber::prefetch_hot(const Pos& pos, const HotEntry& e, Method m) {
+  // The other covers are small enough to stay in cache, and the tree has no one line to fetch.
+  if (e.k != 5 || !e.region.dir || m != Method::Indexed || !e.index.front0) return;
+  const hot::Representative<5> r = hot::representative<5>(pos, e);
+  RegionIndex::prefetch(e.region, RegionIndex::locate<5>(e.region, r.stm, uint32_t(r.placement)));
 }
 
 template <class Pos>

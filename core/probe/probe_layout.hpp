@@ -34,7 +34,7 @@
 
 namespace egtmin::probe {
 
-inline constexpr uint32_t kLayoutVersion = 10;
+inline constexpr uint32_t kLayoutVersion = 11;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
 //   0  8  magic

@@ -20,6 +20,9 @@ void RegionIndex::load_state(ByteReader& r) {
   uint8_t evasions = 0;
   r.get(evasions);
   evasions_ = evasions == uint8_t(CheckEvasions::Searched) ? CheckEvasions::Searched : CheckEvasions::Stored;
+  uint64_t searched_words = 0;
+  r.get(searched_words);
+  searched_words_ = searched_words;
   k_ = k;
   dir_words_ = dir_words;
   largest_ = largest;
@@ -33,7 +36,10 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   if ((k - fixed_count(k) == 2) != (subcube_ < kNoSubcube) || subcube_ > kNoSubcube) return false;
   const uint32_t regions = (2 * kKingSquares.count[kings_]) << (kSquareBits * (fixed_count(k) - 1));
   const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
-  if (dir_words_ != blocks * kBlockBytes / 8 || hot_words.size() < dir_words_ + kScanPad / 2 || unit_shift_ > 24)
+  // A layout that searches some regions' evasions has one bit a region after the directory.
+  const size_t searched_words = evasions_ == CheckEvasions::Searched ? (size_t(regions) + 63) / 64 : 0;
+  if (dir_words_ != blocks * kBlockBytes / 8 || searched_words_ != searched_words ||
+      hot_words.size() < dir_words_ + searched_words_ + kScanPad / 2 || unit_shift_ > 24)
     return false;
   for (int slot : fixed_)
     if (slot < 0 || slot >= k) return false;
@@ -41,7 +47,7 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
     if (free_[size_t(f)] < 0 || free_[size_t(f)] >= k) return false;
   // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere. A
   // block's regions end where its first cube plus all its counts do.
-  const size_t cubes = (hot_words.size() - dir_words_) * 2 - kScanPad;
+  const size_t cubes = (hot_words.size() - dir_words_ - searched_words_) * 2 - kScanPad;
   const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
   for (size_t b = 0; b < blocks; ++b) {
     const uint8_t* block = bytes + b * kBlockBytes;
@@ -64,6 +70,25 @@ RegionIndex::Query RegionIndex::query(const Hot& h, uint64_t index) const {
     case 4: return locate<4>(h, stm, packed);
     default: return locate<5>(h, stm, packed);  // built() holds 3 to 5 pieces
   }
+}
+
+bool RegionIndex::searched(uint64_t index) const {
+  if (!built()) return false;
+  const uint32_t stm = uint32_t(index >> stm_shift(k_)) & 1,
+                 packed = uint32_t(index & ((uint64_t{1} << stm_shift(k_)) - 1));
+  const Hot h = hot();
+  switch (k_) {
+    case 3: return searched<3>(h, stm, packed);
+    case 4: return searched<4>(h, stm, packed);
+    default: return searched<5>(h, stm, packed);
+  }
+}
+
+size_t RegionIndex::searched_regions() const {
+  size_t n = 0;
+  if (const Hot h = hot(); h.searched)
+    for (size_t w = 0; w < searched_words_; ++w) n += size_t(std::popcount(h.searched[w]));
+  return n;
 }
 
 logic::Output RegionIndex::output(uint64_t index) const {

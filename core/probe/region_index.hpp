@@ -169,21 +169,32 @@ constexpr uint32_t header_field(int subcube) {
 // region's cubes grow over these positions as over illegal ones, and its fallback need not hold
 // them, which leaves the regions of the balances captures decide much of with about half the
 // cubes (docs/measured.md).
+// A position left to the evasion search costs each probe of it a probe of each of its moves
+// (about four), where the region that answers it needs no more reads, and the bytes those
+// positions cost the regions are unevenly spread: KRPvKR's regions that spare the most bytes per
+// such position hold 70 % of what all spare with 46 % of the positions. A region therefore
+// leaves them to the search only where that spares it at least this many bytes per thousand of
+// them (docs/measured.md).
+inline constexpr uint32_t kEvasionSearchMinBytesPerThousand = 40;
 // `evasions`: the positions the probe answers by searching their evasions (evasion_value), where
 // that search gives every such position of the balance its value; empty otherwise (a balance whose
 // 50-move rule makes a child's value say too little, or a layout made without the tables).
+// `min_bytes_per_thousand_searched`: a region leaves its positions of `evasions` to the search
+// only where that takes at least this many bytes off its cubes per thousand such positions
+// (RegionIndex::searched).
 struct RegionFreedom {
   std::vector<uint64_t> capture_wins;
   std::vector<uint64_t> capture_draws;
   std::vector<uint64_t> evasions;
+  uint32_t min_bytes_per_thousand_searched = kEvasionSearchMinBytesPerThousand;
 };
 
-// Whether a layout's regions answer the positions the evasion search decides (Stored), or leave
-// them to it (Searched: every probe of the cover then searches them first, whatever the method).
-// Stored by default: Searched takes KRPvKR's layout to 0.62x its bytes but its probe to about
-// twice the time (docs/measured.md), over half of Fathom's.
+// Whether a layout's regions answer the positions the evasion search decides (Stored), or may
+// leave them to it (Searched: where that pays, kEvasionSearchMinBytesPerThousand; a probe of such
+// a region searches them first, whatever the method). Searched by default: KRPvKR's layout takes
+// 0.76x the bytes, its probes under half of Fathom's time still (docs/measured.md).
 enum class CheckEvasions : uint8_t { Stored, Searched };
-inline constexpr CheckEvasions kDefaultCheckEvasions = CheckEvasions::Stored;
+inline constexpr CheckEvasions kDefaultCheckEvasions = CheckEvasions::Searched;
 // As egtmin-cli layouts --check-evasions spells them (util/enum_names.hpp).
 inline constexpr EnumName<CheckEvasions> kCheckEvasionsNames[] = {{CheckEvasions::Stored, "stored"},
                                                                   {CheckEvasions::Searched, "searched"}};
@@ -263,8 +274,11 @@ class RegionIndex {
   const std::vector<int>& fixed_slots() const { return fixed_; }
   // Cubes over all regions (copies of the cover's cubes, grown), and the most in one region.
   size_t region_cubes() const { return ids_.size(); }
-  // Searched only for a built index whose regions leave the positions in check to the search.
+  // Searched only for a built index some of whose regions leave the positions in check to the
+  // search (searched()).
   CheckEvasions evasions() const { return built() ? evasions_ : CheckEvasions::Stored; }
+  // Regions that leave their positions the evasion search decides to it (RegionFreedom).
+  size_t searched_regions() const;
   size_t largest_region() const { return largest_; }
   // The directory counts cubes in units of 2^unit_shift().
   int unit_shift() const { return unit_shift_; }
@@ -283,12 +297,16 @@ class RegionIndex {
     // A region's first word is its list's header when this field (the first free piece's first
     // one) is empty and the output is not (region_list.hpp); the kept cubes' count is below it.
     uint32_t header_field = 0;
+    // One bit a region in directory order: its positions the evasion search decides are left to
+    // it (null: none are).
+    const uint64_t* searched = nullptr;
   };
   Hot hot() const {
     if (!built()) return {};  // dir null: no region index (its stored slots may say anything)
     Hot h{reinterpret_cast<const uint32_t*>(words_data()),
-          reinterpret_cast<const uint32_t*>(words_data() + dir_words_),
+          reinterpret_cast<const uint32_t*>(words_data() + dir_words_ + searched_words_),
           {}};
+    if (searched_words_) h.searched = words_data() + dir_words_;
     size_t i = 0;
     for (int slot : fixed_) h.shift[i++] = uint8_t(square_shift(k_, slot));
     for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(square_shift(k_, free_[size_t(f)]));
@@ -323,13 +341,9 @@ class RegionIndex {
   // The slots are fixed per balance, but balances alternate at random: shifts, not branches.
   template <int K>
   [[gnu::always_inline]] static Query locate(const Hot& h, uint32_t stm, uint32_t packed) {
-    static_assert(K >= 3 && K <= 5);
     auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & kSquareMask; };
-    // The region's number in the directory: side to move, White's king numbered among its
-    // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
     constexpr int kFixed = fixed_count(K);
-    uint32_t r = stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)];
-    for (int i = 1; i < kFixed; ++i) r = r << kSquareBits | at(i);
+    const uint32_t r = number<K>(h, stm, packed);
     const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
     const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
     const uint32_t base = block_first_cube(block);
@@ -340,6 +354,27 @@ class RegionIndex {
     if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)], place = place << kSquareBits | at(kFixed + 1);
     return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback, place};
   }
+
+  // The region's number in the directory: side to move, White's king numbered among its
+  // canonical squares when it is the first fixed slot (Hot::kings), the other fixed squares.
+  template <int K>
+  [[gnu::always_inline]] static uint32_t number(const Hot& h, uint32_t stm, uint32_t packed) {
+    static_assert(K >= 3 && K <= 5);
+    auto at = [&](int i) { return (packed >> h.shift[size_t(i)]) & kSquareMask; };
+    uint32_t r = stm * kKingSquares.count[h.kings] + kKingSquares.id[h.kings][at(0)];
+    for (int i = 1; i < fixed_count(K); ++i) r = r << kSquareBits | at(i);
+    return r;
+  }
+  // Whether the placement's region leaves the positions the evasion search decides to it (then
+  // its cubes may say anything there).
+  template <int K>
+  [[gnu::always_inline]] static bool searched(const Hot& h, uint32_t stm, uint32_t packed) {
+    if (!h.searched) return false;
+    const uint32_t r = number<K>(h, stm, packed);
+    return h.searched[r >> 6] >> (r & 63) & 1;
+  }
+  // The same for an index of the encoding.
+  bool searched(uint64_t index) const;
 
   // Starts fetching the region's first 64 cubes, which find_output will read.
   [[gnu::always_inline]] static void prefetch(const Hot& h, const Query& q) {
@@ -508,6 +543,7 @@ class RegionIndex {
   uint8_t unit_shift_ = 0;       // Hot::unit_shift
   std::vector<uint64_t> words_;  // directory (dir_words_), then the regions' cubes
   size_t dir_words_ = 0;
+  size_t searched_words_ = 0;  // Hot::searched, after the directory (0: no region searched)
   size_t largest_ = 0;
   const uint64_t* words_at_ = nullptr;
   size_t hot_size_ = 0;             // words in the directory and slabs

@@ -742,14 +742,19 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // RegionFreedom: the wins a capture reaches need no answer; the draws it reaches are gathered
   // beside each region's positions (capped there).
   const std::vector<uint64_t>* capped_bits = nullptr;  // read in place: 256 MiB at five pieces
+  // The positions the evasion search decides, and the care bits with them kept: each region is
+  // planned both ways, and leaves them to the search only where that pays (below).
+  const std::vector<uint64_t>* evasion_bits = nullptr;
+  std::vector<uint64_t> care_kept;
   if (freedom) {
     if (freedom->capture_wins.size() == care_bits.size())
       for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->capture_wins[w];
     if (freedom->capture_draws.size() == care_bits.size()) capped_bits = &freedom->capture_draws;
     if (freedom->evasions.size() == care_bits.size() &&
         std::any_of(freedom->evasions.begin(), freedom->evasions.end(), [](uint64_t w) { return w != 0; })) {
+      care_kept = care_bits;
       for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->evasions[w];
-      evasions_ = CheckEvasions::Searched;
+      evasion_bits = &freedom->evasions;
     }
   }
   for (logic::CubeWord c : answered) {
@@ -759,6 +764,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     auto clear = [&](auto&& self, int slot, uint64_t prefix) -> void {
       if (slot == k_ - 1) {
         care_bits[prefix] &= ~s.sq[size_t(slot)];
+        if (!care_kept.empty()) care_kept[prefix] &= ~s.sq[size_t(slot)];
         return;
       }
       for (uint64_t x = s.sq[size_t(slot)]; x; x &= x - 1)
@@ -797,11 +803,11 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // Regions that hold no position: the fixed squares alone decide most of them (two pieces on one
   // square, a pawn on the last rank, White's king off its canonical squares), but not all, so
   // the plan skips regions whose gathered bitmap is empty as it goes.
-  auto plan_for = [&](const Layout& lay, int subcube, auto&& take) {
+  auto plan_for = [&](const Layout& lay, int subcube, auto&& take, const std::vector<uint64_t>& care = {}) {
     return greedy_plan(
         shapes, lay, subcube, regions, words, unsigned(implied), lists, picking, take,
         [&](uint32_t r, uint64_t* out, uint64_t* capped) {
-          gather(care_bits, lay, r, out);
+          gather(care.empty() ? care_bits : care, lay, r, out);
           if (capped_bits) gather(*capped_bits, lay, r, capped);
         },
         threads);
@@ -857,9 +863,44 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     }
   }
   subcube_ = uint8_t(subcube);
-  Plan best = plan_for(*best_layout, subcube, [](uint32_t) { return true; });
+  auto every_region = [](uint32_t) { return true; };
+  Plan best = plan_for(*best_layout, subcube, every_region);
   care_bits = {};
   const Layout& lay = *best_layout;
+  // Each region planned again answering the positions the evasion search decides: a region
+  // leaves them to the search where that saves its cubes (words of 4 bytes) at least
+  // min_bytes_per_thousand_searched bytes per thousand of them, else keeps this plan's.
+  std::vector<char> searched_region;
+  if (evasion_bits) {
+    const Plan kept = plan_for(lay, subcube, every_region, care_kept);
+    care_kept = {};
+    searched_region.assign(regions, 0);
+    parallel_for(regions, threads, 1024, no_progress(), [&](uint64_t begin, uint64_t end, int) {
+      std::vector<uint64_t> decided(words);
+      for (uint32_t r = uint32_t(begin); r < end; ++r) {
+        gather(*evasion_bits, lay, r, decided.data());
+        uint64_t n = 0;
+        for (uint64_t w : decided) n += uint64_t(std::popcount(w));
+        const int64_t saved =
+            (int64_t(kept.first[r + 1] - kept.first[r]) - int64_t(best.first[r + 1] - best.first[r])) * 4;
+        searched_region[r] = n && saved * 1000 >= int64_t(n) * int64_t(freedom->min_bytes_per_thousand_searched);
+      }
+    });
+    Plan merged;
+    merged.first.assign(size_t(regions) + 1, 0);
+    merged.fallback.assign(regions, 0);
+    for (uint32_t r = 0; r < regions; ++r) {
+      const Plan& from = searched_region[r] ? best : kept;
+      merged.first[r] = uint32_t(merged.ids.size());
+      merged.fallback[r] = from.fallback[r];
+      merged.ids.insert(merged.ids.end(), from.ids.begin() + from.first[r], from.ids.begin() + from.first[r + 1]);
+      merged.words.insert(merged.words.end(), from.words.begin() + from.first[r],
+                          from.words.begin() + from.first[r + 1]);
+      merged.largest = std::max<size_t>(merged.largest, from.first[r + 1] - from.first[r]);
+    }
+    merged.first[regions] = uint32_t(merged.ids.size());
+    best = std::move(merged);
+  }
   fixed_ = lay.fixed;
   free_ = lay.free;
   largest_ = best.largest;
@@ -876,6 +917,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   const uint32_t numbered = numbered_regions(kings_), blocks = (numbered + kBlockRegions - 1) / kBlockRegions;
   const uint32_t below_mask = (1u << below_king) - 1;
   std::vector<uint8_t> block_bytes(size_t(blocks) * kBlockBytes, 0);
+  std::vector<uint64_t> searched((numbered + 63) / 64, 0);  // Hot::searched
   std::vector<uint32_t> region_cubes;
   region_cubes.reserve(best.ids.size() + kScanPad);
   for (uint32_t r = 0; r < regions; ++r) {
@@ -892,6 +934,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       if (region_cubes.size() > UINT32_MAX) return;  // more cubes than a block's 32 bits can place
       set_block_first_cube(block, uint32_t(region_cubes.size()));
     }
+    if (!searched_region.empty() && searched_region[r]) searched[d >> 6] |= uint64_t{1} << (d & 63);
     const uint32_t n = best.first[r + 1] - best.first[r], units = (n + unit - 1) / unit;
     set_block_region(block, i, units, best.fallback[r]);
     for (uint32_t j = best.first[r]; j < best.first[r + 1]; ++j) region_cubes.push_back(best.words[j]);
@@ -900,11 +943,17 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   std::vector<uint32_t> dir(block_bytes.size() / sizeof(uint32_t));
   std::memcpy(dir.data(), block_bytes.data(), block_bytes.size());
   region_cubes.resize(region_cubes.size() + kScanPad, 0);
-  // Directory and cubes in one run of 64-bit words, for the prober's arena.
+  // Directory, the searched regions and the cubes in one run of 64-bit words, for the prober's arena.
+  if (std::any_of(searched.begin(), searched.end(), [](uint64_t w) { return w != 0; })) {
+    evasions_ = CheckEvasions::Searched;
+    searched_words_ = searched.size();
+  }
   dir_words_ = (dir.size() * sizeof(uint32_t) + 7) / 8;
-  words_.assign(dir_words_ + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
+  words_.assign(dir_words_ + searched_words_ + (region_cubes.size() * sizeof(uint32_t) + 7) / 8, 0);
   std::memcpy(words_.data(), dir.data(), dir.size() * sizeof(uint32_t));
-  std::memcpy(words_.data() + dir_words_, region_cubes.data(), region_cubes.size() * sizeof(uint32_t));
+  if (searched_words_) std::copy(searched.begin(), searched.end(), words_.begin() + ptrdiff_t(dir_words_));
+  std::memcpy(words_.data() + dir_words_ + searched_words_, region_cubes.data(),
+              region_cubes.size() * sizeof(uint32_t));
   ids_ = std::move(best.ids);
   first_id_ = std::move(best.first);
   ids_.shrink_to_fit();
@@ -1029,6 +1078,7 @@ void RegionIndex::save_state(ByteWriter& w) const {
   w.put(unit_shift_);
   w.put(subcube_);
   w.put(uint8_t(evasions_));
+  w.put(uint64_t(searched_words_));
 }
 
 }  // namespace egtmin::probe

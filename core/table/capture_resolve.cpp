@@ -2,7 +2,9 @@
 #include "table/capture_resolve.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <new>
 #include <vector>
 
 #include "table/successor_tables.hpp"
@@ -26,16 +28,29 @@ Wdl capture_value(const Position& pos, const SuccessorValue& value) {
   return best;
 }
 
-Wdl evasion_value(const Position& pos, const SuccessorValue& value) {
+Wdl evasion_value(const Position& pos, const SuccessorValue& value, const ChildFetch& fetch) {
   const Color us = pos.side_to_move();
   if (!pos.in_check(us)) return Wdl::Illegal;
   const MoveList moves = legal_moves(pos);
-  for (const Move& m : moves)
-    if (!m.en_passant && pos.after(m).in_check(~us)) return Wdl::Illegal;
-  Wdl best = Wdl::Loss;  // checkmate when no move is left
+  if (moves.size() > kMaxEvasionChildren) return Wdl::Illegal;
+  // Each child made once, for the test of check and for its probe. Left unconstructed, as in
+  // MoveList: only the children made are written.
+  union Children {
+    Children() {}
+    std::array<Position, kMaxEvasionChildren> at;
+  } children;
+  size_t n = 0;
   for (const Move& m : moves) {
     if (m.en_passant) continue;
-    const Wdl v = value(pos.after(m));
+    Position& child = children.at[n++];
+    new (&child) Position(pos.after(m));
+    if (child.in_check(~us)) return Wdl::Illegal;
+  }
+  if (fetch)
+    for (size_t i = 0; i < n; ++i) fetch(children.at[i]);
+  Wdl best = Wdl::Loss;  // checkmate when no move is left
+  for (size_t i = 0; i < n; ++i) {
+    const Wdl v = value(children.at[i]);
     if (v == Wdl::Illegal) return Wdl::Illegal;
     best = better(best, negate(v));
     if (best == Wdl::Win) break;

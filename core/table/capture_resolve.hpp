@@ -16,6 +16,7 @@
 // better of the cover's value and the capture search's (which stops at the first win).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -44,8 +45,14 @@ Wdl capture_value(const Position& pos, const SuccessorValue& value);
 // move from `value` (a position of this balance or of one a capture or promotion leads to);
 // Illegal when `pos` is not such a position, or a child has no value. Checkmate is a loss.
 // En-passant captures are left out: covers hold positions without en-passant rights, and the
-// probe adds the capture after, as for any other position.
-Wdl evasion_value(const Position& pos, const SuccessorValue& value);
+// probe adds the capture after, as for any other position. A position with more than
+// kMaxEvasionChildren moves is not one the search decides (none with 5 pieces comes near).
+// `fetch`, when given, sees every child before any is valued: a prober starts there the reads
+// from memory its probes of them will wait for, so that those waits overlap instead of following
+// one another (CoverProber::prefetch).
+using ChildFetch = std::function<void(const Position&)>;
+inline constexpr size_t kMaxEvasionChildren = 64;
+Wdl evasion_value(const Position& pos, const SuccessorValue& value, const ChildFetch& fetch = nullptr);
 
 // Which of the rule's cases a resolution uses: only the wins a capture reaches (the full
 // don't-cares), or every value a capture reaches (the partial ones too). An "at most a draw"

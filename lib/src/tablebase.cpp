@@ -206,7 +206,7 @@ int Tablebase::probe_ep(const Position& pos, Wdl& out) {
   return EGTMIN_OK;
 }
 
-int Tablebase::search(const Position& pos, Wdl (*one_ply)(const Position&, const SuccessorValue&), Wdl& out) {
+int Tablebase::search(const Position& pos, const OnePly& one_ply, Wdl& out) {
   // Each balance's prober holds that balance alone, so the children are probed through this
   // handle. A child that cannot be probed (no cover, a damaged file) fails the probe, as a
   // missing table fails Fathom's.
@@ -237,7 +237,10 @@ int Tablebase::resolve_captures(const Position& pos, const BalanceRec& r, Wdl& o
 
 int Tablebase::resolve_evasions(const Position& pos, Wdl& out) {
   Wdl searched = Wdl::Illegal;
-  if (const int rc = search(pos, evasion_value, searched); rc != EGTMIN_OK) return rc;
+  const auto fetched_first = [&](const Position& at, const SuccessorValue& value) {
+    return evasion_value(at, value, [&](const Position& child) { prefetch(child); });
+  };
+  if (const int rc = search(pos, fetched_first, searched); rc != EGTMIN_OK) return rc;
   if (searched == Wdl::Illegal) return kTakeFullPath;
   out = searched;
   return EGTMIN_OK;

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -178,7 +179,17 @@ class Tablebase {
 
   // A one-ply search of the core's (capture_value, evasion_value) with its children probed
   // through this handle: 0 and its value in `out`, or a child's error code.
-  int search(const Position& pos, Wdl (*one_ply)(const Position&, const SuccessorValue&), Wdl& out);
+  using OnePly = std::function<Wdl(const Position&, const SuccessorValue&)>;
+  int search(const Position& pos, const OnePly& one_ply, Wdl& out);
+  // Starts the read a probe of `child` will wait for, when its balance is loaded: the evasion
+  // search fetches all its children before it probes them (CoverProber::prefetch_hot).
+  void prefetch(const Position& child) noexcept {
+    const KeySlot* s = find(child.material_key());
+    if (!s || child.ep_square() != NoSquare) return;
+    const ReadScope reading(tracked_);
+    if (const Loaded* l = s->loaded.load(std::memory_order_seq_cst))  // see probe_plain
+      probe::CoverProber::prefetch_hot(child, l->entry[s->colouring], probe::Method::Indexed);
+  }
   // The evasion search (table/capture_resolve.hpp) of a position in check, its children probed
   // through this handle: 0 and `out`, a child's error code, or kTakeFullPath when the position is
   // not one the search decides (a move of it gives check).
@@ -203,7 +214,8 @@ class Tablebase {
         // The cover's value, then the capture search through this handle (the prober holds this
         // balance alone), after the read scope: a child's probe opens its own, and may load. A
         // position in check whose regions leave it to the evasion search: that search alone.
-        evasions = e.evasions == probe::CheckEvasions::Searched && pos.in_check(pos.side_to_move());
+        evasions = e.evasions == probe::CheckEvasions::Searched && pos.in_check(pos.side_to_move()) &&
+                   probe::CoverProber::evasions_searched(pos, e);
         out = l->prober->probe_standalone(pos, e, probe::Method::Indexed);
         search = out != Wdl::Win;
       } else {

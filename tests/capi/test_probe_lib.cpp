@@ -21,6 +21,7 @@
 #include "probe/syzygy.hpp"
 #include "store/cover_file.hpp"
 #include "support/env.hpp"
+#include "support/kpk_closure.hpp"
 #include "support/temp_dir.hpp"
 #include "table/table_store.hpp"
 #include "testing/core_to_c.hpp"
@@ -572,6 +573,36 @@ void race(uint64_t cap, size_t per_balance) {
     else
       EXPECT_GT(s.unloads, 0u);
   }
+}
+
+// A capture-resolved layout whose regions leave positions in check to the evasion search (KRvKN's
+// leaves some): the library searches them as the core prober does, every legal position of the
+// balance in both colourings giving its table's value.
+TEST(ProbeLib, SearchesThePositionsInCheckItsLayoutLeavesToTheSearch) {
+  test::TempDir dir("capi-evasions");
+  ASSERT_EQ(test::make_krkn_searching_evasions(dir.path), "");
+  auto prober = probe::CoverProber::open(dir.path, probe::CoverProber::kDefaultCopies, probe::RegionPolicy::Auto, 2,
+                                         probe::CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+  ASSERT_TRUE(prober) << prober.error().message;
+  Handle h(dir.path);
+  const Table& table = table_of("KRvKN");
+  uint64_t left_to_search = 0, bad = 0;
+  for (uint64_t slot = 0; slot < table.slots() && bad < 5; ++slot) {
+    const Wdl white = table.at_slot(slot);
+    if (white == Wdl::Illegal) continue;
+    const Position pos = table.encoding().position(table.symmetry().from_slot(slot));
+    const Wdl want = pos.side_to_move() == White ? white : negate(white);
+    for (const Position& p : {pos, pos.color_flipped()}) {
+      const egtmin_position c = to_c(p);
+      const int got = egtmin_probe_wdl(h.tb, &c);
+      if (got != to_c(want)) ++bad, ADD_FAILURE() << p.fen() << ": " << got << " " << egtmin_last_error();
+    }
+    const probe::CoverProber::HotEntry* e = (*prober)->hot_entry(pos.material_key());
+    ASSERT_TRUE(e);
+    left_to_search += pos.in_check(pos.side_to_move()) && probe::CoverProber::evasions_searched(pos, *e);
+  }
+  EXPECT_EQ(bad, 0u);
+  EXPECT_GT(left_to_search, 0u) << "no region of KRvKN's layout leaves its positions in check to the search";
 }
 
 TEST(ProbeLibThreads, EightThreadsRacingLoadsAgreeWithOne) { race(0, 2000); }

@@ -978,14 +978,8 @@ TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
 // both probe paths give every position of KRvKN its table's value, those in check included.
 TEST(CoverProber, EvasionsLeftToTheSearchProbeExactly) {
   test::TempDir dir("prober-evasions");
-  run::MinimizeRequest r = test::kpk_closure_request(dir.path);
-  r.balances.clear();
-  for (const char* b : {"KvK", "KRvK", "KNvK", "KRvKN"}) r.balances.push_back(*Balance::parse(b));
-  auto made = run::run_minimize(r);
-  ASSERT_TRUE(made && made->ok());
+  ASSERT_EQ(test::make_krkn_searching_evasions(dir.path), "");
   const Balance krkn = *Balance::parse("KRvKN");
-  const auto cover = store::cover_path(dir.path, krkn, store::CoverKind::CaptureResolved);
-  ASSERT_TRUE(make_layout(cover, 2, CheckEvasions::Searched));
   auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
                                   CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
   ASSERT_TRUE(prober) << prober.error().message;

@@ -526,15 +526,22 @@ TEST(RegionIndex, EvasionsLeftToTheSearchNeedFewerCubes) {
     const Encoding& enc = t.encoding();
     const CoverCanon canon(enc, CanonScheme::Full);
     const std::vector<logic::CubeWord> cubes = test::trie_cover(t, CanonScheme::Full).cubes;
-    const RegionFreedom with = capture_freedom(enc, canon, value, 2, &same);
-    RegionFreedom without = with;
+    RegionFreedom with = capture_freedom(enc, canon, value, 2, &same);
+    RegionFreedom without = with, never = with;
     without.evasions.clear();
+    // Every region whose cubes the search spares any word, and none (no saving is that large).
+    with.min_bytes_per_thousand_searched = 0;
+    never.min_bytes_per_thousand_searched = UINT32_MAX;
     ASSERT_TRUE(std::ranges::any_of(with.evasions, [](uint64_t w) { return w != 0; })) << name;
     const RegionIndex stored(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &without);
     const RegionIndex searched(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &with);
-    ASSERT_TRUE(stored.built() && searched.built()) << name;
+    const RegionIndex kept(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &never);
+    ASSERT_TRUE(stored.built() && searched.built() && kept.built()) << name;
     EXPECT_EQ(stored.evasions(), CheckEvasions::Stored);
+    EXPECT_EQ(kept.evasions(), CheckEvasions::Stored);
+    EXPECT_EQ(kept.searched_regions(), 0u);
     EXPECT_EQ(searched.evasions(), CheckEvasions::Searched);
+    EXPECT_GT(searched.searched_regions(), 0u);
     EXPECT_LT(searched.region_cubes(), stored.region_cubes()) << name;
     int bad = 0, by_search = 0;
     for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
@@ -545,7 +552,9 @@ TEST(RegionIndex, EvasionsLeftToTheSearchNeedFewerCubes) {
       Wdl got = evasion_value(pos, child);
       // The bitmap marks exactly the representatives the search decides.
       EXPECT_EQ(got != Wdl::Illegal, bool(with.evasions[i >> 6] >> (i & 63) & 1)) << name << " index " << i;
-      if (got != Wdl::Illegal) {
+      EXPECT_FALSE(kept.searched(i)) << name << " index " << i;
+      // A region that leaves them to the search may say anything there; the others answer all.
+      if (got != Wdl::Illegal && searched.searched(i)) {
         ++by_search;
       } else {
         const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "logic/pass_sequence.hpp"
+#include "probe/probe_layout.hpp"
 #include "run/minimize_run.hpp"
+#include "store/cover_file.hpp"
 
 namespace egtmin::test {
 
@@ -19,6 +22,21 @@ inline run::MinimizeRequest kpk_closure_request(const std::filesystem::path& dir
   r.kind = kind;
   r.data_dir = dir;
   return r;
+}
+
+// KRvKN's capture-resolved cover and the covers its search reaches (KvK, KRvK, KNvK) made under
+// `dir`, then KRvKN's layout with regions that leave positions in check to the evasion search
+// (some of KRvKN's do). Empty when all went well, else what failed.
+inline std::string make_krkn_searching_evasions(const std::filesystem::path& dir) {
+  run::MinimizeRequest r = kpk_closure_request(dir);
+  r.balances.clear();
+  for (const char* b : {"KvK", "KRvK", "KNvK", "KRvKN"}) r.balances.push_back(*Balance::parse(b));
+  auto made = run::run_minimize(r);
+  if (!made) return made.error().message;
+  if (!made->ok()) return "minimize of the KRvKN closure failed";
+  const auto cover = store::cover_path(dir, *Balance::parse("KRvKN"), store::CoverKind::CaptureResolved);
+  if (auto st = probe::make_layout(cover, 2, probe::CheckEvasions::Searched); !st) return st.error().message;
+  return {};
 }
 
 }  // namespace egtmin::test
