@@ -183,6 +183,30 @@ TEST(ProbeLib, EnPassantAgreesWithTheCoreProber) {
   }
 }
 
+// The core prober's hot path answers en passant with the value alone: a cover opened from its
+// layout keeps its cubes on disk (naming the cube that holds a position reads the whole cover).
+TEST(ProbeLib, CoreHotPathEnPassantLeavesALayoutsCoverOnDisk) {
+  test::TempDir dir("capi-ep-layout");
+  fs::create_directories(dir.path / "covers");
+  probe::CoverProber prober;
+  for (const char* name : {"KPvK", "KPvKP"}) {
+    const fs::path cover = dir.path / "covers" / (std::string(name) + ".egtc");
+    fs::copy_file(cover_dir() / cover.filename(), cover);
+    ASSERT_TRUE(probe::make_layout(cover, 1));
+    ASSERT_TRUE(prober.add_file(cover).ok());
+  }
+  const probe::LoadedCover* kpkp = prober.cover(*Balance::parse("KPvKP"));
+  ASSERT_TRUE(kpkp && kpkp->from_layout());
+  for (const char* fen : {"8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1", "8/8/8/8/2Pp4/8/8/k3K3 b - c3 0 1"}) {
+    auto pos = Position::from_fen(fen);
+    ASSERT_TRUE(pos.ok()) << fen;
+    auto want = prober.probe(*pos, probe::Method::Indexed, false);
+    ASSERT_TRUE(want.ok()) << want.error().message;
+    EXPECT_EQ(prober.probe_wdl(*pos, probe::Method::Indexed), want->wdl) << fen;
+  }
+  EXPECT_EQ(kpkp->cube_bytes(), 0u) << "a probe of an en-passant position read KPvKP's cover file";
+}
+
 TEST(ProbeLib, RootProbeGivesEveryMoveTheValueAfterIt) {
   Handle h(cover_dir());
   for (const char* fen :
