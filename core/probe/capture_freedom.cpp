@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 
 #include "probe/cover_prober.hpp"
@@ -20,8 +19,7 @@ RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, cons
   const std::vector<uint64_t> care = RegionIndex::care_bitmap(enc, canon);
   f.capture_wins.assign(care.size(), 0);
   f.capture_draws.assign(care.size(), 0);
-  if (same) f.evasions.assign(care.size(), 0);
-  std::atomic<bool> search_falls_short = false;
+  if (same) f.evasions.assign(care.size(), 0), f.evasions_missed.assign(care.size(), 0);
   // Chunks of whole words: workers never write the same word.
   parallel_for(care.size(), threads, 1024, no_progress(), [&](uint64_t begin, uint64_t end, int) {
     for (uint64_t w = begin; w < end; ++w)
@@ -39,18 +37,10 @@ RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, cons
         const SuccessorValue child = [&](const Position& after) {
           return after.material_key() == key ? (*same)(after) : value(after);
         };
-        // A child's value says nothing of the 50-move counter the move carries on: where the
-        // rule's draws lie near, the search can fall short of the position's value, and then the
-        // probe could not tell which positions to trust it on.
-        if (const Wdl searched = evasion_value(pos, child); searched != Wdl::Illegal) {
-          if (searched == (*same)(pos))
-            f.evasions[w] |= uint64_t{1} << bit;
-          else
-            search_falls_short = true;
-        }
+        if (const Wdl searched = evasion_value(pos, child); searched != Wdl::Illegal)
+          (searched == (*same)(pos) ? f.evasions : f.evasions_missed)[w] |= uint64_t{1} << bit;
       }
   });
-  if (search_falls_short) f.evasions.clear();
   return f;
 }
 

@@ -20,8 +20,8 @@ namespace egtmin::probe {
 
 // `value`: the value for the side to move of a position a capture or promotion leads to. Runs on
 // `threads` workers (0: one per core). With `same`, the value of a position of this balance (its
-// table's), the positions the evasion search decides too (RegionFreedom::evasions): each is
-// searched, and they are left to the search only when it gives every one of them its value.
+// table's), the positions in check are searched too, each found to be given its value by the
+// search (RegionFreedom::evasions) or another (evasions_missed).
 RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, const SuccessorValue& value, int threads,
                               const SuccessorValue* same = nullptr);
 

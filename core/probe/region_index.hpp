@@ -176,16 +176,19 @@ constexpr uint32_t header_field(int subcube) {
 // leaves them to the search only where that spares it at least this many bytes per thousand of
 // them (docs/measured.md).
 inline constexpr uint32_t kEvasionSearchMinBytesPerThousand = 40;
-// `evasions`: the positions the probe answers by searching their evasions (evasion_value), where
-// that search gives every such position of the balance its value; empty otherwise (a balance whose
-// 50-move rule makes a child's value say too little, or a layout made without the tables).
-// `min_bytes_per_thousand_searched`: a region leaves its positions of `evasions` to the search
-// only where that takes at least this many bytes off its cubes per thousand such positions
-// (RegionIndex::searched).
+// `evasions`: the positions the search of their evasions (evasion_value) gives their values,
+// which a region may leave to it; empty for a layout made without the tables. `evasions_missed`:
+// those it gives another value (a child's value says nothing of the 50-move counter the move
+// carries on, so near the rule's draws a win searched can be a cursed one). A probe of a region
+// that leaves its positions to the search searches every one it can, so a region holding a missed
+// position answers all of them itself. `min_bytes_per_thousand_searched`: a region leaves its
+// positions of `evasions` to the search only where that takes at least this many bytes off its
+// cubes per thousand such positions (RegionIndex::searched).
 struct RegionFreedom {
   std::vector<uint64_t> capture_wins;
   std::vector<uint64_t> capture_draws;
   std::vector<uint64_t> evasions;
+  std::vector<uint64_t> evasions_missed;
   uint32_t min_bytes_per_thousand_searched = kEvasionSearchMinBytesPerThousand;
 };
 

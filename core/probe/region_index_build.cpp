@@ -745,6 +745,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   // The positions the evasion search decides, and the care bits with them kept: each region is
   // planned both ways, and leaves them to the search only where that pays (below).
   const std::vector<uint64_t>* evasion_bits = nullptr;
+  const std::vector<uint64_t>* missed_bits = nullptr;  // a region holding one keeps them all
   std::vector<uint64_t> care_kept;
   if (freedom) {
     if (freedom->capture_wins.size() == care_bits.size())
@@ -755,6 +756,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       care_kept = care_bits;
       for (size_t w = 0; w < care_bits.size(); ++w) care_bits[w] &= ~freedom->evasions[w];
       evasion_bits = &freedom->evasions;
+      if (freedom->evasions_missed.size() == care_bits.size()) missed_bits = &freedom->evasions_missed;
     }
   }
   for (logic::CubeWord c : answered) {
@@ -869,7 +871,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   const Layout& lay = *best_layout;
   // Each region planned again answering the positions the evasion search decides: a region
   // leaves them to the search where that saves its cubes (words of 4 bytes) at least
-  // min_bytes_per_thousand_searched bytes per thousand of them, else keeps this plan's.
+  // min_bytes_per_thousand_searched bytes per thousand of them and the search misses none of its
+  // positions, else keeps this plan's.
   std::vector<char> searched_region;
   if (evasion_bits) {
     const Plan kept = plan_for(lay, subcube, every_region, care_kept);
@@ -878,6 +881,10 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
     parallel_for(regions, threads, 1024, no_progress(), [&](uint64_t begin, uint64_t end, int) {
       std::vector<uint64_t> decided(words);
       for (uint32_t r = uint32_t(begin); r < end; ++r) {
+        if (missed_bits) {
+          gather(*missed_bits, lay, r, decided.data());
+          if (std::any_of(decided.begin(), decided.end(), [](uint64_t w) { return w != 0; })) continue;
+        }
         gather(*evasion_bits, lay, r, decided.data());
         uint64_t n = 0;
         for (uint64_t w : decided) n += uint64_t(std::popcount(w));

@@ -569,5 +569,57 @@ TEST(RegionIndex, EvasionsLeftToTheSearchNeedFewerCubes) {
   }
 }
 
+// A region holding a position the search misses (at five pieces, a win searched that the 50-move
+// rule makes cursed) keeps all its positions in check, since its probes would search every one;
+// the other regions still leave theirs to the search. The misses are planted: no balance of four
+// pieces has one.
+TEST(RegionIndex, ARegionTheSearchMissesAPositionOfKeepsItsPositionsInCheck) {
+  const Balance b = *Balance::parse("KRvKN");
+  const Table& t = **test::shared_store().ensure(b);
+  for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
+  const SuccessorTables successors(b, test::shared_lookup());
+  const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
+  const SuccessorValue same = [&](const Position& p) {
+    const Wdl white = t.value(p);
+    return p.side_to_move() == White || white == Wdl::Illegal ? white : negate(white);
+  };
+  const Encoding& enc = t.encoding();
+  const CoverCanon canon(enc, CanonScheme::Full);
+  const std::vector<logic::CubeWord> cubes = test::trie_cover(t, CanonScheme::Full).cubes;
+  RegionFreedom freedom = capture_freedom(enc, canon, value, 2, &same);
+  freedom.min_bytes_per_thousand_searched = 0;
+  ASSERT_TRUE(std::ranges::none_of(freedom.evasions_missed, [](uint64_t w) { return w != 0; }));
+  const RegionIndex before(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &freedom);
+  ASSERT_GT(before.searched_regions(), 1u);
+  // Three of the searched positions, far apart, become misses.
+  std::vector<uint64_t> left;
+  for (uint64_t i = 0; i < enc.size(); ++i)
+    if ((freedom.evasions[i >> 6] >> (i & 63) & 1) && before.searched(i)) left.push_back(i);
+  const std::array planted{left[0], left[left.size() / 3], left[2 * left.size() / 3]};
+  for (uint64_t i : planted) {
+    freedom.evasions[i >> 6] &= ~(uint64_t{1} << (i & 63));
+    freedom.evasions_missed[i >> 6] |= uint64_t{1} << (i & 63);
+  }
+  const RegionIndex after(cubes, enc, canon, {}, std::nullopt, logic::Output::None, 0, std::nullopt, 2, &freedom);
+  for (uint64_t i : planted) EXPECT_FALSE(after.searched(i)) << "index " << i;
+  EXPECT_GT(after.searched_regions(), 0u);
+  EXPECT_LT(after.searched_regions(), before.searched_regions());
+  EXPECT_GE(after.searched_regions() + planted.size(), before.searched_regions());
+  // What a probe takes: the search where the region leaves a position to it, the region and the
+  // captures elsewhere; a planted miss is never searched, so its region answers it exactly.
+  int bad = 0;
+  for (uint64_t i = 0; i < enc.size() && bad < 5; ++i) {
+    const Placement p = enc.decode(i);
+    if (!enc.is_legal(p) || !canon.is_representative(p) || after.searched(i)) continue;
+    const std::array<uint32_t, 4> sq{p.sq[0], p.sq[1], p.sq[2], p.sq[3]};
+    const auto out = RegionIndex::find_output<4>(after.hot(), p.stm, sq);
+    const Wdl white = out == logic::Output::None ? Wdl::Illegal : Wdl(uint8_t(out));
+    const Position pos = enc.position(p);
+    if (fold(better(p.stm == White ? white : negate(white), capture_value(pos, value))) != fold(same(pos)))
+      ++bad, ADD_FAILURE() << "index " << i;
+  }
+  EXPECT_EQ(bad, 0);
+}
+
 }  // namespace
 }  // namespace egtmin::probe
