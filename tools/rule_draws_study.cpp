@@ -14,9 +14,16 @@
 // its file and the probe layout the default index would make of it (regions or one leaf), against
 // the Rice-coded set: what a second cover in place of the set would take.
 //
-//   egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]]
+// With --orders it reports instead what the Rice-coded set takes with its indices' fields put in
+// another order (the side to move first or last, the pieces' squares in every order, each square
+// rank first or file first): a probe could look the draws up under any fixed reordering of its
+// index, and the set is smaller where the order puts positions of like flags side by side.
 //
-// Reads DATA_DIR/tables/NAME.egtt and DATA_DIR/covers/NAME.egtcr (its canon and draws).
+//   egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]] [--orders]
+//
+// Reads DATA_DIR/tables/NAME.egtt and DATA_DIR/covers/NAME.egtcr (its canon and draws); --orders
+// reads the cover alone.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -95,22 +102,79 @@ int minimize_flag(const Table& t, const store::CoverFile& cover, size_t set_byte
   return 0;
 }
 
+// The Rice-coded set's bytes for each order of the indices' fields; the smallest few printed.
+int study_orders(const Balance& b, const std::vector<uint32_t>& draws) {
+  const int k = b.pieces();
+  const Encoding enc(b);
+  std::vector<int> order(static_cast<size_t>(k));
+  for (int i = 0; i < k; ++i) order[size_t(i)] = i;
+  struct Result {
+    size_t bytes;
+    std::string order;
+  };
+  std::vector<Result> results;
+  size_t encoding_order = 0;
+  std::vector<uint32_t> moved(draws.size());
+  do {
+    for (int stm_last = 0; stm_last < 2; ++stm_last)
+      for (int file_first = 0; file_first < 2; ++file_first) {
+        for (size_t n = 0; n < draws.size(); ++n) {
+          const uint64_t i = draws[n];
+          uint64_t out = stm_last ? 0 : i >> stm_shift(k) & 1;
+          for (int slot : order) {
+            uint64_t sq = i >> square_shift(k, slot) & kSquareMask;
+            if (file_first) sq = (sq & 7) << 3 | sq >> 3;
+            out = out << kSquareBits | sq;
+          }
+          if (stm_last) out = out << 1 | (i >> stm_shift(k) & 1);
+          moved[n] = uint32_t(out);
+        }
+        std::sort(moved.begin(), moved.end());
+        auto set = probe::RuleDrawSet::build(moved);
+        if (!set) {
+          std::fprintf(stderr, "%s\n", set.error().message.c_str());
+          return 1;
+        }
+        std::string name = stm_last ? "" : "stm ";
+        for (int slot : order) {
+          name.push_back(piece_char(enc.piece(slot)));
+          name.append(std::to_string(slot)).push_back(' ');
+        }
+        if (stm_last) name += "stm ";
+        name += file_first ? "(file first)" : "(rank first)";
+        if (!stm_last && !file_first && std::is_sorted(order.begin(), order.end()))
+          encoding_order = set->words().size_bytes();
+        results.push_back({set->words().size_bytes(), name});
+      }
+  } while (std::next_permutation(order.begin(), order.end()));
+  std::sort(results.begin(), results.end(), [](const Result& x, const Result& y) { return x.bytes < y.bytes; });
+  std::printf("%s: %zu draws; the encoding's order (stm, slots 0 to %d, rank first) %zu bytes; the smallest:\n",
+              b.name().c_str(), draws.size(), k - 1, encoding_order);
+  size_t shown = 0;
+  for (const Result& r : results)
+    if (shown++ < 12) std::printf("  %10zu bytes  %s\n", r.bytes, r.order.c_str());
+  std::printf("  %10zu bytes  the largest\n", results.back().bytes);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool with_cover = false;
+  bool with_cover = false, orders = false;
   int threads = 2;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--cover")
       with_cover = true;
+    else if (a == "--orders")
+      orders = true;
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
       argc = 0;  // the usage below
   }
   if (argc < 3 || threads < 1) {
-    std::fprintf(stderr, "usage: egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]]\n");
+    std::fprintf(stderr, "usage: egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]] [--orders]\n");
     return 2;
   }
   const std::filesystem::path data = argv[1];
@@ -124,6 +188,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", cover.error().message.c_str());
     return 1;
   }
+  if (orders) return study_orders(*balance, cover->rule_draws);
   TableStore store(data);
   auto table = store.get(*balance);
   if (!table) {
