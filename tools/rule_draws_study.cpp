@@ -19,10 +19,12 @@
 // rank first or file first): a probe could look the draws up under any fixed reordering of its
 // index, and the set is smaller where the order puts positions of like flags side by side.
 //
-//   egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]] [--orders]
+// With --rows it reports the draws as rows of 64 (study_rows below).
+//
+//   egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]] [--orders] [--rows]
 //
 // Reads DATA_DIR/tables/NAME.egtt and DATA_DIR/covers/NAME.egtcr (its canon and draws); --orders
-// reads the cover alone.
+// and --rows read the cover alone.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -157,10 +159,56 @@ int study_orders(const Balance& b, const std::vector<uint32_t>& draws) {
   return 0;
 }
 
+// The draws as rows of 64: one piece's square free, the side to move and the other squares the
+// row. Per free piece: the rows holding a draw, their distinct masks, and what a form would take
+// that keeps the rows as a Rice-coded set (its look-up as the set's), a mask's number per row at
+// the masks' empirical entropy (a bound), and each distinct mask once.
+int study_rows(const Balance& b, const std::vector<uint32_t>& draws) {
+  const int k = b.pieces();
+  const Encoding enc(b);
+  std::printf("%s: %zu draws as rows of one piece's 64 squares\n", b.name().c_str(), draws.size());
+  for (int slot = 0; slot < k; ++slot) {
+    const int shift = square_shift(k, slot);
+    const uint64_t low = (uint64_t{1} << shift) - 1;
+    std::vector<std::pair<uint32_t, uint64_t>> rows;  // row key, mask
+    rows.reserve(draws.size());
+    for (uint32_t i : draws) {
+      const uint32_t key = uint32_t((i >> (shift + kSquareBits)) << shift | (i & low));
+      rows.push_back({key, uint64_t{1} << (i >> shift & kSquareMask)});
+    }
+    std::sort(rows.begin(), rows.end());
+    std::vector<uint32_t> keys;
+    std::vector<uint64_t> masks;
+    for (const auto& [key, bit] : rows) {
+      if (keys.empty() || keys.back() != key) keys.push_back(key), masks.push_back(0);
+      masks.back() |= bit;
+    }
+    std::vector<uint64_t> sorted = masks;
+    std::sort(sorted.begin(), sorted.end());
+    double bits = 0;
+    size_t distinct = 0;
+    for (size_t a = 0; a < sorted.size();) {
+      size_t z = a;
+      while (z < sorted.size() && sorted[z] == sorted[a]) ++z;
+      bits += double(z - a) * -std::log2(double(z - a) / double(sorted.size()));
+      ++distinct, a = z;
+    }
+    auto key_set = probe::RuleDrawSet::build(keys);
+    if (!key_set) return 1;
+    const size_t form = key_set->words().size_bytes() + size_t(bits / 8) + distinct * 8;
+    std::printf(
+        "  %c%d free: %zu rows, %zu distinct masks; rows as a set %zu bytes + masks' numbers %.0f + "
+        "masks %zu = %zu bytes\n",
+        piece_char(enc.piece(slot)), slot, keys.size(), distinct, key_set->words().size_bytes(), bits / 8, distinct * 8,
+        form);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool with_cover = false, orders = false;
+  bool with_cover = false, orders = false, rows = false;
   int threads = 2;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
@@ -168,13 +216,15 @@ int main(int argc, char** argv) {
       with_cover = true;
     else if (a == "--orders")
       orders = true;
+    else if (a == "--rows")
+      rows = true;
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
       argc = 0;  // the usage below
   }
   if (argc < 3 || threads < 1) {
-    std::fprintf(stderr, "usage: egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]] [--orders]\n");
+    std::fprintf(stderr, "usage: egtmin_rule_draws_study DATA_DIR NAME [--cover [--threads N]] [--orders] [--rows]\n");
     return 2;
   }
   const std::filesystem::path data = argv[1];
@@ -189,6 +239,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (orders) return study_orders(*balance, cover->rule_draws);
+  if (rows) return study_rows(*balance, cover->rule_draws);
   TableStore store(data);
   auto table = store.get(*balance);
   if (!table) {
