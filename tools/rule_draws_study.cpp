@@ -30,6 +30,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -187,20 +189,36 @@ int study_rows(const Balance& b, const std::vector<uint32_t>& draws) {
     std::sort(sorted.begin(), sorted.end());
     double bits = 0;
     size_t distinct = 0;
+    // A Huffman code of the masks' numbers: its bits are the sum of the merged weights.
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> weights;
     for (size_t a = 0; a < sorted.size();) {
       size_t z = a;
       while (z < sorted.size() && sorted[z] == sorted[a]) ++z;
       bits += double(z - a) * -std::log2(double(z - a) / double(sorted.size()));
+      weights.push(z - a);
       ++distinct, a = z;
+    }
+    uint64_t huffman_bits = 0;
+    while (weights.size() > 1) {
+      const uint64_t x = weights.top();
+      weights.pop();
+      const uint64_t y = weights.top();
+      weights.pop();
+      huffman_bits += x + y;
+      weights.push(x + y);
     }
     auto key_set = probe::RuleDrawSet::build(keys);
     if (!key_set) return 1;
     const size_t form = key_set->words().size_bytes() + size_t(bits / 8) + distinct * 8;
+    // What a probe could read in place: the row set, the Huffman-coded numbers with a 32-bit bit
+    // offset every 64 rows, the masks and each one's code length.
+    const size_t huffman =
+        key_set->words().size_bytes() + size_t(huffman_bits / 8) + (keys.size() + 63) / 64 * 4 + distinct * 9;
     std::printf(
         "  %c%d free: %zu rows, %zu distinct masks; rows as a set %zu bytes + masks' numbers %.0f + "
-        "masks %zu = %zu bytes\n",
+        "masks %zu = %zu bytes (Huffman-coded numbers with offsets: %zu bytes)\n",
         piece_char(enc.piece(slot)), slot, keys.size(), distinct, key_set->words().size_bytes(), bits / 8, distinct * 8,
-        form);
+        form, huffman);
   }
   return 0;
 }
