@@ -43,7 +43,7 @@ void probe_all(const LoadedCover& lc) {
       const uint32_t placement = uint32_t(index & ((uint64_t{1} << stm_shift(K)) - 1));
       sink += unsigned(RegionIndex::find_output(region, RegionIndex::locate<K>(region, stm, placement)));
     }
-    if (const uint64_t* rules = lc.rules.hot()) sink += unsigned(RuleDrawSet::contains(rules, index));
+    if (const uint64_t* rules = lc.rules.hot()) sink += unsigned(RuleDraws::contains(rules, index));
   }
   if (sink == ~0u) __builtin_trap();  // keeps the probes
 }

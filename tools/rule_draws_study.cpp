@@ -26,18 +26,21 @@
 // Reads DATA_DIR/tables/NAME.egtt and DATA_DIR/covers/NAME.egtcr (its canon and draws); --orders
 // and --rows read the cover alone.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <queue>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "logic/pass_sequence.hpp"
 #include "logic/pipeline.hpp"
 #include "probe/probe_layout.hpp"
+#include "probe/rule_draw_rows.hpp"
 #include "probe/rule_draw_set.hpp"
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
@@ -219,6 +222,33 @@ int study_rows(const Balance& b, const std::vector<uint32_t>& draws) {
         "masks %zu = %zu bytes (Huffman-coded numbers with offsets: %zu bytes)\n",
         piece_char(enc.piece(slot)), slot, keys.size(), distinct, key_set->words().size_bytes(), bits / 8, distinct * 8,
         form, huffman);
+  }
+  // The built form, each slot free, against the set: bytes, and the mean time of a look-up of
+  // every draw and of as many other indices.
+  auto set = probe::RuleDrawSet::build(draws);
+  if (!set) return 1;
+  std::vector<uint32_t> others;
+  std::mt19937_64 rng(7);
+  while (others.size() < draws.size()) others.push_back(uint32_t(rng() & ((uint64_t{1} << enc.bits()) - 1)));
+  auto time_ns = [&](auto&& contains, uint64_t& found) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (uint32_t i : draws) found += contains(i);
+    for (uint32_t i : others) found += contains(i);
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+           double(2 * draws.size());
+  };
+  uint64_t set_found = 0;
+  const double set_ns = time_ns([&](uint64_t i) { return set->contains(i); }, set_found);
+  std::printf("  the Rice-coded set: %zu bytes, %.0f ns a look-up\n", set->words().size_bytes(), set_ns);
+  for (int slot = 0; slot < k; ++slot) {
+    auto built = probe::RuleDrawRows::build(draws, k, slot);
+    if (!built) return 1;
+    uint64_t found = 0;
+    const double ns = time_ns([&](uint64_t i) { return built->contains(i); }, found);
+    std::printf("  built, %c%d free: %zu bytes (%.3fx the set), %.0f ns a look-up, %s\n", piece_char(enc.piece(slot)),
+                slot, built->words().size_bytes(),
+                double(built->words().size_bytes()) / double(set->words().size_bytes()), ns,
+                found == set_found ? "the same answers" : "OTHER ANSWERS");
   }
   return 0;
 }

@@ -125,7 +125,7 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
                  " pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
-  auto rules = RuleDrawSet::build(cover.rule_draws);
+  auto rules = RuleDraws::build(cover.rule_draws, b.pieces());
   if (!rules) return Error{"cover of " + b.name() + ": " + rules.error().message};
   lc->rules = std::move(*rules);
   cover.rule_draws = {};

@@ -26,7 +26,7 @@
 #include "logic/cube.hpp"
 #include "probe/cube_index.hpp"
 #include "probe/region_index.hpp"
-#include "probe/rule_draw_set.hpp"
+#include "probe/rule_draws.hpp"
 #include "store/cover_file.hpp"
 #include "table/capture_resolve.hpp"  // SuccessorValue, the one-ply searches
 #include "table/cover_canon.hpp"
@@ -59,7 +59,7 @@ constexpr std::span<const EnumName<RegionPolicy>> enum_names(RegionPolicy) { ret
 struct LoadedCover {
   CubeIndex index;     // the front line, and the tree when there is no region index
   RegionIndex region;  // 5-piece covers and the most diffuse 3-4 piece ones: what the front misses
-  RuleDrawSet rules;   // the 50-move rule's draws (in the mapping when opened from a layout)
+  RuleDraws rules;     // the 50-move rule's draws (in the mapping when opened from a layout)
   // Without its cubes when opened from a layout (cubes() then loads them), and always without its
   // list of the rule's draws, which `rules` holds.
   store::CoverFile file;
@@ -332,7 +332,7 @@ class CoverProber {
     uint16_t cover = 0;  // position in covers_
     CubeIndex::Hot index;
     RegionIndex::Hot region;  // region.dir null: the tree answers front misses
-    // The cover's 50-move-rule draws (RuleDrawSet::hot()); null when it has none.
+    // The cover's 50-move-rule draws (RuleDraws::hot()); null when it has none.
     const uint64_t* rule_draws = nullptr;
     // Capture-resolved: the cover leaves positions a capture reaches to the search.
     store::CoverKind kind = store::CoverKind::Standalone;

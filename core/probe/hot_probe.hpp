@@ -246,7 +246,7 @@ template <int K>
   if (e.rule_draws) [[unlikely]] {
     // The balance has cursed wins or blessed losses: look the representative up in their list.
     const uint32_t rep = uint32_t(uint64_t(r.stm) << stm_shift(K) | packed<K>(r.t));
-    const Wdl white = logic::value_of(out, RuleDrawSet::contains(e.rule_draws, rep));
+    const Wdl white = logic::value_of(out, RuleDraws::contains(e.rule_draws, rep));
     return r.negate ? egtmin::negate(white) : white;
   }
   // 1 W, 2 D, 3 L: negating is 4 - v; once for the colour swap, once for Black to move. Without

@@ -33,9 +33,9 @@ T read_at(const uint8_t* p) {
 // and the cover of identity `id` (any cover without one); empty when it does.
 std::string header_problem(const uint8_t* h, const std::optional<CoverIdentity>& id) {
   if (std::memcmp(h, kLayoutMagic.data(), kLayoutMagic.size()) != 0) return "not a probe layout file";
-  if (read_at<uint32_t>(h + 8) != kLayoutVersion)
-    return "layout version " + std::to_string(read_at<uint32_t>(h + 8)) + ", this egtmin reads " +
-           std::to_string(kLayoutVersion);
+  if (const uint32_t v = read_at<uint32_t>(h + 8); v < kOldestLayoutVersion || v > kLayoutVersion)
+    return "layout version " + std::to_string(v) + ", this egtmin reads " + std::to_string(kOldestLayoutVersion) +
+           " to " + std::to_string(kLayoutVersion);
   if (id && (read_at<uint64_t>(h + 16) != id->bytes || read_at<uint64_t>(h + 24) != id->crc64))
     return "made from another cover file";
   return {};
@@ -101,7 +101,11 @@ LayoutParts layout_parts(const LoadedCover& lc) {
 bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   std::ifstream in(path, std::ios::binary);
   std::array<uint8_t, kLayoutHeaderBytes> h{};
-  return in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) && header_problem(h.data(), id).empty();
+  if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) || !header_problem(h.data(), id).empty())
+    return false;
+  if (read_at<uint32_t>(h.data() + 8) == kLayoutVersion) return true;
+  auto lc = open_layout(path, id, {});
+  return lc && (*lc)->rules.empty();
 }
 
 Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes,
@@ -146,7 +150,7 @@ Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes
   if (lc->index.inputs() != inputs || !lc->index.attach_hot_words(index_words) ||
       (!region_words.empty() && lc->region.pieces() != balance->pieces()) || !lc->region.attach_hot_words(region_words))
     return Error{where + "damaged index"};
-  auto rules = RuleDrawSet::attach(rule_words);
+  auto rules = RuleDraws::attach(rule_words);
   if (!rules) return Error{where + rules.error().message};
   lc->rules = std::move(*rules);
   lc->set_lazy_cubes({}, cubes);

@@ -34,7 +34,10 @@
 
 namespace egtmin::probe {
 
-inline constexpr uint32_t kLayoutVersion = 11;
+// Version 12 may hold the rule's draws as rows (RuleDraws); a version 11 layout, whose draws are
+// always Rice-coded gaps, reads the same and is still read.
+inline constexpr uint32_t kLayoutVersion = 12;
+inline constexpr uint32_t kOldestLayoutVersion = 11;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
 //   0  8  magic
@@ -93,8 +96,10 @@ struct LayoutParts {
 // The parts of a cover opened from its layout (from_layout()).
 LayoutParts layout_parts(const LoadedCover& lc);
 
-// Whether the file at `path` is a layout of this egtmin's version made from the cover of identity
-// `id` (its header alone: what opening it checks before the payload's checksum).
+// Whether the file at `path` is a layout this egtmin reads made from the cover of identity `id`
+// (its header alone: what opening it checks before the payload's checksum), and one it would make
+// no smaller: an older version's holding the rule's draws is made again, since their rows may take
+// fewer bytes.
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the

@@ -53,7 +53,11 @@ class RuleDrawSet {
   const uint64_t* hot() const { return empty() ? nullptr : words().data(); }
 
   // Is `index` in the set whose words start at `w` (hot(), non-null)?
-  static bool contains(const uint64_t* w, uint64_t index);
+  static bool contains(const uint64_t* w, uint64_t index) { return rank(w, index) != kAbsent; }
+  // Where `index` lies among the set's members in ascending order (0 for the first), kAbsent when
+  // it is not one: the look-up decodes the gaps before it anyway.
+  static constexpr uint64_t kAbsent = UINT64_MAX;
+  static uint64_t rank(const uint64_t* w, uint64_t index);
 
  private:
   std::vector<uint64_t> owned_;         // built here
@@ -102,11 +106,11 @@ struct BitReader {
 
 }  // namespace rule_draw_detail
 
-inline bool RuleDrawSet::contains(const uint64_t* w, uint64_t index) {
+inline uint64_t RuleDrawSet::rank(const uint64_t* w, uint64_t index) {
   const uint64_t n = w[0], stream_words = w[1];
   const uint64_t blocks = (n + kBlock - 1) / kBlock;
   const uint64_t* heads = w + 2;
-  if (n == 0 || index < uint32_t(heads[0])) return false;
+  if (n == 0 || index < uint32_t(heads[0])) return kAbsent;
   // The last block whose first index is at most `index`.
   uint64_t lo = 0, hi = blocks;
   while (hi - lo > 1) {
@@ -117,18 +121,18 @@ inline bool RuleDrawSet::contains(const uint64_t* w, uint64_t index) {
       hi = mid;
   }
   uint64_t value = uint32_t(heads[lo]);
-  if (value == index) return true;
+  if (value == index) return lo * kBlock;
   rule_draw_detail::BitReader r{heads + blocks, heads[lo] >> 32, stream_words * 64};
   const int k = int(r.bits(kParameterBits));
   const uint64_t count = std::min(kBlock, n - lo * kBlock);
   for (uint64_t i = 1; i < count; ++i) {
     const uint64_t q = r.unary();
     const uint64_t low = r.bits(k);
-    if (!r.ok || q >= (uint64_t{1} << 32)) return false;
+    if (!r.ok || q >= (uint64_t{1} << 32)) return kAbsent;
     value += 1 + (q << k | low);
-    if (value >= index) return value == index;
+    if (value >= index) return value == index ? lo * kBlock + i : kAbsent;
   }
-  return false;
+  return kAbsent;
 }
 
 }  // namespace egtmin::probe

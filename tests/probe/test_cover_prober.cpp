@@ -802,6 +802,21 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
     if (enc.is_legal(p)) bad += check_position(**alone, t, p, false);
   }
   EXPECT_EQ(bad, 0);
+
+  // The same layout stamped with the oldest version still read is read, and is made again (its
+  // draws might take fewer bytes as rows).
+  const auto layout = layout_path(cover_file);
+  ASSERT_TRUE(store::save_cover(cover_file, file).ok());
+  auto id = cover_identity(cover_file);
+  ASSERT_TRUE(id.ok());
+  EXPECT_TRUE(layout_is_current(layout, *id));
+  auto bytes = read_file(layout);
+  ASSERT_TRUE(bytes.ok());
+  std::vector<uint8_t> older = *bytes;
+  older[8] = uint8_t(kOldestLayoutVersion);
+  ASSERT_TRUE(write_file_atomically(layout, older).ok());
+  EXPECT_TRUE(open_layout(layout, *id, {}).ok());
+  EXPECT_FALSE(layout_is_current(layout, *id));
 }
 
 // Capture-resolved covers: the values a promotion or capture reaches are left to the probe's
