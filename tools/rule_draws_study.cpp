@@ -31,8 +31,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
-#include <queue>
 #include <random>
 #include <string>
 #include <vector>
@@ -173,55 +171,25 @@ int study_rows(const Balance& b, const std::vector<uint32_t>& draws) {
   const Encoding enc(b);
   std::printf("%s: %zu draws as rows of one piece's 64 squares\n", b.name().c_str(), draws.size());
   for (int slot = 0; slot < k; ++slot) {
-    const int shift = square_shift(k, slot);
-    const uint64_t low = (uint64_t{1} << shift) - 1;
-    std::vector<std::pair<uint32_t, uint64_t>> rows;  // row key, mask
-    rows.reserve(draws.size());
-    for (uint32_t i : draws) {
-      const uint32_t key = uint32_t((i >> (shift + kSquareBits)) << shift | (i & low));
-      rows.push_back({key, uint64_t{1} << (i >> shift & kSquareMask)});
-    }
-    std::sort(rows.begin(), rows.end());
-    std::vector<uint32_t> keys;
-    std::vector<uint64_t> masks;
-    for (const auto& [key, bit] : rows) {
-      if (keys.empty() || keys.back() != key) keys.push_back(key), masks.push_back(0);
-      masks.back() |= bit;
-    }
+    const auto [keys, masks] = probe::RuleDrawRows::rows_of(draws, k, slot);
     std::vector<uint64_t> sorted = masks;
     std::sort(sorted.begin(), sorted.end());
     double bits = 0;
     size_t distinct = 0;
-    // A Huffman code of the masks' numbers: its bits are the sum of the merged weights.
-    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> weights;
     for (size_t a = 0; a < sorted.size();) {
       size_t z = a;
       while (z < sorted.size() && sorted[z] == sorted[a]) ++z;
       bits += double(z - a) * -std::log2(double(z - a) / double(sorted.size()));
-      weights.push(z - a);
       ++distinct, a = z;
-    }
-    uint64_t huffman_bits = 0;
-    while (weights.size() > 1) {
-      const uint64_t x = weights.top();
-      weights.pop();
-      const uint64_t y = weights.top();
-      weights.pop();
-      huffman_bits += x + y;
-      weights.push(x + y);
     }
     auto key_set = probe::RuleDrawSet::build(keys);
     if (!key_set) return 1;
     const size_t form = key_set->words().size_bytes() + size_t(bits / 8) + distinct * 8;
-    // What a probe could read in place: the row set, the Huffman-coded numbers with a 32-bit bit
-    // offset every 64 rows, the masks and each one's code length.
-    const size_t huffman =
-        key_set->words().size_bytes() + size_t(huffman_bits / 8) + (keys.size() + 63) / 64 * 4 + distinct * 9;
     std::printf(
         "  %c%d free: %zu rows, %zu distinct masks; rows as a set %zu bytes + masks' numbers %.0f + "
-        "masks %zu = %zu bytes (Huffman-coded numbers with offsets: %zu bytes)\n",
+        "masks %zu = %zu bytes\n",
         piece_char(enc.piece(slot)), slot, keys.size(), distinct, key_set->words().size_bytes(), bits / 8, distinct * 8,
-        form, huffman);
+        form);
   }
   // The built form, each slot free, against the set: bytes, and the mean time of a look-up of
   // every draw and of as many other indices.

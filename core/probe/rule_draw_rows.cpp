@@ -59,6 +59,24 @@ struct MsbWriter {
 
 }  // namespace
 
+RuleDrawRows::Rows RuleDrawRows::rows_of(std::span<const uint32_t> indices, int pieces, int slot) {
+  const unsigned shift = unsigned(square_shift(pieces, slot));
+  const uint64_t low = (uint64_t{1} << shift) - 1;
+  // Each index's row and its bit; rows in key order.
+  std::vector<std::pair<uint32_t, uint64_t>> bits;
+  bits.reserve(indices.size());
+  for (uint32_t i : indices)
+    bits.push_back({uint32_t((uint64_t(i) >> (shift + kSquareBits)) << shift | (i & low)),
+                    uint64_t{1} << (i >> shift & kSquareMask)});
+  std::sort(bits.begin(), bits.end());
+  Rows rows;
+  for (const auto& [key, bit] : bits) {
+    if (rows.keys.empty() || rows.keys.back() != key) rows.keys.push_back(key), rows.masks.push_back(0);
+    rows.masks.back() |= bit;
+  }
+  return rows;
+}
+
 Result<RuleDrawRows> RuleDrawRows::build(std::span<const uint32_t> ascending, int pieces, int slot) {
   RuleDrawRows s;
   if (ascending.empty()) return s;
@@ -66,20 +84,7 @@ Result<RuleDrawRows> RuleDrawRows::build(std::span<const uint32_t> ascending, in
   for (size_t i = 1; i < ascending.size(); ++i)
     if (ascending[i] <= ascending[i - 1]) return Error{"the rule's draws are not ascending and distinct"};
   const unsigned shift = unsigned(square_shift(pieces, slot));
-  const uint64_t low = (uint64_t{1} << shift) - 1;
-  // Each draw's row and its bit; rows in key order.
-  std::vector<std::pair<uint32_t, uint64_t>> bits;
-  bits.reserve(ascending.size());
-  for (uint32_t i : ascending)
-    bits.push_back({uint32_t((uint64_t(i) >> (shift + kSquareBits)) << shift | (i & low)),
-                    uint64_t{1} << (i >> shift & kSquareMask)});
-  std::sort(bits.begin(), bits.end());
-  std::vector<uint32_t> keys;
-  std::vector<uint64_t> row_masks;
-  for (const auto& [key, bit] : bits) {
-    if (keys.empty() || keys.back() != key) keys.push_back(key), row_masks.push_back(0);
-    row_masks.back() |= bit;
-  }
+  const auto [keys, row_masks] = rows_of(ascending, pieces, slot);
   auto row_set = RuleDrawSet::build(keys);
   if (!row_set) return row_set.error();
   // The distinct masks, their counts, their code lengths; symbols by length, then mask.
@@ -122,11 +127,14 @@ Result<RuleDrawRows> RuleDrawRows::build(std::span<const uint32_t> ascending, in
       out.push_back(uint64_t(v[i]) | (i + 1 < v.size() ? uint64_t(v[i + 1]) << 32 : 0));
   };
   std::vector<uint64_t>& w = s.owned_;
+  const std::span<const uint64_t> row_words = row_set->words();
+  w.reserve(kFixedWords + row_words.size() + symbol_masks.size() + kMaxCodeBits / 2 + (offsets.size() + 1) / 2 +
+            stream.words.size());
   w.push_back(kTag | uint64_t(shift) << 32 | ascending.size());
-  w.push_back(row_set->words().size());
+  w.push_back(row_words.size());
   w.push_back(masks.size());
   w.push_back(stream.words.size());
-  w.insert(w.end(), row_set->words().begin(), row_set->words().end());
+  w.insert(w.end(), row_words.begin(), row_words.end());
   w.insert(w.end(), symbol_masks.begin(), symbol_masks.end());
   pack32(counts, w);
   pack32(offsets, w);

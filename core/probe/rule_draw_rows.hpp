@@ -47,6 +47,13 @@ class RuleDrawRows {
   // From ascending, distinct indices of a balance of `pieces` pieces (a cover's list), the rows
   // freeing the square of `slot`.
   static Result<RuleDrawRows> build(std::span<const uint32_t> ascending, int pieces, int slot);
+  // The draws' rows with `slot`'s square free: each row's key (the index without that square's
+  // bits), ascending, and its mask of that square's values.
+  struct Rows {
+    std::vector<uint32_t> keys;
+    std::vector<uint64_t> masks;
+  };
+  static Rows rows_of(std::span<const uint32_t> indices, int pieces, int slot);
   // The smallest over every slot.
   static Result<RuleDrawRows> build_smallest(std::span<const uint32_t> ascending, int pieces);
   // Another form's words where they lie (a mapped layout), which must outlive this one. An error

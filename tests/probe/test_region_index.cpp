@@ -505,6 +505,30 @@ TEST(RegionIndex, FreedomLeavesToTheCaptureSearchWhatItDecides) {
   }
 }
 
+// A balance's table and the values its evasion searches read, for the side to move: `value` of the
+// positions its captures and promotions reach (their tables'), `same` of its own (its table's).
+struct SearchValues {
+  const Table& t;
+  SuccessorTables successors;
+  SuccessorValue value, same;
+  explicit SearchValues(const Balance& b) : t(**test::shared_store().ensure(b)), successors(b, ensure_successors(b)) {
+    value = [this](const Position& after) { return successors.value_stm(after); };
+    same = [this](const Position& p) {
+      const Wdl white = t.value(p);
+      return p.side_to_move() == White || white == Wdl::Illegal ? white : negate(white);
+    };
+  }
+  SearchValues(const SearchValues&) = delete;
+  SearchValues& operator=(const SearchValues&) = delete;
+
+ private:
+  static TableLookup ensure_successors(const Balance& b) {
+    for (const Balance& s : successor_balances(b))
+      if (!test::shared_store().ensure(s)) ADD_FAILURE() << s.name();
+    return test::shared_lookup();
+  }
+};
+
 // Positions in check that no move answers with check are left to the evasion search when it gives
 // each of them its value: the regions then need fewer cubes, and the search, the region's answer
 // and the capture search together give every representative its value (as a probe takes them:
@@ -512,14 +536,9 @@ TEST(RegionIndex, FreedomLeavesToTheCaptureSearchWhatItDecides) {
 TEST(RegionIndex, EvasionsLeftToTheSearchNeedFewerCubes) {
   for (const char* name : {"KRvKN", "KRvKP"}) {
     const Balance b = *Balance::parse(name);
-    const Table& t = **test::shared_store().ensure(b);
-    for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
-    const SuccessorTables successors(b, test::shared_lookup());
-    const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
-    const SuccessorValue same = [&](const Position& p) {
-      const Wdl white = t.value(p);
-      return p.side_to_move() == White || white == Wdl::Illegal ? white : negate(white);
-    };
+    const SearchValues v(b);
+    const Table& t = v.t;
+    const SuccessorValue &value = v.value, &same = v.same;
     const SuccessorValue child = [&](const Position& after) {
       return Balance::of(after).canonical() == b ? same(after) : value(after);
     };
@@ -574,15 +593,9 @@ TEST(RegionIndex, EvasionsLeftToTheSearchNeedFewerCubes) {
 // the other regions still leave theirs to the search. The misses are planted: no balance of four
 // pieces has one.
 TEST(RegionIndex, ARegionTheSearchMissesAPositionOfKeepsItsPositionsInCheck) {
-  const Balance b = *Balance::parse("KRvKN");
-  const Table& t = **test::shared_store().ensure(b);
-  for (const Balance& s : successor_balances(b)) ASSERT_TRUE(test::shared_store().ensure(s)) << s.name();
-  const SuccessorTables successors(b, test::shared_lookup());
-  const SuccessorValue value = [&](const Position& after) { return successors.value_stm(after); };
-  const SuccessorValue same = [&](const Position& p) {
-    const Wdl white = t.value(p);
-    return p.side_to_move() == White || white == Wdl::Illegal ? white : negate(white);
-  };
+  const SearchValues v(*Balance::parse("KRvKN"));
+  const Table& t = v.t;
+  const SuccessorValue &value = v.value, &same = v.same;
   const Encoding& enc = t.encoding();
   const CoverCanon canon(enc, CanonScheme::Full);
   const std::vector<logic::CubeWord> cubes = test::trie_cover(t, CanonScheme::Full).cubes;
