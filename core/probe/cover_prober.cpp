@@ -36,8 +36,11 @@ struct OneLeaf {
 std::optional<OneLeaf> one_leaf(const store::CoverFile& cover, std::span<const uint64_t> queries) {
   if (cover.cubes.size() > CoverProber::kOneLeafMaxCubes) return std::nullopt;
   const bool five = cover.balance.pieces() == 5;
+  // At five pieces the leaf holds its cubes' inputs: these layouts' bytes are what stand against
+  // Syzygy's small files of four pieces against a king, and a probe rarely passes the front line.
   OneLeaf leaf{CubeIndex(cover.cubes, cover.inputs, 1.0, 2.0, queries,
-                         five ? CoverProber::kOneLeafFrontCubes : CoverProber::kSmallFrontCubes)};
+                         five ? CoverProber::kOneLeafFrontCubes : CoverProber::kSmallFrontCubes,
+                         five ? LeafRows::Inputs : LeafRows::Values)};
   const double blocks = leaf.index.leaf_blocks_per_query(queries);
   leaf.quick =
       blocks <= CoverProber::kOneLeafBlocks || leaf.index.hot_words().size_bytes() <= CoverProber::kOneLeafCachedBytes;

@@ -3,6 +3,7 @@
 // saving its state are in cube_index_build.cpp.
 #include "probe/cube_index.hpp"
 
+#include <bit>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,12 @@ bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
     const auto [ref, depth] = todo.back();
     todo.pop_back();
     if (is_leaf(ref)) {
+      if (leaf_rows(ref) == LeafRows::Inputs) {
+        if (leaf_active(ref) != 0 ||
+            !input_rows_fit(leaf_offset(ref), leaf_blocks(ref), hot_words.data() + front_words_ + node_words_))
+          return false;
+        continue;
+      }
       const unsigned active = leaf_active(ref);
       if (active >> groups_) return false;
       uint64_t rows = kFirstGroupRow;
@@ -77,6 +84,30 @@ bool CubeIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   words_ = hot_words.data();
   front_cubes_from_rows();
   return true;
+}
+
+bool CubeIndex::input_rows_fit(uint64_t offset, uint64_t blocks, const uint64_t* slices) const {
+  // Header, default output, then each block's header and rows, all inside the slices; the cube
+  // count fills the blocks but the last.
+  if (offset + 2 > slice_words_) return false;
+  const uint64_t count = slices[offset] >> kHeaderCountShift, word = slices[offset + 1];
+  const uint64_t guide_shift = word >> kGuideShift;
+  if ((count + 63) / 64 != blocks || (word & ((uint64_t{1} << kGuideShift) - 4)) != 0 ||
+      guide_shift % kSquareBits != 0 || guide_shift + kSquareBits >= uint64_t(inputs_))
+    return false;
+  // The squares and starts rows, then every block where its start says, in order, one after
+  // another, each inside the slices.
+  const uint64_t inputs_bits = (uint64_t{1} << (2 * inputs_)) - 1;
+  const uint64_t* starts = slices + offset + 2 + blocks;
+  uint64_t at = 2 + blocks + (blocks + 1) / 2;  // from the leaf's header word
+  if (offset + at > slice_words_) return false;
+  for (uint64_t b = 0; b < blocks; ++b) {
+    if ((starts[b / 2] >> (32 * (b % 2)) & UINT32_MAX) != at || offset + at >= slice_words_) return false;
+    const uint64_t head = slices[offset + at];
+    if (head & ~(inputs_bits | kOutputRowsStored)) return false;
+    at += 1 + uint64_t(std::popcount(head)) + (head & kOutputRowsStored ? 1 : 0);
+  }
+  return offset + at <= slice_words_;
 }
 
 void CubeIndex::front_cubes_from_rows() {

@@ -49,15 +49,21 @@
 
 namespace egtmin::probe {
 
+// What a leaf's blocks hold: Values, one row per value of each active group (a load per group,
+// fixed offsets); Inputs, the rows of each input's admitted values that some cube excludes.
+enum class LeafRows : uint8_t { Values, Inputs };
+
 class CubeIndex {
  public:
-  // Node references. Leaf: kLeaf | blocks << 40 | active groups << 29 | offset in slices_ of the
-  // leaf (a header word: its first position in ids_, then the blocks). Inner: width << 40 |
+  // Node references. Leaf: kLeaf | input rows (kInputRowsLeaf) | blocks << 40 | active groups << 29
+  // | offset in slices_ of the leaf (a header word: its first position in ids_ and its cube count,
+  // then the blocks; a leaf of input rows has its default output word between). Inner: width << 40 |
   // shift << 32 | offset in nodes_ of its 2^width child references, indexed by
   // (index >> shift) & (2^width - 1). Packed and unpacked by the functions below.
   static constexpr uint64_t kLeaf = uint64_t{1} << 63;
+  static constexpr uint64_t kInputRowsLeaf = uint64_t{1} << 62;
   static constexpr int kBlocksShift = 40, kActiveShift = 29;
-  static constexpr uint64_t kBlocksMask = (uint64_t{1} << 23) - 1;
+  static constexpr uint64_t kBlocksMask = (uint64_t{1} << 22) - 1;
   static constexpr uint64_t kActiveMask = (uint64_t{1} << 11) - 1;
   static constexpr uint64_t kOffsetMask = (uint64_t{1} << 29) - 1;
   static constexpr int kWidthShift = 40, kSplitShift = 32;
@@ -69,6 +75,17 @@ class CubeIndex {
   // A leaf's header word: its first position in ids_ (low 40 bits) and its cube count.
   static constexpr uint64_t kHeaderIdMask = (uint64_t{1} << 40) - 1;
   static constexpr int kHeaderCountShift = 40;
+  // A block of input rows: its header word (bit 2j + v: the row of the cubes admitting value v at
+  // index bit j is stored; kOutputRowsStored: the outputs' two rows follow the input rows, else
+  // every cube of the block has the leaf's default output), then the rows stored, in bit order.
+  static constexpr uint64_t kOutputRowsStored = uint64_t{1} << 62;
+  static constexpr uint64_t kInputRowBits = kOutputRowsStored - 1;
+  // A leaf of input rows begins with a word holding its default output (bits 0-1) and the shift
+  // in the index of its guide piece's square (from bit kGuideShift); then a word per block, the
+  // guide's squares some cube of the block admits (one bit each); then per block the offset of
+  // its header from the leaf's header word (32 bits, padded to a whole word): a probe reads the
+  // squares in one sequential run and enters only the blocks admitting its square.
+  static constexpr int kGuideShift = 8;
 
   // The front line's most cubes (16 blocks).
   static constexpr size_t kFront = 1024;
@@ -85,8 +102,13 @@ class CubeIndex {
   }
   // A leaf's reference: its 64-cube blocks, its active groups (bit g: group g has rows), and the
   // offset of its header word in slices_.
-  [[gnu::always_inline]] static constexpr uint64_t leaf_ref(uint64_t blocks, uint64_t active, uint64_t offset) {
-    return kLeaf | blocks << kBlocksShift | active << kActiveShift | offset;
+  [[gnu::always_inline]] static constexpr uint64_t leaf_ref(uint64_t blocks, uint64_t active, uint64_t offset,
+                                                            LeafRows rows = LeafRows::Values) {
+    return kLeaf | (rows == LeafRows::Inputs ? kInputRowsLeaf : 0) | blocks << kBlocksShift | active << kActiveShift |
+           offset;
+  }
+  [[gnu::always_inline]] static constexpr LeafRows leaf_rows(uint64_t ref) {
+    return ref & kInputRowsLeaf ? LeafRows::Inputs : LeafRows::Values;
   }
   [[gnu::always_inline]] static constexpr uint32_t leaf_blocks(uint64_t ref) {
     return uint32_t((ref >> kBlocksShift) & kBlocksMask);
@@ -111,9 +133,10 @@ class CubeIndex {
   // `queries`: optional sample of the indices probes will ask for (canonical representatives of
   // legal positions). With it, the copy budget is spent where the sample goes and regions no
   // sampled query reaches stay unsplit; without it, the index space is taken as uniform.
-  // `front_cubes`: the front line's most cubes (at most kFront, in blocks of 64).
+  // `front_cubes`: the front line's most cubes (at most kFront, in blocks of 64). `leaf_rows`:
+  // what the leaves' blocks hold.
   CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies = 2.0, double split_copies = 2.0,
-            std::span<const uint64_t> queries = {}, size_t front_cubes = kFront);
+            std::span<const uint64_t> queries = {}, size_t front_cubes = kFront, LeafRows leaf_rows = LeafRows::Values);
   // The front line alone, for covers whose misses another structure answers from the start (5-piece
   // covers and their RegionIndex): building the tree of a cover of millions of cubes is slow
   // and is thrown away. find() gives 0 after a front miss, as after drop_tree().
@@ -152,8 +175,7 @@ class CubeIndex {
   // path never touches the cube words.
   logic::Output find_output(uint64_t index) const {
     if (const Hit h = front_match(index); h.hits) return output_at(front(), uint64_t(front_blocks_), h);
-    const Match m = match(index);
-    return m.hit.hits ? output_at(m.slab, m.blocks, m.hit) : logic::Output::None;
+    return match(index).out;
   }
 
   // find_output for covers of the paper's encoding with K pieces (inputs = 1 + 6K, the groups
@@ -241,6 +263,11 @@ class CubeIndex {
     for (int i = 0; i < K; ++i) index = (index << kSquareBits) | sq[size_t(i)];
     uint64_t ref = h.root;
     while (!is_leaf(ref)) ref = h.nodes[child_slot(ref, index)];
+    if (ref & kInputRowsLeaf) {
+      logic::Output out = logic::Output::None;
+      scan_input_rows(h.slices + leaf_offset(ref), leaf_blocks(ref), index, input_row_query(index, kInputs), out);
+      return out;
+    }
     // The leaf's groups (only probes that miss the front get here): the side to move, then each
     // piece's rank and file.
     std::array<uint32_t, kGroups> value;
@@ -278,6 +305,48 @@ class CubeIndex {
     }
     return {};
   }
+  // The header bits of the rows a query at `index` (of `inputs` inputs) reads: for each index bit j
+  // of value v, bit 2j + v.
+  [[gnu::always_inline]] static constexpr uint64_t input_row_query(uint64_t index, int inputs) {
+    const uint64_t bits = index & ((uint64_t{1} << inputs) - 1);
+    return spread_bits(bits) << 1 | spread_bits(~bits & ((uint64_t{1} << inputs) - 1));
+  }
+  // Bit j of x (j < 32) to bit 2j.
+  [[gnu::always_inline]] static constexpr uint64_t spread_bits(uint64_t x) {
+    x = (x | x << 16) & 0x0000ffff0000ffffull;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+    x = (x | x << 2) & 0x3333333333333333ull;
+    return (x | x << 1) & 0x5555555555555555ull;
+  }
+  // The first block of a leaf of input rows (at its header word) with a cube holding the query
+  // (`want`: input_row_query), those cubes as bits, and the first one's output in `out` (None when
+  // no block has one).
+  static Hit scan_input_rows(const uint64_t* leaf, uint64_t blocks, uint64_t index, uint64_t want, logic::Output& out) {
+    const uint64_t count = leaf[0] >> kHeaderCountShift;
+    const uint64_t square = (index >> (leaf[1] >> kGuideShift)) & kSquareMask;
+    const uint64_t* squares = leaf + 2;  // per block, the guide's squares its cubes admit
+    const auto* starts = reinterpret_cast<const uint32_t*>(squares + blocks);  // per block, its first word
+    for (uint64_t b = 0; b < blocks; ++b) {
+      if (!(squares[b] >> square & 1)) continue;
+      const uint64_t* p = leaf + starts[b];
+      const uint64_t head = p[0];
+      const uint64_t* rows = p + 1;
+      // The last block's places past the leaf's cubes hold none.
+      uint64_t acc = b + 1 < blocks || count % 64 == 0 ? ~uint64_t{0} : (uint64_t{1} << (count % 64)) - 1;
+      for (uint64_t m = head & want; m && acc; m &= m - 1) acc &= rows[std::popcount(head & ((m & (~m + 1)) - 1))];
+      if (acc) {
+        const uint64_t stored = uint64_t(std::popcount(head & kInputRowBits));
+        const unsigned bit = unsigned(lowest_bit(acc));
+        out = head & kOutputRowsStored
+                  ? logic::Output(((rows[stored] >> bit) & 1) << 1 | ((rows[stored + 1] >> bit) & 1))
+                  : logic::Output(leaf[1] & 3);
+        return {b, acc};
+      }
+    }
+    out = logic::Output::None;
+    return {};
+  }
   static logic::Output output_at(const uint64_t* slab, uint64_t blocks, Hit h) {
     const unsigned bit = unsigned(lowest_bit(h.hits));
     return logic::Output(((slab[kOutHiRow * blocks + h.block] >> bit) & 1) << 1 |
@@ -313,8 +382,9 @@ class CubeIndex {
   struct Match {
     const uint64_t* slab = nullptr;  // the leaf's rows
     uint64_t blocks = 0;
-    uint64_t leaf_id = 0;  // the leaf's first position in ids_
-    Hit hit;               // hit.hits = 0: no match
+    uint64_t leaf_id = 0;                     // the leaf's first position in ids_
+    Hit hit;                                  // hit.hits = 0: no match
+    logic::Output out = logic::Output::None;  // the first matching cube's
   };
   Match match(uint64_t index) const {
     if (slice_words_ == 0) [[unlikely]]
@@ -326,6 +396,10 @@ class CubeIndex {
     m.leaf_id = header_first_id(p[0]);
     m.slab = p + 1;
     m.blocks = leaf_blocks(ref);
+    if (ref & kInputRowsLeaf) {
+      m.hit = scan_input_rows(p, m.blocks, index, input_row_query(index, inputs_), m.out);
+      return m;
+    }
     const unsigned active = leaf_active(ref);
     std::array<uint32_t, kMaxGroups> at{};
     uint32_t row = kFirstGroupRow;
@@ -336,6 +410,7 @@ class CubeIndex {
       if (on) row += group_mask_[size_t(g)] + 1;
     }
     m.hit = scan(m.slab, m.blocks, at);
+    if (m.hit.hits) m.out = output_at(m.slab, m.blocks, m.hit);
     return m;
   }
 
@@ -350,6 +425,16 @@ class CubeIndex {
   // The slab of `ids` (blocks of 64 in order): the outputs' two rows, the all-ones row, then for
   // each active group one row per value.
   void append_slab(std::span<const uint32_t> ids, unsigned active, std::vector<uint64_t>& out) const;
+  // The blocks of input rows of `ids` (LeafRows::Inputs), after the leaf's word (default output,
+  // guide), `guide` the piece whose squares each block's first word lists.
+  void append_input_rows(std::span<const uint32_t> ids, uint64_t guide, std::vector<uint64_t>& out) const;
+  // Orders a leaf of input rows (past its greedy head) and returns its guide piece.
+  uint64_t arrange_input_rows(std::vector<uint32_t>& order) const;
+  // The squares of `piece` (0: the first after the side to move) that cube c admits, as bits.
+  uint64_t admitted_squares(logic::CubeWord c, int piece) const;
+  // Whether a leaf of input rows at `offset` in the slices, of `blocks` blocks, lies inside them
+  // and its headers name only this index's inputs (a layout read back).
+  bool input_rows_fit(uint64_t offset, uint64_t blocks, const uint64_t* slices) const;
   uint64_t make_leaf(std::vector<uint32_t>& cubes, const std::vector<uint64_t>& queries, uint64_t used_inputs,
                      uint64_t fixed_values);
   // The front line: blocks of 64 greedy picks, at most `max_cubes` cubes (kFront).
@@ -392,6 +477,7 @@ class CubeIndex {
 
   int inputs_ = 0;
   double split_copies_ = 2.0;
+  LeafRows leaf_rows_ = LeafRows::Values;  // while building
   size_t budget_ = 0;
   std::vector<logic::CubeWord> front_cubes_;  // the front line, block after block
   // Its cubes: a layout stores the count alone and reads the cubes back from the front's rows

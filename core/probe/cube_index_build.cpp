@@ -7,12 +7,24 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace egtmin::probe {
 
 namespace {
 // A leaf of one 64-cube block is matched in one step: splitting it further cannot pay.
 constexpr size_t kLeafMax = 64;
+// A leaf of input rows keeps the greedy order for this many cubes, where most probes that pass
+// the front line stop; past them it groups the cubes by one piece's squares (its guide).
+constexpr size_t kGreedyInputRowCubes = 1024;
+// Bit b of a square, over the 64 squares: the squares with that bit set.
+constexpr std::array<uint64_t, kSquareBits> kSquareBitMasks = [] {
+  std::array<uint64_t, kSquareBits> m{};
+  for (int s = 0; s < 64; ++s)
+    for (int b = 0; b < kSquareBits; ++b)
+      if (s >> b & 1) m[size_t(b)] |= uint64_t{1} << s;
+  return m;
+}();
 // Front-line candidates: the cubes with the fewest literals (only big cubes hold many queries),
 // judged on at most this many sampled queries.
 constexpr size_t kFrontCandidates = 4096;
@@ -46,8 +58,8 @@ bool inside(logic::CubeWord small, logic::CubeWord big) { return ((small & ~big)
 }  // namespace
 
 CubeIndex::CubeIndex(std::span<const logic::CubeWord> cubes, int inputs, double max_copies, double split_copies,
-                     std::span<const uint64_t> queries, size_t front_cubes)
-    : inputs_(inputs), split_copies_(split_copies), cubes_(cubes.begin(), cubes.end()) {
+                     std::span<const uint64_t> queries, size_t front_cubes, LeafRows leaf_rows)
+    : inputs_(inputs), split_copies_(split_copies), leaf_rows_(leaf_rows), cubes_(cubes.begin(), cubes.end()) {
   set_groups();
   const bool sampled = !queries.empty();
   budget_ = size_t(std::max(max_copies - 1.0, 0.0) * double(cubes.size()));
@@ -281,6 +293,97 @@ void CubeIndex::append_slab(std::span<const uint32_t> ids, unsigned active, std:
   }
 }
 
+uint64_t CubeIndex::admitted_squares(logic::CubeWord c, int piece) const {
+  uint64_t squares = ~uint64_t{0};
+  for (int b = 0; b < kSquareBits; ++b) {
+    // Squares with bit b (of the six, most significant first) set.
+    const uint64_t ones = kSquareBitMasks[size_t(kSquareBits - 1 - b)];
+    const unsigned pair = unsigned(c >> logic::pair_shift(square_input(piece) + b)) & 3;
+    squares &= (pair & 2 ? ~ones : 0) | (pair & 1 ? ones : 0);
+  }
+  return squares;
+}
+
+uint64_t CubeIndex::arrange_input_rows(std::vector<uint32_t>& order) const {
+  // Past the greedy head, the cubes sorted by the guide's admitted squares, then by the inputs they
+  // pin and their values (cubes alike share their blocks' rows). The guide is the piece whose
+  // blocks then admit fewest squares in all: a probe enters only the blocks admitting its square.
+  const int pieces = (inputs_ - 1) / kSquareBits;
+  if (pieces < 1) return 0;
+  const auto tail = order.begin() + long(std::min(order.size(), kGreedyInputRowCubes));
+  auto pins = [&](uint32_t c) {
+    const logic::CubeWord x = cubes_[c] & logic::kInputMask;
+    return ~(x & (x >> 1)) & logic::kLowBits;
+  };
+  auto arrange = [&](int piece) {
+    std::stable_sort(tail, order.end(), [&](uint32_t a, uint32_t b) {
+      const uint64_t sa = admitted_squares(cubes_[a], piece), sb = admitted_squares(cubes_[b], piece);
+      return std::tuple(std::popcount(sa), sa, pins(a), cubes_[a]) <
+             std::tuple(std::popcount(sb), sb, pins(b), cubes_[b]);
+    });
+    uint64_t admitted = 0;
+    for (size_t first = 0; first < order.size(); first += 64) {
+      uint64_t any = 0;
+      for (size_t k = first; k < std::min(order.size(), first + 64); ++k)
+        any |= admitted_squares(cubes_[order[k]], piece);
+      admitted += uint64_t(std::popcount(any));
+    }
+    return admitted;
+  };
+  int best = 0;
+  uint64_t fewest = UINT64_MAX;
+  for (int piece = 0; piece < pieces; ++piece)
+    if (const uint64_t admitted = arrange(piece); admitted < fewest) fewest = admitted, best = piece;
+  arrange(best);
+  return uint64_t(best);
+}
+
+void CubeIndex::append_input_rows(std::span<const uint32_t> ids, uint64_t guide, std::vector<uint64_t>& out) const {
+  // The default output, which a block whose cubes all have it gives without rows: the commonest.
+  std::array<size_t, 4> tally{};
+  for (uint32_t id : ids) ++tally[size_t(logic::output_of(cubes_[id]))];
+  const uint64_t fallback = uint64_t(std::max_element(tally.begin(), tally.end()) - tally.begin());
+  const int pieces = (inputs_ - 1) / kSquareBits;
+  const uint64_t guide_shift = uint64_t(square_shift(pieces, int(guide)));
+  out.push_back(fallback | guide_shift << kGuideShift);
+  const size_t leaf_at = out.size() - 2;  // the leaf's header word
+  const size_t blocks = (ids.size() + 63) / 64;
+  const size_t squares_at = out.size(), starts_at = squares_at + blocks;
+  out.resize(starts_at + (blocks + 1) / 2, 0);
+  for (size_t first = 0, b = 0; first < ids.size(); first += 64, ++b) {
+    const size_t n = std::min<size_t>(64, ids.size() - first);
+    const uint64_t valid = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    std::array<uint64_t, 2 * logic::kMaxInputs> admit{};  // bit k of row 2j + v: cube k admits v at index bit j
+    uint64_t hi = 0, lo = 0, squares = 0;
+    bool other_outputs = false;
+    for (size_t k = 0; k < n; ++k) {
+      const logic::CubeWord c = cubes_[ids[first + k]];
+      const uint64_t bit = uint64_t{1} << k;
+      for (int i = 0; i < inputs_; ++i) {
+        const unsigned pair = unsigned(c >> logic::pair_shift(i)) & 3;  // bit 1: may be 0, bit 0: may be 1
+        const size_t j = size_t(inputs_ - 1 - i);
+        if (pair & 2) admit[2 * j] |= bit;
+        if (pair & 1) admit[2 * j + 1] |= bit;
+      }
+      const uint64_t o = uint64_t(logic::output_of(c));
+      if (o >> 1 & 1) hi |= bit;
+      if (o & 1) lo |= bit;
+      other_outputs = other_outputs || o != fallback;
+      squares |= admitted_squares(c, int(guide));
+    }
+    if (out.size() - leaf_at > UINT32_MAX) throw std::length_error("cube index: a leaf of more than 2^32 words");
+    out[squares_at + b] = squares;
+    out[starts_at + b / 2] |= uint64_t(out.size() - leaf_at) << (32 * (b % 2));
+    const size_t head_at = out.size();
+    out.push_back(0);
+    uint64_t head = 0;
+    for (size_t r = 0; r < 2 * size_t(inputs_); ++r)
+      if (admit[r] != valid) head |= uint64_t{1} << r, out.push_back(admit[r]);
+    if (other_outputs) head |= kOutputRowsStored, out.push_back(hi), out.push_back(lo);
+    out[head_at] = head;
+  }
+}
+
 void CubeIndex::append_front_slab(std::span<const uint32_t> ids, std::vector<uint64_t>& out) const {
   const size_t blocks = (ids.size() + 63) / 64;
   size_t rows = kFirstGroupRow;
@@ -422,6 +525,7 @@ uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<ui
     for (uint32_t i = 0; i < cubes.size(); ++i)
       if (!placed[i]) order[next++] = cubes[i];
   }
+  const uint64_t guide = leaf_rows_ == LeafRows::Inputs ? arrange_input_rows(order) : 0;
   // A group is left out when every cube admits every value the path lets reach this leaf.
   unsigned active = 0;
   for (int g = 0; g < groups_; ++g) {
@@ -450,8 +554,14 @@ uint64_t CubeIndex::make_leaf(std::vector<uint32_t>& cubes, const std::vector<ui
   const uint64_t offset = build_slices_.size();
   if (offset > kOffsetMask) throw std::length_error("cube index: more than 2^29 words of leaves");
   build_slices_.push_back(leaf_header(leaf_id, uint64_t(order.size())));
-  append_slab(std::span<const uint32_t>(ids_.data() + leaf_id, order.size()), active, build_slices_);
+  const std::span<const uint32_t> placed(ids_.data() + leaf_id, order.size());
   const size_t blocks = (order.size() + 63) / 64;
+  if (blocks > kBlocksMask) throw std::length_error("cube index: a leaf of more than 2^22 blocks");
+  if (leaf_rows_ == LeafRows::Inputs) {
+    append_input_rows(placed, guide, build_slices_);
+    return leaf_ref(uint64_t(blocks), 0, offset, LeafRows::Inputs);
+  }
+  append_slab(placed, active, build_slices_);
   return leaf_ref(uint64_t(blocks), uint64_t(active), offset);
 }
 

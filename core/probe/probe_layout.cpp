@@ -103,9 +103,13 @@ bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   std::array<uint8_t, kLayoutHeaderBytes> h{};
   if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) || !header_problem(h.data(), id).empty())
     return false;
-  if (read_at<uint32_t>(h.data() + 8) == kLayoutVersion) return true;
+  const uint32_t version = read_at<uint32_t>(h.data() + 8);
+  if (version == kLayoutVersion) return true;
   auto lc = open_layout(path, id, {});
-  return lc && (*lc)->rules.empty();
+  if (!lc) return false;
+  const bool draws_as_set = version < 12 && !(*lc)->rules.empty();
+  const bool five_piece_leaf = (*lc)->file.balance.pieces() == 5 && !(*lc)->region.built();
+  return !draws_as_set && !five_piece_leaf;
 }
 
 Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes,

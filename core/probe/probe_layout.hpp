@@ -34,9 +34,10 @@
 
 namespace egtmin::probe {
 
-// Version 12 may hold the rule's draws as rows (RuleDraws); a version 11 layout, whose draws are
-// always Rice-coded gaps, reads the same and is still read.
-inline constexpr uint32_t kLayoutVersion = 12;
+// Version 13 may hold leaves of input rows (CubeIndex, LeafRows::Inputs), version 12 the rule's
+// draws as rows (RuleDraws); layouts of versions 11 and 12, which have neither, read the same and
+// are still read.
+inline constexpr uint32_t kLayoutVersion = 13;
 inline constexpr uint32_t kOldestLayoutVersion = 11;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
@@ -98,8 +99,9 @@ LayoutParts layout_parts(const LoadedCover& lc);
 
 // Whether the file at `path` is a layout this egtmin reads made from the cover of identity `id`
 // (its header alone: what opening it checks before the payload's checksum), and one it would make
-// no smaller: an older version's holding the rule's draws is made again, since their rows may take
-// fewer bytes.
+// no smaller: an older version's is made again where it holds what a newer one may store in
+// fewer bytes: the rule's draws (rows, version 12) or a five-piece cover's one leaf (input rows,
+// version 13).
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the

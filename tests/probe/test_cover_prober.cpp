@@ -819,6 +819,69 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
   EXPECT_FALSE(layout_is_current(layout, *id));
 }
 
+// A five-piece cover small enough for one leaf gets a leaf of input rows, which answers as the
+// cubes do; its layout stamped with the version before input rows is read and made again, where a
+// smaller balance's layout of that version, holding neither input rows nor the rule's draws, is
+// current. The cover is made up (wins in random cubes of a few literals): no five-piece table.
+TEST(CoverProber, AFivePieceLeafHoldsInputRowsAndAnOlderOneIsMadeAgain) {
+  test::TempDir dir("prober-input-rows");
+  std::mt19937_64 rng(17);
+  auto made_up = [&](const char* name, size_t count) {
+    store::CoverFile f;
+    f.balance = *Balance::parse(name);
+    f.inputs = inputs_for(f.balance.pieces());
+    f.canon = CanonScheme::None;
+    f.passes = "test";
+    f.implied = logic::Output::Draw;
+    for (size_t n = 0; n < count; ++n) {
+      logic::CubeWord c = logic::universe(logic::Output::Win);
+      for (int k = 0; k < 8; ++k) {
+        const int input = int(rng() % uint64_t(f.inputs));
+        c &= ~(logic::CubeWord{rng() & 1 ? 2u : 1u} << logic::pair_shift(input));                 // pin it to a value
+        if (!(c & logic::pair_mask(input))) c |= logic::CubeWord{1} << logic::pair_shift(input);  // not empty
+      }
+      f.cubes.push_back(c);
+    }
+    return f;
+  };
+  for (const auto& [name, count] : {std::pair{"KQQBvK", size_t{3000}}, std::pair{"KQvKR", size_t{300}}}) {
+    const store::CoverFile f = made_up(name, count);
+    const auto cover_file = store::cover_path(dir.path, f.balance);
+    ASSERT_TRUE(store::save_cover(cover_file, f).ok());
+    ASSERT_TRUE(make_layout(cover_file).ok()) << name;
+    auto id = cover_identity(cover_file);
+    ASSERT_TRUE(id.ok());
+    const auto layout = layout_path(cover_file);
+    auto lc = open_layout(layout, *id, cover_file);
+    ASSERT_TRUE(lc.ok()) << lc.error().message;
+    const CubeIndex::Hot hot = (*lc)->index.hot();
+    const bool five = f.balance.pieces() == 5;
+    if (five) {
+      ASSERT_FALSE((*lc)->region.built());
+      ASSERT_TRUE(CubeIndex::is_leaf(hot.root));
+      EXPECT_EQ(CubeIndex::leaf_rows(hot.root), LeafRows::Inputs);
+      int differ = 0;
+      for (int n = 0; n < 200000 && differ < 3; ++n) {
+        const uint64_t index = rng() & ((uint64_t{1} << f.inputs) - 1);
+        const logic::CubeWord m = logic::minterm(index, f.inputs);
+        const bool held =
+            std::any_of(f.cubes.begin(), f.cubes.end(), [&](logic::CubeWord c) { return logic::contains(c, m); });
+        if (CubeIndex::find_output_fixed<5>(hot, index) != (held ? logic::Output::Win : logic::Output::None))
+          ++differ, ADD_FAILURE() << "index " << index;
+      }
+      EXPECT_EQ(differ, 0);
+    }
+    EXPECT_TRUE(layout_is_current(layout, *id)) << name;
+    auto bytes = read_file(layout);
+    ASSERT_TRUE(bytes.ok());
+    std::vector<uint8_t> older = *bytes;
+    older[8] = uint8_t(kLayoutVersion - 1);
+    ASSERT_TRUE(write_file_atomically(layout, older).ok());
+    EXPECT_TRUE(open_layout(layout, *id, {}).ok()) << name;
+    EXPECT_EQ(layout_is_current(layout, *id), !five) << name;
+  }
+}
+
 // Capture-resolved covers: the values a promotion or capture reaches are left to the probe's
 // search, which makes every position exact again (hot path and probe()); the same cover read as a
 // standalone one, without the search, is caught by check_probe (and so is a minimizer that lets a
