@@ -310,32 +310,40 @@ uint64_t CubeIndex::arrange_input_rows(std::vector<uint32_t>& order) const {
   // blocks then admit fewest squares in all: a probe enters only the blocks admitting its square.
   const int pieces = (inputs_ - 1) / kSquareBits;
   if (pieces < 1) return 0;
-  const auto tail = order.begin() + long(std::min(order.size(), kGreedyInputRowCubes));
-  auto pins = [&](uint32_t c) {
-    const logic::CubeWord x = cubes_[c] & logic::kInputMask;
-    return ~(x & (x >> 1)) & logic::kLowBits;
+  const size_t head = std::min(order.size(), kGreedyInputRowCubes);
+  struct Keyed {
+    int count;
+    uint64_t squares, pins;
+    logic::CubeWord cube;
+    uint32_t id;
+    auto key() const { return std::tuple(count, squares, pins, cube, id); }
   };
-  auto arrange = [&](int piece) {
-    std::stable_sort(tail, order.end(), [&](uint32_t a, uint32_t b) {
-      const uint64_t sa = admitted_squares(cubes_[a], piece), sb = admitted_squares(cubes_[b], piece);
-      return std::tuple(std::popcount(sa), sa, pins(a), cubes_[a]) <
-             std::tuple(std::popcount(sb), sb, pins(b), cubes_[b]);
-    });
+  std::vector<uint32_t> best_order;
+  uint64_t best = 0, fewest = UINT64_MAX;
+  for (int piece = 0; piece < pieces; ++piece) {
+    std::vector<Keyed> keyed;  // every cube with its squares; the tail's sorted
+    keyed.reserve(order.size());
+    for (uint32_t id : order) {
+      const logic::CubeWord x = cubes_[id] & logic::kInputMask;
+      const uint64_t squares = admitted_squares(cubes_[id], piece);
+      keyed.push_back({std::popcount(squares), squares, ~(x & (x >> 1)) & logic::kLowBits, cubes_[id], id});
+    }
+    std::sort(keyed.begin() + long(head), keyed.end(),
+              [](const Keyed& a, const Keyed& b) { return a.key() < b.key(); });
     uint64_t admitted = 0;
-    for (size_t first = 0; first < order.size(); first += 64) {
+    for (size_t first = 0; first < keyed.size(); first += 64) {
       uint64_t any = 0;
-      for (size_t k = first; k < std::min(order.size(), first + 64); ++k)
-        any |= admitted_squares(cubes_[order[k]], piece);
+      for (size_t k = first; k < std::min(keyed.size(), first + 64); ++k) any |= keyed[k].squares;
       admitted += uint64_t(std::popcount(any));
     }
-    return admitted;
-  };
-  int best = 0;
-  uint64_t fewest = UINT64_MAX;
-  for (int piece = 0; piece < pieces; ++piece)
-    if (const uint64_t admitted = arrange(piece); admitted < fewest) fewest = admitted, best = piece;
-  arrange(best);
-  return uint64_t(best);
+    if (admitted < fewest) {
+      fewest = admitted, best = uint64_t(piece);
+      best_order.clear();
+      for (const Keyed& k : keyed) best_order.push_back(k.id);
+    }
+  }
+  order = std::move(best_order);
+  return best;
 }
 
 void CubeIndex::append_input_rows(std::span<const uint32_t> ids, uint64_t guide, std::vector<uint64_t>& out) const {
