@@ -332,9 +332,33 @@ def syzygy_of(r, wdl):
 
 
 def layout_cell(r, syz):
-    """The capture-resolved cover's probe layout, where the record has it (older ones do not)."""
+    """The capture-resolved cover's probe layout, where the record has it (older ones do not), with
+    the layout's format version where the record gives it (its bytes depend on it)."""
     lay = r.get("cr_layout_bytes")
-    return f"{fmt(lay)} ({ratio(lay, syz)})" if lay and syz else "—"
+    version = f", v{r['cr_layout_version']}" if r.get("cr_layout_version") else ""
+    return f"{fmt(lay)} ({ratio(lay, syz)}{version})" if lay and syz else "—"
+
+
+def batch_layouts_text(recs, wdl):
+    """The five-piece set's own records' capture-resolved layouts of the newest format version any
+    record gives: a measurement that grows balance by balance, each layout written by the batch that
+    made and proved its cover, where a size record needs every layout on disk at once."""
+    with_version = [r for r in recs if cr_proven(r) and r.get("cr_layout_version") and wdl.get(r["balance"])]
+    if not with_version:
+        return []
+    newest = max(r["cr_layout_version"] for r in with_version)
+    have = sorted((r for r in with_version if r["cr_layout_version"] == newest), key=lambda r: r["balance"])
+    lay = sum(r["cr_layout_bytes"] for r in have)
+    syz = sum(wdl[r["balance"]] for r in have)
+    over = [f"{r['balance']} {ratio(r['cr_layout_bytes'], wdl[r['balance']])}" for r in have
+            if r["cr_layout_bytes"] > wdl[r["balance"]]]
+    worst = max(have, key=lambda r: r["cr_layout_bytes"] / wdl[r["balance"]])
+    return [f"The five-piece set's own records (`docs/data/batch`, [results-5piece.md](results-5piece.md)) give the "
+            f"layout each batch wrote beside the cover it made and proved: of the newest layout version ({newest}), "
+            f"**{len(have)} of {FIVE_PIECE_BALANCES}** balances, **{fmt(lay)}** bytes against Syzygy's {fmt(syz)} "
+            f"for the same balances (**{ratio(lay, syz)}**); largest {worst['balance']} "
+            f"{ratio(worst['cr_layout_bytes'], wdl[worst['balance']])}; over 1.0x: "
+            + (", ".join(over) if over else "none") + ".", ""]
 
 
 def made_cell(r):
@@ -808,6 +832,7 @@ def results_text():
     ready = [(name, sizes[name]) for name in ("pieces4-cr", "pieces5-cr") if name in sizes]  # 2-4, 5 pieces
     if ready:
         out += probe_ready_text(ready, syzygy_sizes())
+    out += batch_layouts_text(batch_records(), syzygy_sizes())
 
     # Time and memory.
     out += ["## Tables, minimization, memory", "",
@@ -965,6 +990,17 @@ def selftest(args):
         record.write_text(json.dumps(r, indent=1) + "\n")
         steps.append(("check after a record changed", run("check"), 1))
         steps += [("write again", run("write"), 0), ("check after writing again", run("check"), 0)]
+        # A layout of a newer version than any other record's is summed on its own.
+        proven = next((p for p in sorted((copy / "docs" / "data" / "batch").glob("*.json")) if cr_proven(load(p))
+                       and load(p).get("cr_layout_bytes")), None)
+        if proven is not None:
+            r = load(proven)
+            r["cr_layout_version"] = 1 + max((load(p).get("cr_layout_version", 0) for p in proven.parent.glob("*.json")))
+            proven.write_text(json.dumps(r, indent=1) + "\n")
+            run("write")
+            page = (copy / "docs" / "results.md").read_text()
+            want = f"({r['cr_layout_version']}), **1 of {FIVE_PIECE_BALANCES}** balances, **{fmt(r['cr_layout_bytes'])}**"
+            steps.append(("the newest layout version's records summed", int(want not in page), 0))
         failed = [f"{what}: exit {got}, expected {want}" for what, got, want in steps if got != want]
         for f in failed:
             print(f"results selftest: {f}", file=sys.stderr)

@@ -36,6 +36,7 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
     made.bytes = std::filesystem::file_size(made.result->cover_path, ec);
     const uint64_t layout = std::filesystem::file_size(probe::layout_path(made.result->cover_path), ec);
     made.layout_bytes = ec ? 0 : layout;
+    made.layout_version = ec ? 0 : probe::kLayoutVersion;
   }
   c.figures = made.figures;
   c.error = made.error;

@@ -90,8 +90,9 @@ struct MadeCover {
   StageFigures figures;
   std::optional<BalanceResult> result;
   std::string error;
-  uint64_t bytes = 0;         // of the cover file
-  uint64_t layout_bytes = 0;  // of its probe layout, which probes without it (0: none written)
+  uint64_t bytes = 0;           // of the cover file
+  uint64_t layout_bytes = 0;    // of its probe layout, which probes without it (0: none written)
+  uint32_t layout_version = 0;  // the layout's format version, which its bytes depend on (0: none)
 };
 MadeCover make_cover(StageContext& c, store::CoverKind kind);
 

@@ -185,6 +185,9 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
     EXPECT_EQ(r.results<S::MinimizeCr>().layout_bytes, fs::file_size(probe::layout_path(cr_path)));
     const fs::path standalone = store::cover_path(dir.path, r.balance, store::CoverKind::Standalone);
     EXPECT_EQ(r.results<S::Minimize>().layout_bytes, fs::file_size(probe::layout_path(standalone)));
+    // Their format version, which the bytes depend on.
+    EXPECT_EQ(r.results<S::MinimizeCr>().layout_version, probe::kLayoutVersion);
+    EXPECT_EQ(r.results<S::Minimize>().layout_version, probe::kLayoutVersion);
     EXPECT_GT(r.stage(S::MinimizeCr).seconds, 0);
     EXPECT_GT(r.results<S::MinimizeCr>().expected_peak_bytes, 0u);
     // The probe's proof agreed everywhere: the cubes' own check was not needed.
@@ -206,6 +209,7 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
   for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
   EXPECT_EQ(again->back().results<S::MinimizeCr>().cover_bytes, kpk.results<S::MinimizeCr>().cover_bytes);
   EXPECT_EQ(again->back().results<S::MinimizeCr>().layout_bytes, kpk.results<S::MinimizeCr>().layout_bytes);
+  EXPECT_EQ(again->back().results<S::MinimizeCr>().layout_version, probe::kLayoutVersion);
   EXPECT_EQ(again->back().results<S::MinimizeCr>().search_positions, kpk.results<S::MinimizeCr>().search_positions);
   EXPECT_EQ(again->back().results<S::CheckCr>().probed_positions, kpk.results<S::CheckCr>().probed_positions);
   EXPECT_EQ(again->back().stage(S::CheckCr).seconds, kpk.stage(S::CheckCr).seconds);

@@ -21,6 +21,7 @@ void Stage<BatchStage::MinimizeCr>::run(StageContext& c, Results& r) {
   r.reused_standalone = result.reused_standalone;
   r.cover_bytes = made.bytes;
   r.layout_bytes = made.layout_bytes;
+  r.layout_version = made.layout_version;
   c.figures.done = true;
 }
 

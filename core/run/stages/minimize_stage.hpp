@@ -17,7 +17,8 @@ struct Stage<BatchStage::Minimize> {
     uint64_t cubes = 0;
     uint64_t rule_draws = 0;
     uint64_t cover_bytes = 0;
-    uint64_t layout_bytes = 0;  // the cover's probe layout: what probing at speed keeps on disk
+    uint64_t layout_bytes = 0;    // the cover's probe layout: what probing at speed keeps on disk
+    uint32_t layout_version = 0;  // its format version: a later one may take other bytes (0: none)
     std::vector<int> split_inputs;
     uint64_t care_positions = 0;
     // Per pass, over parts summed (logic::Minimized::reports): where the minimization's time goes.
@@ -31,6 +32,7 @@ struct Stage<BatchStage::Minimize> {
     v("rule_draws", r.rule_draws);
     v("cover_bytes", r.cover_bytes);
     v("layout_bytes", r.layout_bytes);
+    v("layout_version", r.layout_version);
     v("split_inputs", r.split_inputs);
     v("care_positions", r.care_positions);
     v("passes", r.passes);
