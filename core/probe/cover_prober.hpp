@@ -160,7 +160,8 @@ class CoverProber {
   // commonest answer; a little slower than its regions, in 13,824 bytes where they take 131,256;
   // docs/measured.md).
   static constexpr size_t kOneLeafCachedBytes = size_t{64} << 10;
-  // At five pieces, a leaf costing at most this many blocks per probe where its words are fewer
+  // At five pieces, a leaf whose probes enter at most this many blocks (those admitting the guide
+  // piece's square: CubeIndex::leaf_blocks_per_query) where its words are fewer
   // than the front line's and the regions'. Why: the regions copy a cube into every region it
   // spans behind a directory of 2^19 regions, so the covers of a few tens of thousands of cubes
   // take about twice as many bytes in regions as in one leaf, often more than their Syzygy files

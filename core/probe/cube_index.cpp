@@ -95,17 +95,15 @@ bool CubeIndex::input_rows_fit(uint64_t offset, uint64_t blocks, const uint64_t*
   if ((count + 63) / 64 != blocks || (word & ((uint64_t{1} << kGuideShift) - 4)) != 0 ||
       guide_shift % kSquareBits != 0 || guide_shift + kSquareBits >= uint64_t(inputs_))
     return false;
-  // The squares and starts rows, then every block where its start says, in order, one after
-  // another, each inside the slices.
+  // The directory (each block's squares and header), then every block's rows one after another,
+  // all inside the slices.
   const uint64_t inputs_bits = (uint64_t{1} << (2 * inputs_)) - 1;
-  const uint64_t* starts = slices + offset + 2 + blocks;
-  uint64_t at = 2 + blocks + (blocks + 1) / 2;  // from the leaf's header word
+  uint64_t at = 2 + 2 * blocks;  // from the leaf's header word
   if (offset + at > slice_words_) return false;
   for (uint64_t b = 0; b < blocks; ++b) {
-    if ((starts[b / 2] >> (32 * (b % 2)) & UINT32_MAX) != at || offset + at >= slice_words_) return false;
-    const uint64_t head = slices[offset + at];
+    const uint64_t head = slices[offset + 2 + 2 * b + 1];
     if (head & ~(inputs_bits | kOutputRowsStored)) return false;
-    at += 1 + uint64_t(std::popcount(head)) + (head & kOutputRowsStored ? 1 : 0);
+    at += block_rows(head);
   }
   return offset + at <= slice_words_;
 }
@@ -140,7 +138,8 @@ double CubeIndex::leaf_blocks_per_query(std::span<const uint64_t> queries) const
   for (uint64_t q : queries) {
     if (front_match(q).hits) continue;
     const Match m = match(q);
-    blocks += double(m.hit.hits ? m.hit.block + 1 : m.blocks);
+    const uint64_t end = m.hit.hits ? m.hit.block + 1 : m.blocks;
+    blocks += double(m.input_rows ? input_blocks_entered(m.slab - 1, end, q) : end);
   }
   return blocks / double(queries.size());
 }

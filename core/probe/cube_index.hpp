@@ -40,7 +40,7 @@
 // admitting a 1, each stored only where some cube of the block excludes that value, behind a
 // header word saying which are. A group's value rows take 8 words a block however few cubes pin
 // it; the input rows of the five-piece covers of four pieces against a king take a little over
-// half (KQQBvK's layout 400,448 -> 244,160 bytes). A probe reads one row per stored input its
+// half (KQQBvK's layout 400,448 -> 225,600 bytes). A probe reads one row per stored input its
 // value names, at a place a population count gives; so that a miss need not enter every block,
 // the cubes past the greedy head are sorted by one piece's squares, and a row of each block's
 // squares is scanned first (docs/measured.md).
@@ -87,14 +87,14 @@ class CubeIndex {
   static constexpr int kHeaderCountShift = 40;
   // A block of input rows: its header word (bit 2j + v: the row of the cubes admitting value v at
   // index bit j is stored; kOutputRowsStored: the outputs' two rows follow the input rows, else
-  // every cube of the block has the leaf's default output), then the rows stored, in bit order.
+  // every cube of the block has the leaf's default output), and the rows stored, in bit order.
   static constexpr uint64_t kOutputRowsStored = uint64_t{1} << 62;
   static constexpr uint64_t kInputRowBits = kOutputRowsStored - 1;
   // A leaf of input rows begins with a word holding its default output (bits 0-1) and the shift
-  // in the index of its guide piece's square (from bit kGuideShift); then a word per block, the
-  // guide's squares some cube of the block admits (one bit each); then per block the offset of
-  // its header from the leaf's header word (32 bits, padded to a whole word): a probe reads the
-  // squares in one sequential run and enters only the blocks admitting its square.
+  // in the index of its guide piece's square (from bit kGuideShift); then two words per block, the
+  // guide's squares some cube of the block admits (one bit each) and the block's header; then the
+  // blocks' rows, one block after another: a probe reads the directory in one sequential run,
+  // counting where each block's rows start, and enters only the blocks admitting its square.
   static constexpr int kGuideShift = 8;
 
   // The front line's most cubes (16 blocks).
@@ -156,8 +156,9 @@ class CubeIndex {
   bool built() const { return words_ != nullptr; }
   // The whole front line.
   std::span<const logic::CubeWord> front_cubes() const { return front_cubes_; }
-  // The leaf blocks a probe scans, on average over `queries` (indices; 0 for those the front line
-  // answers): what a front miss costs here, apart from reaching the leaf.
+  // The leaf blocks a probe enters, on average over `queries` (indices; 0 for those the front line
+  // answers): what a front miss costs here, apart from reaching the leaf. A leaf of input rows
+  // counts only the blocks admitting the probe's guide square; the others cost a directory word.
   double leaf_blocks_per_query(std::span<const uint64_t> queries) const;
   // Keeps the front line only (another structure answers what it misses): find() then gives 0
   // after a front miss. Call before the hot words move to an arena.
@@ -335,27 +336,31 @@ class CubeIndex {
   static Hit scan_input_rows(const uint64_t* leaf, uint64_t blocks, uint64_t index, uint64_t want, logic::Output& out) {
     const uint64_t count = leaf[0] >> kHeaderCountShift;
     const uint64_t square = (index >> (leaf[1] >> kGuideShift)) & kSquareMask;
-    const uint64_t* squares = leaf + 2;  // per block, the guide's squares its cubes admit
-    const auto* starts = reinterpret_cast<const uint32_t*>(squares + blocks);  // per block, its first word
-    for (uint64_t b = 0; b < blocks; ++b) {
-      if (!(squares[b] >> square & 1)) continue;
-      const uint64_t* p = leaf + starts[b];
-      const uint64_t head = p[0];
-      const uint64_t* rows = p + 1;
+    const uint64_t* directory = leaf + 2;           // per block, the guide's squares its cubes admit and its header
+    const uint64_t* rows = directory + 2 * blocks;  // block b's rows follow block b - 1's
+    for (uint64_t b = 0; b < blocks; ++b, directory += 2) {
+      const uint64_t head = directory[1];
+      const uint64_t* block = rows;
+      rows += block_rows(head);
+      if (!(directory[0] >> square & 1)) continue;
       // The last block's places past the leaf's cubes hold none.
       uint64_t acc = b + 1 < blocks || count % 64 == 0 ? ~uint64_t{0} : (uint64_t{1} << (count % 64)) - 1;
-      for (uint64_t m = head & want; m && acc; m &= m - 1) acc &= rows[std::popcount(head & ((m & (~m + 1)) - 1))];
+      for (uint64_t m = head & want; m && acc; m &= m - 1) acc &= block[std::popcount(head & ((m & (~m + 1)) - 1))];
       if (acc) {
         const uint64_t stored = uint64_t(std::popcount(head & kInputRowBits));
         const unsigned bit = unsigned(lowest_bit(acc));
         out = head & kOutputRowsStored
-                  ? logic::Output(((rows[stored] >> bit) & 1) << 1 | ((rows[stored + 1] >> bit) & 1))
+                  ? logic::Output(((block[stored] >> bit) & 1) << 1 | ((block[stored + 1] >> bit) & 1))
                   : logic::Output(leaf[1] & 3);
         return {b, acc};
       }
     }
     out = logic::Output::None;
     return {};
+  }
+  // The rows a block of input rows stores: one per header bit, two for the outputs.
+  [[gnu::always_inline]] static constexpr uint64_t block_rows(uint64_t head) {
+    return uint64_t(std::popcount(head)) + (head & kOutputRowsStored ? 1 : 0);
   }
   static logic::Output output_at(const uint64_t* slab, uint64_t blocks, Hit h) {
     const unsigned bit = unsigned(lowest_bit(h.hits));
@@ -395,7 +400,15 @@ class CubeIndex {
     uint64_t leaf_id = 0;                     // the leaf's first position in ids_
     Hit hit;                                  // hit.hits = 0: no match
     logic::Output out = logic::Output::None;  // the first matching cube's
+    bool input_rows = false;                  // a leaf of input rows, at slab - 1
   };
+  // The blocks before `end` of the leaf of input rows at `leaf` that a probe of `index` enters.
+  static uint64_t input_blocks_entered(const uint64_t* leaf, uint64_t end, uint64_t index) {
+    const uint64_t square = (index >> (leaf[1] >> kGuideShift)) & kSquareMask;
+    uint64_t entered = 0;
+    for (uint64_t b = 0; b < end; ++b) entered += leaf[2 + 2 * b] >> square & 1;
+    return entered;
+  }
   Match match(uint64_t index) const {
     if (slice_words_ == 0) [[unlikely]]
       return {};  // default-constructed
@@ -407,6 +420,7 @@ class CubeIndex {
     m.slab = p + 1;
     m.blocks = leaf_blocks(ref);
     if (ref & kInputRowsLeaf) {
+      m.input_rows = true;
       m.hit = scan_input_rows(p, m.blocks, index, input_row_query(index, inputs_), m.out);
       return m;
     }
@@ -440,6 +454,8 @@ class CubeIndex {
   void append_input_rows(std::span<const uint32_t> ids, uint64_t guide, std::vector<uint64_t>& out) const;
   // Orders a leaf of input rows (past its greedy head) and returns its guide piece.
   uint64_t arrange_input_rows(std::vector<uint32_t>& order) const;
+  // The rows the blocks of input rows of `ids` store (append_input_rows), output rows included.
+  uint64_t input_rows_stored(std::span<const uint32_t> ids) const;
   // The squares of `piece` (0: the first after the side to move) that cube c admits, as bits.
   uint64_t admitted_squares(logic::CubeWord c, int piece) const;
   // Whether a leaf of input rows at `offset` in the slices, of `blocks` blocks, lies inside them

@@ -17,6 +17,12 @@ constexpr size_t kLeafMax = 64;
 // A leaf of input rows keeps the greedy order for this many cubes, where most probes that pass
 // the front line stop; past them it groups the cubes by one piece's squares (its guide).
 constexpr size_t kGreedyInputRowCubes = 1024;
+// The guide is the piece whose blocks then store fewest rows, among those whose blocks a probe
+// enters at most this many times as often as with the guide entering fewest. Why: the guide
+// entering fewest is rarely the one grouping the cubes into fewest rows (KQQBvK: the lone king's
+// squares, 27,181 rows; a queen's, 25,364 rows, 7 % fewer bytes, for 26 % more blocks entered),
+// and a block entered costs a few row loads, a small part of a probe (docs/measured.md).
+constexpr double kGuideEnteredSlack = 1.3;
 // Bit b of a square, over the 64 squares: the squares with that bit set.
 constexpr std::array<uint64_t, kSquareBits> kSquareBitMasks = [] {
   std::array<uint64_t, kSquareBits> m{};
@@ -304,45 +310,64 @@ uint64_t CubeIndex::admitted_squares(logic::CubeWord c, int piece) const {
   return squares;
 }
 
+uint64_t CubeIndex::input_rows_stored(std::span<const uint32_t> ids) const {
+  uint64_t rows = 0;
+  for (size_t first = 0; first < ids.size(); first += 64) {
+    // Bit i: some cube of the block excludes a 0 (a 1) at input i; its row is then stored.
+    uint64_t excludes0 = 0, excludes1 = 0;
+    unsigned outputs = 0;
+    for (size_t k = first; k < std::min(ids.size(), first + 64); ++k) {
+      const logic::CubeWord c = cubes_[ids[k]];
+      const logic::CubeWord x = c & logic::kInputMask;
+      excludes0 |= ~(x >> 1) & logic::kLowBits;  // pair bit 1 clear: may not be 0
+      excludes1 |= ~x & logic::kLowBits;         // pair bit 0 clear: may not be 1
+      outputs |= 1u << unsigned(logic::output_of(c));
+    }
+    rows += uint64_t(std::popcount(excludes0) + std::popcount(excludes1));  // unused inputs admit both
+    if (std::popcount(outputs) > 1) rows += 2;
+  }
+  return rows;
+}
+
 uint64_t CubeIndex::arrange_input_rows(std::vector<uint32_t>& order) const {
-  // Past the greedy head, the cubes sorted by the guide's admitted squares, then by the inputs they
-  // pin and their values (cubes alike share their blocks' rows). The guide is the piece whose
-  // blocks then admit fewest squares in all: a probe enters only the blocks admitting its square.
+  // Past the greedy head, the cubes sorted by the guide's admitted squares, then as words (cubes
+  // alike share their blocks' rows): a probe enters only the blocks admitting its square. The
+  // guide: the piece whose blocks store fewest rows of those a probe enters nearly as seldom as
+  // the fewest (kGuideEnteredSlack).
   const int pieces = (inputs_ - 1) / kSquareBits;
   if (pieces < 1) return 0;
   const size_t head = std::min(order.size(), kGreedyInputRowCubes);
-  struct Keyed {
-    int count;
-    uint64_t squares, pins;
-    logic::CubeWord cube;
-    uint32_t id;
-    auto key() const { return std::tuple(count, squares, pins, cube, id); }
+  struct Arranged {
+    std::vector<uint32_t> order;
+    uint64_t entered = 0, rows = 0;  // squares admitted summed over the blocks; rows stored
   };
-  std::vector<uint32_t> best_order;
-  uint64_t best = 0, fewest = UINT64_MAX;
+  std::vector<Arranged> by_guide;
   for (int piece = 0; piece < pieces; ++piece) {
-    std::vector<Keyed> keyed;  // every cube with its squares; the tail's sorted
+    std::vector<std::tuple<uint64_t, logic::CubeWord, uint32_t>> keyed;  // squares, cube, id
     keyed.reserve(order.size());
-    for (uint32_t id : order) {
-      const logic::CubeWord x = cubes_[id] & logic::kInputMask;
-      const uint64_t squares = admitted_squares(cubes_[id], piece);
-      keyed.push_back({std::popcount(squares), squares, ~(x & (x >> 1)) & logic::kLowBits, cubes_[id], id});
-    }
-    std::sort(keyed.begin() + long(head), keyed.end(),
-              [](const Keyed& a, const Keyed& b) { return a.key() < b.key(); });
-    uint64_t admitted = 0;
+    for (uint32_t id : order) keyed.emplace_back(admitted_squares(cubes_[id], piece), cubes_[id], id);
+    std::sort(keyed.begin() + long(head), keyed.end());
+    Arranged a;
+    a.order.reserve(order.size());
     for (size_t first = 0; first < keyed.size(); first += 64) {
       uint64_t any = 0;
-      for (size_t k = first; k < std::min(keyed.size(), first + 64); ++k) any |= keyed[k].squares;
-      admitted += uint64_t(std::popcount(any));
+      for (size_t k = first; k < std::min(keyed.size(), first + 64); ++k) any |= std::get<0>(keyed[k]);
+      a.entered += uint64_t(std::popcount(any));
     }
-    if (admitted < fewest) {
-      fewest = admitted, best = uint64_t(piece);
-      best_order.clear();
-      for (const Keyed& k : keyed) best_order.push_back(k.id);
-    }
+    for (const auto& k : keyed) a.order.push_back(std::get<2>(k));
+    a.rows = input_rows_stored(a.order);
+    by_guide.push_back(std::move(a));
   }
-  order = std::move(best_order);
+  const uint64_t fewest = std::min_element(by_guide.begin(), by_guide.end(), [](const Arranged& a, const Arranged& b) {
+                            return a.entered < b.entered;
+                          })->entered;
+  size_t best = 0;
+  for (size_t g = 0; g < by_guide.size(); ++g)
+    if (double(by_guide[g].entered) <= kGuideEnteredSlack * double(fewest) &&
+        (double(by_guide[best].entered) > kGuideEnteredSlack * double(fewest) ||
+         by_guide[g].rows < by_guide[best].rows))
+      best = g;
+  order = std::move(by_guide[best].order);
   return best;
 }
 
@@ -354,10 +379,9 @@ void CubeIndex::append_input_rows(std::span<const uint32_t> ids, uint64_t guide,
   const int pieces = (inputs_ - 1) / kSquareBits;
   const uint64_t guide_shift = uint64_t(square_shift(pieces, int(guide)));
   out.push_back(fallback | guide_shift << kGuideShift);
-  const size_t leaf_at = out.size() - 2;  // the leaf's header word
   const size_t blocks = (ids.size() + 63) / 64;
-  const size_t squares_at = out.size(), starts_at = squares_at + blocks;
-  out.resize(starts_at + (blocks + 1) / 2, 0);
+  const size_t directory_at = out.size();  // per block, the guide's squares and the block's header
+  out.resize(directory_at + 2 * blocks, 0);
   for (size_t first = 0, b = 0; first < ids.size(); first += 64, ++b) {
     const size_t n = std::min<size_t>(64, ids.size() - first);
     const uint64_t valid = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
@@ -379,16 +403,12 @@ void CubeIndex::append_input_rows(std::span<const uint32_t> ids, uint64_t guide,
       other_outputs = other_outputs || o != fallback;
       squares |= admitted_squares(c, int(guide));
     }
-    if (out.size() - leaf_at > UINT32_MAX) throw std::length_error("cube index: a leaf of more than 2^32 words");
-    out[squares_at + b] = squares;
-    out[starts_at + b / 2] |= uint64_t(out.size() - leaf_at) << (32 * (b % 2));
-    const size_t head_at = out.size();
-    out.push_back(0);
     uint64_t head = 0;
     for (size_t r = 0; r < 2 * size_t(inputs_); ++r)
       if (admit[r] != valid) head |= uint64_t{1} << r, out.push_back(admit[r]);
     if (other_outputs) head |= kOutputRowsStored, out.push_back(hi), out.push_back(lo);
-    out[head_at] = head;
+    out[directory_at + 2 * b] = squares;
+    out[directory_at + 2 * b + 1] = head;
   }
 }
 

@@ -36,6 +36,8 @@ std::string header_problem(const uint8_t* h, const std::optional<CoverIdentity>&
   if (const uint32_t v = read_at<uint32_t>(h + 8); v < kOldestLayoutVersion || v > kLayoutVersion)
     return "layout version " + std::to_string(v) + ", this egtmin reads " + std::to_string(kOldestLayoutVersion) +
            " to " + std::to_string(kLayoutVersion);
+  else if (v == kUnreadLayoutVersion)
+    return "layout version " + std::to_string(v) + ", whose leaves of input rows this egtmin lays out otherwise";
   if (id && (read_at<uint64_t>(h + 16) != id->bytes || read_at<uint64_t>(h + 24) != id->crc64))
     return "made from another cover file";
   return {};

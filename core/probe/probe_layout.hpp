@@ -34,11 +34,14 @@
 
 namespace egtmin::probe {
 
-// Version 13 may hold leaves of input rows (CubeIndex, LeafRows::Inputs), version 12 the rule's
+// Version 14 may hold leaves of input rows (CubeIndex, LeafRows::Inputs), version 12 the rule's
 // draws as rows (RuleDraws); layouts of versions 11 and 12, which have neither, read the same and
-// are still read.
-inline constexpr uint32_t kLayoutVersion = 13;
+// are still read. Version 13's leaves of input rows kept each block's header among its rows,
+// behind offsets, and are not read (kUnreadLayoutVersion): such a layout is made again from its
+// cover as a missing one is.
+inline constexpr uint32_t kLayoutVersion = 14;
 inline constexpr uint32_t kOldestLayoutVersion = 11;
+inline constexpr uint32_t kUnreadLayoutVersion = 13;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
 //   0  8  magic
@@ -101,7 +104,7 @@ LayoutParts layout_parts(const LoadedCover& lc);
 // (its header alone: what opening it checks before the payload's checksum), and one it would make
 // no smaller: an older version's is made again where it holds what a newer one may store in
 // fewer bytes: the rule's draws (rows, version 12) or a five-piece cover's one leaf (input rows,
-// version 13).
+// arranged in fewer rows by version 14).
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the

@@ -822,7 +822,8 @@ TEST(CoverProber, CursedWinsAndBlessedLossesSurviveMinimizeAndProbe) {
 // A five-piece cover small enough for one leaf gets a leaf of input rows, which answers as the
 // cubes do; its layout stamped with the version before input rows is read and made again, where a
 // smaller balance's layout of that version, holding neither input rows nor the rule's draws, is
-// current. The cover is made up (wins in random cubes of a few literals): no five-piece table.
+// current; one stamped with the version whose input rows had another directory is refused. The cover is made up (wins
+// in random cubes of a few literals): no five-piece table.
 TEST(CoverProber, AFivePieceLeafHoldsInputRowsAndAnOlderOneIsMadeAgain) {
   test::TempDir dir("prober-input-rows");
   std::mt19937_64 rng(17);
@@ -874,11 +875,22 @@ TEST(CoverProber, AFivePieceLeafHoldsInputRowsAndAnOlderOneIsMadeAgain) {
     EXPECT_TRUE(layout_is_current(layout, *id)) << name;
     auto bytes = read_file(layout);
     ASSERT_TRUE(bytes.ok());
-    std::vector<uint8_t> older = *bytes;
-    older[8] = uint8_t(kLayoutVersion - 1);
-    ASSERT_TRUE(write_file_atomically(layout, older).ok());
-    EXPECT_TRUE(open_layout(layout, *id, {}).ok()) << name;
-    EXPECT_EQ(layout_is_current(layout, *id), !five) << name;
+    // Stamped with version 13, whose leaves of input rows had another directory: refused, saying
+    // so, and made again; with 12, which had none: read, and made again at five pieces only.
+    for (const uint32_t version : {kUnreadLayoutVersion, kUnreadLayoutVersion - 1}) {
+      std::vector<uint8_t> older = *bytes;
+      older[8] = uint8_t(version);
+      ASSERT_TRUE(write_file_atomically(layout, older).ok());
+      auto again = open_layout(layout, *id, {});
+      if (version == kUnreadLayoutVersion) {
+        ASSERT_FALSE(again.ok()) << name;
+        EXPECT_NE(again.error().message.find("version 13"), std::string::npos) << again.error().message;
+        EXPECT_FALSE(layout_is_current(layout, *id)) << name;
+      } else {
+        EXPECT_TRUE(again.ok()) << name;
+        EXPECT_EQ(layout_is_current(layout, *id), !five) << name;
+      }
+    }
   }
 }
 

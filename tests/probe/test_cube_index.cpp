@@ -152,15 +152,15 @@ TEST(CubeIndex, InputRowsTakeFewerWordsAndAreReadBackOrRefused) {
   }
   EXPECT_EQ(differ, 0);
 
-  // The leaf is the root (one leaf, no copies). Its blocks' headers, where its starts row says.
+  // The leaf is the root (one leaf, no copies). Its blocks' headers, second of each block's two
+  // words in the directory after the leaf's two.
   const CubeIndex::Hot hot = stored->hot();
   ASSERT_TRUE(CubeIndex::is_leaf(hot.root));
   ASSERT_EQ(CubeIndex::leaf_rows(hot.root), LeafRows::Inputs);
   const size_t leaf = size_t(hot.slices - words.data()) + size_t(CubeIndex::leaf_offset(hot.root));
   const size_t blocks = CubeIndex::leaf_blocks(hot.root);
-  const auto* starts = reinterpret_cast<const uint32_t*>(words.data() + leaf + 2 + blocks);
   std::vector<size_t> heads;
-  for (size_t b = 0; b < blocks; ++b) heads.push_back(leaf + starts[b]);
+  for (size_t b = 0; b < blocks; ++b) heads.push_back(leaf + 2 + 2 * b + 1);
   ASSERT_GT(heads.size(), 2u);
   std::vector<uint64_t> damaged = words;
   damaged[heads[0]] |= uint64_t{1} << (2 * cover.inputs);
