@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the probe layout reader (probe::parse_layout) and the hot path over what it
 // accepts. The input is a layout file. It is read twice: as it is, and with its header made to
-// agree with its payload (the cover's identity taken from the header, the payload's length and
-// CRC-64 written in), so that mutants reach the indexes' checks past the checksum. A layout the
+// agree with its payload (this egtmin's version, the cover's identity taken from the header, the
+// payload's length and CRC-64 written in), so that mutants reach the indexes' checks past the
+// checksum. A layout the
 // reader accepts must answer probes of its balance without reading outside its bytes: the target
 // probes positions spread over the index space through the hot path's own functions (the front
 // line, the tree, the region index, the list of the 50-move rule's draws), under AddressSanitizer
@@ -78,6 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size >= kLayoutHeaderBytes) {
     const uint64_t payload = size - kLayoutHeaderBytes;
     const uint64_t crc = lzma_crc64(bytes + kLayoutHeaderBytes, size_t(payload), 0);
+    std::memcpy(bytes + 8, &kLayoutVersion, sizeof kLayoutVersion);  // seeds of older versions too
     std::memcpy(bytes + 32, &payload, sizeof payload);
     std::memcpy(bytes + 40, &crc, sizeof crc);
     read_and_probe({bytes, size});
