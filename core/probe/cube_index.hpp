@@ -454,7 +454,9 @@ class CubeIndex {
   void append_input_rows(std::span<const uint32_t> ids, uint64_t guide, std::vector<uint64_t>& out) const;
   // Orders a leaf of input rows (past its greedy head) and returns its guide piece.
   uint64_t arrange_input_rows(std::vector<uint32_t>& order) const;
-  // The rows the blocks of input rows of `ids` store (append_input_rows), output rows included.
+  // The input rows the blocks of input rows of `ids` store (append_input_rows), and two output
+  // rows for each block whose cubes differ in output: an estimate that leaves out the blocks whose
+  // cubes all share an output other than the leaf's default, which store them too.
   uint64_t input_rows_stored(std::span<const uint32_t> ids) const;
   // The squares of `piece` (0: the first after the side to move) that cube c admits, as bits.
   uint64_t admitted_squares(logic::CubeWord c, int piece) const;
