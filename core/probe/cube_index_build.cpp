@@ -361,11 +361,10 @@ uint64_t CubeIndex::arrange_input_rows(std::vector<uint32_t>& order) const {
   const uint64_t fewest = std::min_element(by_guide.begin(), by_guide.end(), [](const Arranged& a, const Arranged& b) {
                             return a.entered < b.entered;
                           })->entered;
-  size_t best = 0;
+  size_t best = by_guide.size();  // the guide entering fewest always qualifies
   for (size_t g = 0; g < by_guide.size(); ++g)
     if (double(by_guide[g].entered) <= kGuideEnteredSlack * double(fewest) &&
-        (double(by_guide[best].entered) > kGuideEnteredSlack * double(fewest) ||
-         by_guide[g].rows < by_guide[best].rows))
+        (best == by_guide.size() || by_guide[g].rows < by_guide[best].rows))
       best = g;
   order = std::move(by_guide[best].order);
   return best;
