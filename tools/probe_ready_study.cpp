@@ -38,8 +38,13 @@
 // a second draw of as many positions: greedily, the cube holding the most positions no earlier
 // cube holds. The capture-resolved covers' capture search comes on top, as in every probe.
 //
+// With --blocks B, each form's cubes are also counted entropy-coded as a probe would decode them:
+// its regions' 64-bit words without the key's inputs, cut into blocks of at least B bytes, each
+// a raw LZMA2 stream (liblzma, preset 6, 8-byte alignment), with a 4-byte offset a block, and the
+// mean time to decode a block on this host.
+//
 //   egtmin_probe_ready_study COVER_FILE [--samples N] [--split N] [--key I,J,...] [--seed S]
-//                            [--syzygy DIR] [--sizes TSV]
+//                            [--blocks B] [--syzygy DIR] [--sizes TSV]
 //
 // Inputs are numbered as in logic/cube.hpp (0 the side to move, then 6 a piece's square, row
 // first); the tables print a key as stm and sN[bits] (slot N's square bits, 0 the highest). The
@@ -49,6 +54,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -63,6 +69,7 @@
 
 #include "logic/cube.hpp"
 #include "store/cover_file.hpp"
+#include "store/xz.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
 
@@ -92,6 +99,7 @@ struct Study {
   std::vector<uint64_t> samples;                    // representatives' indices
   std::vector<uint32_t> rank;                       // per cube: its place in the scan order
   int split = 0;
+  size_t block_bytes = 0;  // --blocks: the regions' words LZMA-compressed in blocks of this many bytes
 };
 
 int slot_of(int input) { return input == 0 ? -1 : (input - 1) / kSquareBits; }
@@ -222,7 +230,46 @@ struct Row {
          probe_buckets = 0;
   double fixed_bytes = 0, varied_bytes = 0, better_bytes = 0, dir_array = 0, dir_ef = 0, sub_dir = 0, total = 0,
          word_bytes = 0, word_total = 0;
+  double block_total = 0, block_count = 0, block_decode_us = 0;  // --blocks
 };
+
+double rule_and_header_bytes(const Study& s);
+
+// The regions' cubes as 64-bit words without the key's inputs, region after region, cut into
+// blocks of at least `block_bytes` (a region never split), each a raw LZMA2 stream (what a probe
+// would decode before scanning its region): the streams' bytes and a 4-byte offset a block, the
+// blocks, and the mean time to decode one.
+void study_blocks(const Study& s, const std::vector<std::vector<uint32_t>>& regions, const std::vector<int>& key,
+                  Row& row) {
+  CubeWord key_bits = 0;
+  for (int i : key) key_bits |= CubeWord{3} << logic::pair_shift(i);
+  store::Lzma2Options options;
+  options.preset = 6, options.extreme = false, options.lc = 0, options.lp = 3, options.pb = 3;
+  std::vector<uint8_t> block, decoded;
+  double bytes = 0, seconds = 0;
+  auto flush = [&] {
+    if (block.empty()) return;
+    auto packed = store::lzma2_raw_compress(block, options);
+    if (!packed) return;
+    decoded.resize(block.size());
+    const auto start = std::chrono::steady_clock::now();
+    if (store::lzma2_raw_decompress(*packed, decoded))
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    bytes += double(packed->size()) + 4;
+    row.block_count += 1;
+    block.clear();
+  };
+  for (const auto& ids : regions) {
+    for (uint32_t i : ids) {
+      const CubeWord w = s.cubes[i] & ~key_bits;
+      for (int b = 0; b < 8; ++b) block.push_back(uint8_t(w >> (8 * b)));
+    }
+    if (block.size() >= s.block_bytes) flush();
+  }
+  flush();
+  row.block_total = bytes + row.dir_ef + rule_and_header_bytes(s);
+  row.block_decode_us = row.block_count ? 1e6 * seconds / row.block_count : 0;
+}
 
 std::string key_text(const Study& s, const std::vector<int>& key) {
   std::string t;
@@ -435,6 +482,7 @@ Row study_key(const Study& s, const Encoding& enc, const std::string& form, cons
   // Cubes kept as the cover's own 64-bit words, one offset (in cubes) a region or group.
   row.word_bytes = 8 * row.copies + array_bits(entries + 1, row.copies) / 8 + row.sub_dir;
   row.word_total = row.word_bytes + rule_and_header_bytes(s);
+  if (s.block_bytes && !split) study_blocks(s, regions, key, row);
   if (!verbose) return row;
 
   std::printf("%s (%s", form.c_str(), key_text(s, key).c_str());
@@ -510,17 +558,20 @@ void print_table(const Study& s, const std::vector<Row>& rows) {
   std::printf(
       "| form | key inputs | grouped | non-empty regions | cube copies | cubes: fixed width | varied | better | "
       "directory: offsets | Elias-Fano | total | x Syzygy | cubes a region: mean | max | probe: cubes admitted | "
-      "max | scanned | misses | groups admitted | total, 64-bit cubes | x Syzygy |\n");
+      "max | scanned | misses | groups admitted | total, 64-bit cubes | x Syzygy | LZMA blocks: total | x Syzygy | "
+      "blocks | decode a block, us |\n");
   std::printf(
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+      "---:|---:|---:|\n");
   for (const Row& r : rows)
     std::printf(
         "| %s | %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.3f | %.1f | %.0f | %.1f | "
-        "%.0f | %.1f | %.1f %% | %.1f | %.0f | %.3f |\n",
+        "%.0f | %.1f | %.1f %% | %.1f | %.0f | %.3f | %.0f | %.3f | %.0f | %.1f |\n",
         r.form.c_str(), r.key, r.ternary, r.non_empty, r.copies, r.fixed_bytes, r.varied_bytes, r.better_bytes,
         r.dir_array, r.dir_ef + r.sub_dir, r.total, s.syzygy ? r.total / double(s.syzygy) : 0.0, r.mean, r.max,
         r.probe_region, r.probe_max, r.probe_scanned, 100 * r.probe_miss, r.probe_buckets, r.word_total,
-        s.syzygy ? r.word_total / double(s.syzygy) : 0.0);
+        s.syzygy ? r.word_total / double(s.syzygy) : 0.0, r.block_total,
+        s.syzygy ? r.block_total / double(s.syzygy) : 0.0, r.block_count, r.block_decode_us);
 }
 
 }  // namespace
@@ -528,8 +579,8 @@ void print_table(const Study& s, const std::vector<Row>& rows) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: %s COVER_FILE [--samples N] [--split N] [--key I,J,...] [--seed S] [--syzygy DIR] "
-                 "[--sizes TSV]\n",
+                 "usage: %s COVER_FILE [--samples N] [--split N] [--key I,J,...] [--seed S] [--blocks BYTES] "
+                 "[--syzygy DIR] [--sizes TSV]\n",
                  argv[0]);
     return 2;
   }
@@ -549,6 +600,8 @@ int main(int argc, char** argv) {
       samples = std::strtoull(value.c_str(), nullptr, 10);
     else if (arg == "--split")
       s.split = std::atoi(value.c_str());
+    else if (arg == "--blocks")
+      s.block_bytes = std::strtoull(value.c_str(), nullptr, 10);
     else if (arg == "--seed")
       seed = std::strtoull(value.c_str(), nullptr, 10);
     else if (arg == "--syzygy")
