@@ -75,7 +75,11 @@ int main(int argc, char** argv) {
               (*lc)->index.nodes(), (*lc)->index.front_size());
   if (!ri.built()) return 0;
   const RegionIndex::Hot h = ri.hot();
-  const size_t dir_bytes = size_t(reinterpret_cast<const uint8_t*>(h.cubes) - reinterpret_cast<const uint8_t*>(h.dir));
+  // The directory ends where the cubes start, or, where some regions leave positions to the
+  // evasion search, where the bitmap marking them starts.
+  const auto* dir_end = reinterpret_cast<const uint8_t*>(h.searched ? static_cast<const void*>(h.searched)
+                                                                    : static_cast<const void*>(h.cubes));
+  const size_t dir_bytes = size_t(dir_end - reinterpret_cast<const uint8_t*>(h.dir));
   const size_t blocks = dir_bytes / RegionIndex::kBlockBytes;
   std::unordered_map<std::string, size_t> lists;
   std::unordered_set<uint32_t> words;
