@@ -20,6 +20,7 @@
 // current. Covers without a region index print their index's shape only.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "probe/probe_layout.hpp"
+#include "store/xz.hpp"
 
 using namespace egtmin;
 using namespace egtmin::probe;
@@ -212,6 +214,40 @@ int main(int argc, char** argv) {
         "a non-empty region's probe scans %.1f + %.1f cubes\n",
         kHolders[t], own[t], shared[t], bytes, double(bytes) / double(cubes * 4), scan_own[t] / double(nonempty),
         scan_shared[t] / double(nonempty));
+  }
+  // LZMA blocks: the words of each run of R regions in directory order (R a multiple of a
+  // directory block's 48) as one raw LZMA2 stream, which a probe of any of them decodes whole,
+  // with a 4-byte offset a stream; the directory stays as it is.
+  store::Lzma2Options options;
+  options.preset = 6, options.extreme = false, options.lc = 0, options.lp = 2, options.pb = 2;
+  for (size_t run : {size_t{48}, size_t{192}, size_t{768}}) {
+    double bytes = 0, seconds = 0, streams = 0;
+    std::vector<uint8_t> raw, decoded;
+    for (size_t r = 0; r < region_lists.size(); r += run) {
+      raw.clear();
+      for (size_t i = r; i < std::min(r + run, region_lists.size()); ++i)
+        for (uint32_t w : region_lists[i])
+          for (int b = 0; b < 4; ++b) raw.push_back(uint8_t(w >> (8 * b)));
+      if (raw.empty()) continue;
+      auto packed = store::lzma2_raw_compress(raw, options);
+      if (!packed) {
+        std::fprintf(stderr, "%s\n", packed.error().message.c_str());
+        return 1;
+      }
+      decoded.resize(raw.size());
+      const auto start = std::chrono::steady_clock::now();
+      if (!store::lzma2_raw_decompress(*packed, decoded)) {
+        std::fprintf(stderr, "a stream did not decode\n");
+        return 1;
+      }
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      bytes += double(packed->size()) + 4, streams += 1;
+    }
+    std::printf(
+        "LZMA streams of %zu regions' words: %.0f streams, %.0f bytes (%.3fx the words), with the directory %.0f; "
+        "decoding a stream %.1f us\n",
+        run, streams, bytes, bytes / double(cubes * 4), bytes + double(dir_bytes),
+        streams ? 1e6 * seconds / streams : 0);
   }
   return 0;
 }
