@@ -16,7 +16,10 @@
 // as raw LZMA2 streams of 48, 192 and 768 regions' words, which a probe would decode whole (the
 // streams' bytes and the mean time to decode one on this host).
 //
-//   egtmin_layout_dedup_study COVER_FILE
+// --dump-streams writes each run of REGIONS regions' words (little-endian) to DIR/N.bin, for
+// measuring other coders on them (zstd --train, zstd -D).
+//
+//   egtmin_layout_dedup_study COVER_FILE [--dump-streams REGIONS DIR]
 //
 // COVER_FILE is NAME.egtc or NAME.egtcr; its layout (NAME.egtl, NAME.egtlr) must be beside it and
 // current. Covers without a region index print their index's shape only.
@@ -24,7 +27,10 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <queue>
 #include <string>
@@ -59,9 +65,26 @@ double huffman_bits(const std::vector<uint64_t>& count) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: egtmin_layout_dedup_study COVER_FILE\n");
+  if (argc != 2 && argc != 5) {
+    std::fprintf(stderr, "usage: egtmin_layout_dedup_study COVER_FILE [--dump-streams REGIONS DIR]\n");
     return 2;
+  }
+  // --dump-streams: each run of REGIONS regions' words written to DIR/N.bin, for other coders.
+  size_t dump_run = 0;
+  std::filesystem::path dump_dir;
+  if (argc == 5) {
+    dump_run = std::strtoull(argv[3], nullptr, 10);
+    dump_dir = argv[4];
+    if (std::string(argv[2]) != "--dump-streams" || dump_run == 0) {
+      std::fprintf(stderr, "usage: egtmin_layout_dedup_study COVER_FILE [--dump-streams REGIONS DIR]\n");
+      return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(dump_dir, ec);
+    if (ec) {
+      std::fprintf(stderr, "%s: %s\n", dump_dir.c_str(), ec.message().c_str());
+      return 1;
+    }
   }
   const std::filesystem::path cover = argv[1];
   auto id = cover_identity(cover);
@@ -222,6 +245,17 @@ int main(int argc, char** argv) {
   // with a 4-byte offset a stream; the directory stays as it is.
   store::Lzma2Options options;
   options.preset = 6, options.extreme = false, options.lc = 0, options.lp = 2, options.pb = 2;
+  if (dump_run)
+    for (size_t r = 0, n = 0; r < region_lists.size(); r += dump_run, ++n) {
+      std::ofstream out(dump_dir / (std::to_string(n) + ".bin"), std::ios::binary);
+      for (size_t i = r; i < std::min(r + dump_run, region_lists.size()); ++i)
+        out.write(reinterpret_cast<const char*>(region_lists[i].data()),
+                  std::streamsize(region_lists[i].size() * sizeof(uint32_t)));
+      if (!out) {
+        std::fprintf(stderr, "%s: cannot write\n", dump_dir.c_str());
+        return 1;
+      }
+    }
   for (size_t run : {size_t{48}, size_t{192}, size_t{768}}) {
     double bytes = 0, seconds = 0, streams = 0;
     std::vector<uint8_t> raw, decoded;
