@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins qt6-svg-dev libqt6opengl6-dev
   liblzma-dev xz-utils libfathom-dev googletest libgtest-dev
+  # Probe layouts whose region cubes are framed (core/probe/region_frames.hpp).
+  libzstd-dev
   # The real-engine check (tests/engine, egtmin-cli bench engine): Debian's Ethereal, linked with
   # libfathom.so.1, searches through egtmin's drop-in and through the system's libfathom1.
   ethereal-chess libfathom1

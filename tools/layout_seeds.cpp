@@ -3,13 +3,17 @@
 // the hot path have, made from covers on disk at the current layout version, so that mutants reach
 // the indexes past the version check. The shapes: a front line with its leaf (KQvK, KQvKR), a
 // 3-piece, a 4-piece and a 5-piece region index (KPvK, KRPvK, KQQvKB, regions forced), and a
-// standalone cover's layout with the 50-move rule's draws and regions (KQvKR-rule.egtl). Regions
-// end in position lists where those take fewer words, as in every layout.
+// standalone cover's layout with the 50-move rule's draws and regions (KQvKR-rule.egtl), and the
+// 5-piece regions with their cubes in zstd frames (KQQvKB-framed.egtlr). Regions end in position
+// lists where those take fewer words, as in every layout.
 //
-//   egtmin_layout_seeds DATA_DIR OUT_DIR
+//   egtmin_layout_seeds DATA_DIR OUT_DIR [FILE...]
+//
+// With FILEs, only those seeds are written.
 //
 // Reads the capture-resolved covers DATA_DIR/covers/NAME.egtcr (and the covers beside them, for
 // what the capture search decides) and KQvKR's standalone cover NAME.egtc.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -25,16 +29,18 @@ using namespace egtmin::probe;
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: egtmin_layout_seeds DATA_DIR OUT_DIR\n");
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: egtmin_layout_seeds DATA_DIR OUT_DIR [FILE...]\n");
     return 2;
   }
   const fs::path data = argv[1], out = argv[2];
+  const std::vector<std::string> only(argv + 3, argv + argc);
   struct Seed {
     const char* name;
     store::CoverKind kind;
     RegionPolicy regions;
     const char* file;
+    RegionCubes cubes = RegionCubes::Plain;
   };
   const std::vector<Seed> seeds{
       {"KQvK", store::CoverKind::CaptureResolved, RegionPolicy::Auto, "KQvK.egtlr"},
@@ -43,8 +49,10 @@ int main(int argc, char** argv) {
       {"KRPvK", store::CoverKind::CaptureResolved, RegionPolicy::Always, "KRPvK.egtlr"},
       {"KQQvKB", store::CoverKind::CaptureResolved, RegionPolicy::Always, "KQQvKB.egtlr"},
       {"KQvKR", store::CoverKind::Standalone, RegionPolicy::Always, "KQvKR-rule.egtl"},
+      {"KQQvKB", store::CoverKind::CaptureResolved, RegionPolicy::Always, "KQQvKB-framed.egtlr", RegionCubes::Framed},
   };
   for (const Seed& s : seeds) {
+    if (!only.empty() && std::find(only.begin(), only.end(), s.file) == only.end()) continue;
     const auto balance = Balance::parse(s.name);
     const fs::path path = store::cover_path(data, *balance, s.kind);
     auto id = cover_identity(path);
@@ -60,7 +68,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: %s\n", s.name, lc.error().message.c_str());
       return 1;
     }
-    if (auto saved = save_layout(out / s.file, **lc, *id); !saved) {
+    if (auto saved = save_layout(out / s.file, **lc, *id, s.cubes); !saved) {
       std::fprintf(stderr, "%s: %s\n", s.file, saved.error().message.c_str());
       return 1;
     }

@@ -92,6 +92,7 @@ Command add_batch(CLI::App& app) {
     std::string covers;
     bool capture_resolved = false;
     bool plan = false;
+    double layout_bound = kLayoutSyzygyBound;
   };
   auto a = std::make_shared<Args>();
   auto* sub =
@@ -119,6 +120,11 @@ Command add_batch(CLI::App& app) {
       "  egtmin-cli batch --pieces 5 --covers capture-resolved");
   add_balance_selection(sub, a->balances, a->pieces, "Balances to run");
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
+  sub->add_option("--layout-bound", a->layout_bound,
+                  "Frame a layout's region cubes where its fast form takes more than this share of its Syzygy "
+                  "WDL file (from --syzygy-sizes; 0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files to compare each table with (verify stage)");
   sub->add_option("--stage", a->stage, "Run only this stage: " + enum_names_text<run::BatchStage>());
   sub->add_option("--covers", a->covers,
@@ -146,6 +152,7 @@ Command add_batch(CLI::App& app) {
             request.threads = a->common.threads;
             request.only = only;
             request.syzygy_dir = a->syzygy;
+            request.layout_bound = a->layout_bound;
             if (a->capture_resolved && !a->covers.empty() && a->covers != "capture-resolved")
               return fail("--capture-resolved and --covers " + a->covers + " ask for different covers");
             if (a->capture_resolved) request.covers = run::CoverSet::CaptureResolved;

@@ -45,6 +45,7 @@ Command add_layouts(CLI::App& app) {
     int pieces = 0;
     bool capture_resolved = false;
     std::string check_evasions = std::string(name_of(probe::kDefaultCheckEvasions));
+    std::optional<uint64_t> max_bytes;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand(
@@ -67,6 +68,10 @@ Command add_layouts(CLI::App& app) {
                   "them their values and the balance's table is in DATA (fewer bytes, slower probes of them); "
                   "'stored' answers them all in the regions")
       ->capture_default_str();
+  sub->add_option("--max-bytes", a->max_bytes,
+                  "Frame the region cubes of each layout whose fast form takes more than N bytes, where framing "
+                  "takes fewer (a probe then decodes a frame of them); a current layout of the fast form over N "
+                  "is made again. 0: frame every layout with regions");
   add_common(sub, a->common);
   return {sub, [a] {
             const auto kind = cover_kind(a->capture_resolved);
@@ -93,14 +98,18 @@ Command add_layouts(CLI::App& app) {
                 continue;
               }
               const auto layout = probe::layout_path(cover);
-              if (probe::layout_is_current(layout, *id)) {
+              std::error_code size_ec;
+              const uint64_t on_disk = std::filesystem::file_size(layout, size_ec);
+              const bool over_bound = a->max_bytes && !size_ec && on_disk > *a->max_bytes &&
+                                      probe::layout_cubes(layout) == probe::RegionCubes::Plain;
+              if (!over_bound && probe::layout_is_current(layout, *id)) {
                 ++current;
                 jl.push_back({{"balance", name}, {"status", "current"}});
                 continue;
               }
               if (!a->common.quiet) std::fprintf(stderr, "%s: making its layout\n", name.c_str());
               const auto t0 = std::chrono::steady_clock::now();
-              if (auto st = probe::make_layout(cover, a->common.threads, *evasions); !st) {
+              if (auto st = probe::make_layout(cover, a->common.threads, *evasions, a->max_bytes); !st) {
                 ++errors;
                 fail(st.error().message);
                 jl.push_back({{"balance", name}, {"error", st.error().message}});
@@ -109,9 +118,15 @@ Command add_layouts(CLI::App& app) {
               const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
               const uint64_t bytes = std::filesystem::file_size(layout);
               ++made;
-              jl.push_back({{"balance", name}, {"status", "made"}, {"bytes", bytes}, {"seconds", seconds}});
+              const bool framed = probe::layout_cubes(layout) == probe::RegionCubes::Framed;
+              jl.push_back({{"balance", name},
+                            {"status", "made"},
+                            {"bytes", bytes},
+                            {"region_cubes", framed ? "framed" : "plain"},
+                            {"seconds", seconds}});
               if (!a->common.json) {
-                std::printf("%-8s made %llu bytes in %.1f s\n", name.c_str(), (unsigned long long)bytes, seconds);
+                std::printf("%-8s made %llu bytes%s in %.1f s\n", name.c_str(), (unsigned long long)bytes,
+                            framed ? " (region cubes framed)" : "", seconds);
                 std::fflush(stdout);
               }
             }

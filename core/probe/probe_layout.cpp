@@ -38,6 +38,9 @@ std::string header_problem(const uint8_t* h, const std::optional<CoverIdentity>&
            " to " + std::to_string(kLayoutVersion);
   else if (v == kUnreadLayoutVersion)
     return "layout version " + std::to_string(v) + ", whose leaves of input rows this egtmin lays out otherwise";
+  const uint32_t flags = read_at<uint32_t>(h + 12);
+  if (flags & ~(read_at<uint32_t>(h + 8) >= 15 ? kLayoutFramedRegions : 0u))
+    return "layout flags " + std::to_string(flags) + " this egtmin does not know";
   if (id && (read_at<uint64_t>(h + 16) != id->bytes || read_at<uint64_t>(h + 24) != id->crc64))
     return "made from another cover file";
   return {};
@@ -94,7 +97,7 @@ Result<CoverIdentity> cover_identity(const fs::path& cover_path) {
 LayoutParts layout_parts(const LoadedCover& lc) {
   LayoutParts p;
   p.index = lc.index.hot_words().size_bytes();
-  p.regions = lc.region.built() ? lc.region.hot_words().size_bytes() : 0;
+  p.regions = lc.region.built() ? lc.region.hot_words().size_bytes() + lc.region.frames_bytes() : 0;
   p.rule_draws = lc.rules.words().size_bytes();
   p.rest = lc.layout.size() - p.index - p.regions - p.rule_draws;
   return p;
@@ -106,12 +109,20 @@ bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) || !header_problem(h.data(), id).empty())
     return false;
   const uint32_t version = read_at<uint32_t>(h.data() + 8);
-  if (version == kLayoutVersion) return true;
+  if (version >= kOldestCurrentLayoutVersion) return true;
   auto lc = open_layout(path, id, {});
   if (!lc) return false;
   const bool draws_as_set = version < 12 && !(*lc)->rules.empty();
   const bool five_piece_leaf = (*lc)->file.balance.pieces() == 5 && !(*lc)->region.built();
   return !draws_as_set && !five_piece_leaf;
+}
+
+RegionCubes layout_cubes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<uint8_t, kLayoutHeaderBytes> h{};
+  if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) || !header_problem(h.data(), {}).empty())
+    return RegionCubes::Plain;
+  return read_at<uint32_t>(h.data() + 12) & kLayoutFramedRegions ? RegionCubes::Framed : RegionCubes::Plain;
 }
 
 Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes,
@@ -151,10 +162,20 @@ Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes
   lc->region.load_state(r);
   const std::span<const uint64_t> index_words = r.view_aligned(), region_words = r.view_aligned(),
                                   rule_words = r.view_aligned();
+  const bool framed = read_at<uint32_t>(h + 12) & kLayoutFramedRegions;
+  const std::span<const uint64_t> frame_words = framed ? r.view_aligned() : std::span<const uint64_t>{};
   if (!r.ok() || !r.at_end()) return Error{where + "damaged (its parts do not add up)"};
+  std::unique_ptr<RegionFrames> frames;
+  if (framed) {
+    if (region_words.empty()) return Error{where + "damaged index (frames without regions)"};
+    auto attached = RegionFrames::attach(frame_words);
+    if (!attached) return Error{where + attached.error().message};
+    frames = std::move(*attached);
+  }
   // The indexes must be of this balance's encoding: the hot path reads them with its piece count.
   if (lc->index.inputs() != inputs || !lc->index.attach_hot_words(index_words) ||
-      (!region_words.empty() && lc->region.pieces() != balance->pieces()) || !lc->region.attach_hot_words(region_words))
+      (!region_words.empty() && lc->region.pieces() != balance->pieces()) ||
+      !lc->region.attach_hot_words(region_words, std::move(frames)))
     return Error{where + "damaged index"};
   auto rules = RuleDraws::attach(rule_words);
   if (!rules) return Error{where + rules.error().message};

@@ -34,19 +34,25 @@
 
 namespace egtmin::probe {
 
-// Version 14 may hold leaves of input rows (CubeIndex, LeafRows::Inputs), version 12 the rule's
-// draws as rows (RuleDraws); layouts of versions 11 and 12, which have neither, read the same and
-// are still read. Version 13's leaves of input rows kept each block's header among its rows,
-// behind offsets, and are not read (kUnreadLayoutVersion): such a layout is made again from its
-// cover as a missing one is.
-inline constexpr uint32_t kLayoutVersion = 14;
+// Version 15 may hold its regions' cubes in frames (kLayoutFramedRegions); without them its payload
+// is version 14's byte for byte, so a version-14 layout is as current as a version-15 one
+// (kOldestCurrentLayoutVersion). Version 14 may hold leaves of input rows (CubeIndex,
+// LeafRows::Inputs), version 12 the rule's draws as rows (RuleDraws); layouts of versions 11 and
+// 12, which have neither, read the same and are still read. Version 13's leaves of input rows kept
+// each block's header among its rows, behind offsets, and are not read (kUnreadLayoutVersion):
+// such a layout is made again from its cover as a missing one is.
+inline constexpr uint32_t kLayoutVersion = 15;
+inline constexpr uint32_t kOldestCurrentLayoutVersion = 14;
 inline constexpr uint32_t kOldestLayoutVersion = 11;
 inline constexpr uint32_t kUnreadLayoutVersion = 13;
+// The header's flags (version 15 on; zero before): the region index's cubes are in frames
+// (RegionFrames), stored after the rule's draws.
+inline constexpr uint32_t kLayoutFramedRegions = 1;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
 //   0  8  magic
 //   8  4  version
-//  12  4  zero
+//  12  4  flags (kLayoutFramedRegions)
 //  16  8  the cover file's size
 //  24  8  the cover file's CRC-64
 //  32  8  payload bytes
@@ -73,22 +79,27 @@ struct CoverIdentity {
 };
 Result<CoverIdentity> cover_identity(const std::filesystem::path& cover_path);
 
-// The layout's bytes for a cover built in memory (CoverProber::build), and the file written
+// The layout's bytes for a cover built in memory (CoverProber::build), its region index's cubes
+// stored as `cubes` says (Framed only where it has a region index), and the file written
 // atomically.
-std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id);
-Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id);
+std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id,
+                                      RegionCubes cubes = RegionCubes::Plain);
+Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id,
+                   RegionCubes cubes = RegionCubes::Plain);
 
 // Builds the default index of the cover file at `cover_path` and writes its layout beside it
 // (what minimize does after saving a cover), its regions planned on `threads` threads (0: one per
 // core; the same layout for any number). A capture-resolved cover's regions leave to its capture
 // search what the search decides when the covers it reaches are beside it (capture_freedom.hpp),
 // and answer as the cover does otherwise; with CheckEvasions::Searched, also the positions in
-// check the evasion search decides, where the balance's table is beside them.
+// check the evasion search decides, where the balance's table is beside them. `max_bytes`: the
+// bytes the layout should take at most: where the fast form (plain cubes) takes more, its region
+// cubes are framed, when that takes fewer bytes (none: always the fast form).
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1,
-                   CheckEvasions evasions = kDefaultCheckEvasions);
+                   CheckEvasions evasions = kDefaultCheckEvasions, std::optional<uint64_t> max_bytes = std::nullopt);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
-// and cubes, the 50-move rule's draws, and the rest (header, the cover's description, the
+// and cubes (plain or framed), the 50-move rule's draws, and the rest (header, the cover's description, the
 // indexes' fields, alignment).
 struct LayoutParts {
   uint64_t index = 0, regions = 0, rule_draws = 0, rest = 0;
@@ -104,8 +115,11 @@ LayoutParts layout_parts(const LoadedCover& lc);
 // (its header alone: what opening it checks before the payload's checksum), and one it would make
 // no smaller: an older version's is made again where it holds what a newer one may store in
 // fewer bytes: the rule's draws (rows, version 12) or a five-piece cover's one leaf (input rows,
-// arranged in fewer rows by version 14).
+// arranged in fewer rows by version 14). Version 14's are current (kOldestCurrentLayoutVersion).
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
+
+// How the layout at `path` stores its region cubes (its header's flags; Plain when it cannot be read).
+RegionCubes layout_cubes(const std::filesystem::path& path);
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the
 // cover file at `cover_path` until something asks for them (LoadedCover::cubes). `id`: the cover

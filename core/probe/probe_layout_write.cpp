@@ -15,7 +15,19 @@ namespace egtmin::probe {
 
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id) {
+namespace {
+
+Status write_layout(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  if (auto st = write_file_atomically(path, bytes); !st) return st;
+  // The writes left the file cached in small pages; its first mapping reads it in huge ones.
+  if (bytes.size() >= MappedFile::kHugePage) MappedFile::forget_cached_pages(path);
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes) {
+  const bool framed = cubes == RegionCubes::Framed && lc.region.built();
   ByteWriter w;
   w.put(lc.file.balance.name());
   w.put(int32_t(lc.file.inputs));
@@ -28,8 +40,11 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   lc.region.save_state(w);
   // Aligned to the payload's start, which is on a cache line of the file (kLayoutHeaderBytes).
   w.put_aligned(lc.index.hot_words());
-  w.put_aligned(lc.region.built() ? lc.region.hot_words() : std::span<const uint64_t>{});
+  w.put_aligned(!lc.region.built() ? std::span<const uint64_t>{}
+                : framed           ? lc.region.directory_words()
+                                   : lc.region.hot_words());
   w.put_aligned(lc.rules.words());
+  if (framed) w.put_aligned(lc.region.framed_cubes());
   const std::vector<uint8_t>& payload = w.bytes();
 
   // Sized once, then filled: header and payload (also keeps GCC 12 from a false -Warray-bounds on
@@ -38,6 +53,7 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   std::memcpy(out.data(), kLayoutMagic.data(), kLayoutMagic.size());
   auto put = [&](size_t at, auto v) { std::memcpy(out.data() + at, &v, sizeof(v)); };
   put(8, kLayoutVersion);
+  put(12, framed ? kLayoutFramedRegions : 0u);
   put(16, id.bytes);
   put(24, id.crc64);
   put(32, uint64_t(payload.size()));
@@ -46,15 +62,11 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   return out;
 }
 
-Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id) {
-  const std::vector<uint8_t> bytes = serialize_layout(lc, id);
-  if (auto st = write_file_atomically(path, bytes); !st) return st;
-  // The writes left the file cached in small pages; its first mapping reads it in huge ones.
-  if (bytes.size() >= MappedFile::kHugePage) MappedFile::forget_cached_pages(path);
-  return ok_status();
+Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes) {
+  return write_layout(path, serialize_layout(lc, id, cubes));
 }
 
-Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions) {
+Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions, std::optional<uint64_t> max_bytes) {
   auto id = cover_identity(cover_path);
   if (!id) return id.error();
   auto cover = store::load_cover(cover_path);
@@ -67,7 +79,11 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
                                  return capture_freedom(data_dir, enc, canon, threads, evasions);
                                });
   if (!lc) return lc.error();
-  return save_layout(layout_path(cover_path), **lc, *id);
+  std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
+  if (max_bytes && bytes.size() > *max_bytes && (*lc)->region.built())
+    if (std::vector<uint8_t> framed = serialize_layout(**lc, *id, RegionCubes::Framed); framed.size() < bytes.size())
+      bytes = std::move(framed);
+  return write_layout(layout_path(cover_path), bytes);
 }
 
 }  // namespace egtmin::probe

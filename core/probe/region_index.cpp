@@ -28,7 +28,7 @@ void RegionIndex::load_state(ByteReader& r) {
   largest_ = largest;
 }
 
-bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
+bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::unique_ptr<RegionFrames> frames) {
   if (hot_words.empty()) return fixed_.empty();  // no region index
   const int k = k_;
   if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
@@ -38,8 +38,12 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
   const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
   // A layout that searches some regions' evasions has one bit a region after the directory.
   const size_t searched_words = evasions_ == CheckEvasions::Searched ? (size_t(regions) + 63) / 64 : 0;
-  if (dir_words_ != blocks * kBlockBytes / 8 || searched_words_ != searched_words ||
-      hot_words.size() < dir_words_ + searched_words_ + kScanPad / 2 || unit_shift_ > 24)
+  // Plain cubes follow the directory, with kScanPad zeros; framed ones are decoded with them.
+  const size_t least_words = dir_words_ + searched_words_ + (frames ? 0 : kScanPad / 2);
+  if (dir_words_ != blocks * kBlockBytes / 8 || searched_words_ != searched_words || hot_words.size() < least_words ||
+      (frames && hot_words.size() != least_words) || unit_shift_ > 24)
+    return false;
+  if (frames && frames->frames() != (blocks + RegionFrames::kFrameBlocks - 1) / RegionFrames::kFrameBlocks)
     return false;
   for (int slot : fixed_)
     if (slot < 0 || slot >= k) return false;
@@ -47,18 +51,39 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words) {
     if (free_[size_t(f)] < 0 || free_[size_t(f)] >= k) return false;
   // The directory must stay inside the cubes: a damaged file must not send a probe elsewhere. A
   // block's regions end where its first cube plus all its counts do.
-  const size_t cubes = (hot_words.size() - dir_words_ - searched_words_) * 2 - kScanPad;
+  // Framed, a block's regions must stay inside its frame's cubes.
+  const size_t cubes = frames ? 0 : (hot_words.size() - dir_words_ - searched_words_) * 2 - kScanPad;
   const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
   for (size_t b = 0; b < blocks; ++b) {
     const uint8_t* block = bytes + b * kBlockBytes;
     uint64_t units = 0;
     for (uint32_t i = 0; i < kBlockRegions; ++i) units += block_units(block, i);
-    if (uint64_t(block_first_cube(block)) + (units << unit_shift_) > cubes) return false;
+    const uint64_t first = block_first_cube(block), end = first + (units << unit_shift_);
+    if (!frames ? end > cubes
+                : first < frames->first(uint32_t(b / RegionFrames::kFrameBlocks)) ||
+                      end > frames->first(uint32_t(b / RegionFrames::kFrameBlocks) + 1))
+      return false;
   }
+  frames_ = std::move(frames);
   words_.clear();
   hot_size_ = hot_words.size();
   words_at_ = hot_words.data();
   return true;
+}
+
+std::vector<uint64_t> RegionIndex::framed_cubes() const {
+  if (!built() || frames_) return {};
+  const size_t at = dir_words_ + searched_words_;
+  const std::span<const uint32_t> cubes(reinterpret_cast<const uint32_t*>(words_data() + at),
+                                        (words_size() - at) * 2 - kScanPad);
+  // A frame's first cube is its first block's.
+  const size_t blocks = dir_words_ * 8 / kBlockBytes;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(words_data());
+  std::vector<uint32_t> first;
+  for (size_t b = 0; b < blocks; b += RegionFrames::kFrameBlocks)
+    first.push_back(block_first_cube(bytes + b * kBlockBytes));
+  first.push_back(uint32_t(cubes.size()));
+  return RegionFrames::encode(cubes, first);
 }
 
 RegionIndex::Query RegionIndex::query(const Hot& h, uint64_t index) const {
@@ -102,7 +127,7 @@ RegionIndex::Answer RegionIndex::answer(uint64_t index) const {
   if (!built()) return a;
   const Hot h = hot();
   const Query q = query(h, index);
-  const uint32_t* c = h.cubes + q.first;
+  const uint32_t* c = region_words(h, q);
   // The first free piece's fields are the word's high ones (region_cube): below field 1's lowest
   // bit lie the second's.
   const uint32_t second = (uint32_t{1} << region_cube::field_shift(1, subcube_)) - 1;

@@ -53,6 +53,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <utility>
@@ -62,6 +63,7 @@
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "probe/region_frames.hpp"
 #include "probe/region_list.hpp"
 #include "table/cover_canon.hpp"
 #include "table/encoding.hpp"
@@ -288,9 +290,10 @@ class RegionIndex {
 
   // What the hot path reads, by value.
   struct Hot {
-    const uint32_t* dir = nullptr;    // the directory; null: no region index
-    const uint32_t* cubes = nullptr;  // the regions' cubes, region after region
-    uint8_t unit_shift = 0;           // a directory count is of 2^unit_shift cubes
+    const uint32_t* dir = nullptr;         // the directory; null: no region index
+    const uint32_t* cubes = nullptr;       // the regions' cubes, region after region (null: framed)
+    const RegionFrames* frames = nullptr;  // the regions' cubes in frames (RegionCubes::Framed)
+    uint8_t unit_shift = 0;                // a directory count is of 2^unit_shift cubes
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit square_shift(K, i)).
     std::array<uint8_t, 5> shift{};
@@ -307,8 +310,8 @@ class RegionIndex {
   Hot hot() const {
     if (!built()) return {};  // dir null: no region index (its stored slots may say anything)
     Hot h{reinterpret_cast<const uint32_t*>(words_data()),
-          reinterpret_cast<const uint32_t*>(words_data() + dir_words_ + searched_words_),
-          {}};
+          frames_ ? nullptr : reinterpret_cast<const uint32_t*>(words_data() + dir_words_ + searched_words_),
+          frames_.get()};
     if (searched_words_) h.searched = words_data() + dir_words_;
     size_t i = 0;
     for (int slot : fixed_) h.shift[i++] = uint8_t(square_shift(k_, slot));
@@ -336,6 +339,7 @@ class RegionIndex {
     uint32_t pairs;     // the free pieces' squares as a region's cube has them (region_cube::kQueryBits)
     uint32_t fallback;  // the value when no cube matches (0: none)
     uint32_t place;     // the free pieces' squares as a place of the region's list (region_list)
+    uint32_t frame;     // the frame of its cubes (RegionCubes::Framed)
   };
   // The query of a placement: the region's directory block read. `packed`: the representative's
   // squares in encoding order as an index has them (slot i at bit square_shift(K, i)), which a 5-piece
@@ -355,7 +359,8 @@ class RegionIndex {
     const auto& bits = region_cube::kQueryBits[h.subcube];
     uint32_t pairs = bits[0][at(kFixed)], place = at(kFixed);
     if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)], place = place << kSquareBits | at(kFixed + 1);
-    return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback, place};
+    return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback, place,
+            b / RegionFrames::kFrameBlocks};
   }
 
   // The region's number in the directory: side to move, White's king numbered among its
@@ -379,8 +384,18 @@ class RegionIndex {
   // The same for an index of the encoding.
   bool searched(uint64_t index) const;
 
-  // Starts fetching the region's first 64 cubes, which find_output will read.
+  // The region's words: in place, or in its frame, decoded (unless this thread just did).
+  [[gnu::always_inline]] static const uint32_t* region_words(const Hot& h, const Query& q) {
+    if (h.frames) [[unlikely]]
+      return h.frames->cubes(q.frame, q.first);
+    return h.cubes + q.first;
+  }
+
+  // Starts fetching the region's first 64 cubes, which find_output will read (framed cubes are
+  // fetched as their frame is decoded).
   [[gnu::always_inline]] static void prefetch(const Hot& h, const Query& q) {
+    if (h.frames) [[unlikely]]
+      return;
     const uint32_t* c = h.cubes + q.first;
     __builtin_prefetch(c);
     __builtin_prefetch(c + 16);
@@ -397,17 +412,17 @@ class RegionIndex {
     return header ? std::min(n, 1 + region_list::kept_cubes(w0)) : n;
   }
   // Past the kept cubes: the region's list, if it has one, else the fallback.
-  [[gnu::always_inline]] static logic::Output after_cubes(const Hot& h, const Query& q, uint32_t end) {
+  [[gnu::always_inline]] static logic::Output after_cubes(const Hot& h, const Query& q, const uint32_t* c,
+                                                          uint32_t end) {
     if (end < q.count) [[unlikely]]
-      if (const uint32_t v = region_list::find(h.cubes[q.first], h.cubes + q.first + end, q.count - end, q.place,
-                                               h.place_bits, q.fallback))
+      if (const uint32_t v = region_list::find(c[0], c + end, q.count - end, q.place, h.place_bits, q.fallback))
         return logic::Output(v);
     return logic::Output(q.fallback);
   }
   // The output of a cube of the query's region holding its placement, else its list's value for
   // it, else the region's fallback (Output::None when the region has none).
   [[gnu::always_inline]] static logic::Output find_output(const Hot& h, const Query& q) {
-    const uint32_t* c = h.cubes + q.first;
+    const uint32_t* c = region_words(h, q);
     const uint32_t n = cubes_end(h, c, q.count);
     // The first 64 cubes in one step: the branch on their matches waits for the region's first
     // cache lines from L3, and a mispredicted one throws away the work on the probes after this
@@ -423,7 +438,7 @@ class RegionIndex {
       if (n - j < 16) more &= (1u << (n - j)) - 1;
       if (more) return logic::Output(region_cube::output(c[j + uint32_t(lowest_bit(more))]));
     }
-    return after_cubes(h, q, n);
+    return after_cubes(h, q, c, n);
   }
   // The same from the representative's squares in encoding order.
   template <int K>
@@ -439,7 +454,17 @@ class RegionIndex {
   // it gives 0, and the caller scans the cover.
   void save_state(ByteWriter& w) const;
   void load_state(ByteReader& r);
-  bool attach_hot_words(std::span<const uint64_t> hot_words);
+  // `frames`: the cubes, framed (then `hot_words` are the directory and the searched regions'
+  // bits alone); checked as the plain cubes are.
+  bool attach_hot_words(std::span<const uint64_t> hot_words, std::unique_ptr<RegionFrames> frames = nullptr);
+
+  // What a framed layout stores (RegionCubes::Framed): the directory with the searched regions'
+  // bits, and the frames of the cubes (RegionFrames::encode).
+  std::span<const uint64_t> directory_words() const { return {words_data(), dir_words_ + searched_words_}; }
+  std::vector<uint64_t> framed_cubes() const;
+  // Whether the cubes are framed, and the frames' stored bytes (0: plain).
+  bool framed() const { return frames_ != nullptr; }
+  size_t frames_bytes() const { return frames_ ? frames_->bytes() : 0; }
 
   // The hot path's answer for an index of the encoding (find_output with the layout known only at
   // run time).
@@ -473,7 +498,7 @@ class RegionIndex {
 
   size_t memory_bytes() const {
     return (words_.empty() ? hot_size_ : words_.capacity()) * sizeof(uint64_t) + ids_.capacity() * sizeof(uint32_t) +
-           first_id_.capacity() * sizeof(uint32_t) + sizeof(*this);
+           first_id_.capacity() * sizeof(uint32_t) + frames_bytes() + sizeof(*this);
   }
 
  private:
@@ -549,9 +574,10 @@ class RegionIndex {
   size_t searched_words_ = 0;  // Hot::searched, after the directory (0: no region searched)
   size_t largest_ = 0;
   const uint64_t* words_at_ = nullptr;
-  size_t hot_size_ = 0;             // words in the directory and slabs
-  std::vector<uint32_t> ids_;       // each region's cubes, in scan order
-  std::vector<uint32_t> first_id_;  // region r's cubes: ids_[first_id_[r] .. first_id_[r + 1]]
+  size_t hot_size_ = 0;                   // words in the directory and slabs
+  std::vector<uint32_t> ids_;             // each region's cubes, in scan order
+  std::vector<uint32_t> first_id_;        // region r's cubes: ids_[first_id_[r] .. first_id_[r + 1]]
+  std::unique_ptr<RegionFrames> frames_;  // the cubes, when framed (then not among the words)
 };
 
 }  // namespace egtmin::probe

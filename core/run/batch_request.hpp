@@ -12,6 +12,7 @@
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
 #include "run/batch_stage.hpp"
+#include "util/defaults.hpp"
 
 namespace egtmin::run {
 
@@ -27,6 +28,10 @@ struct BatchRequest {
   std::optional<uint64_t> memory_limit;
   // Syzygy WDL sizes, by balance name (read_syzygy_sizes()).
   std::map<std::string, uint64_t> syzygy_sizes;
+  // The bytes a balance's probe layout should take at most, as a share of its Syzygy WDL file
+  // (where syzygy_sizes has it; 0: no bound): a layout whose fast form takes more has its region
+  // cubes framed (probe::make_layout's max_bytes).
+  double layout_bound = kLayoutSyzygyBound;
   // Syzygy's directory: when given, each table is compared with its WDL file (the verify stage).
   std::filesystem::path syzygy_dir;
   // Only this stage of each balance (a cluster job's step). The stages it needs must be done: a

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,6 +55,9 @@ struct MinimizeRequest {
   std::optional<uint64_t> memory_limit;
   // Prove each new table by the self-check before it is written (gen --no-self-check turns it off).
   bool self_check = true;
+  // The bytes each named balance's probe layout should take at most (probe::make_layout's
+  // max_bytes); a balance not named gets the fast form.
+  std::map<std::string, uint64_t> layout_max_bytes;
 };
 
 struct BalanceResult {

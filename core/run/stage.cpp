@@ -18,6 +18,9 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
   m.data_dir = c.request.data_dir;
   m.memory_limit = c.request.memory_limit;
   m.kind = kind;
+  if (auto size = c.request.syzygy_sizes.find(c.balance.name());
+      size != c.request.syzygy_sizes.end() && c.request.layout_bound > 0)
+    m.layout_max_bytes[c.balance.name()] = uint64_t(double(size->second) * c.request.layout_bound);
   MadeCover made;
   made.figures = measured([&] {
     auto run = run_minimize(m, {}, c.progress);
@@ -37,6 +40,8 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
     const uint64_t layout = std::filesystem::file_size(probe::layout_path(made.result->cover_path), ec);
     made.layout_bytes = ec ? 0 : layout;
     made.layout_version = ec ? 0 : probe::kLayoutVersion;
+    made.layout_framed =
+        !ec && probe::layout_cubes(probe::layout_path(made.result->cover_path)) == probe::RegionCubes::Framed;
   }
   c.figures = made.figures;
   c.error = made.error;

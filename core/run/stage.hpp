@@ -93,6 +93,7 @@ struct MadeCover {
   uint64_t bytes = 0;           // of the cover file
   uint64_t layout_bytes = 0;    // of its probe layout, which probes without it (0: none written)
   uint32_t layout_version = 0;  // the layout's format version, which its bytes depend on (0: none)
+  bool layout_framed = false;   // its region cubes in frames (probe::RegionCubes::Framed)
 };
 MadeCover make_cover(StageContext& c, store::CoverKind kind);
 

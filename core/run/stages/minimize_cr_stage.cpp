@@ -22,6 +22,7 @@ void Stage<BatchStage::MinimizeCr>::run(StageContext& c, Results& r) {
   r.cover_bytes = made.bytes;
   r.layout_bytes = made.layout_bytes;
   r.layout_version = made.layout_version;
+  r.layout_framed = made.layout_framed;
   c.figures.done = true;
 }
 

@@ -19,6 +19,7 @@ struct Stage<BatchStage::MinimizeCr> {
     uint64_t cover_bytes = 0;
     uint64_t layout_bytes = 0;       // the cover's probe layout: what probing at speed keeps on disk
     uint32_t layout_version = 0;     // its format version: a later one may take other bytes (0: none)
+    bool layout_framed = false;      // its region cubes framed (over the batch's layout bound)
     uint64_t search_positions = 0;   // left to the probe's capture search (wins, and at most a draw)
     bool reused_standalone = false;  // none left: the standalone cover saved again (no pass ran)
   };
@@ -31,6 +32,7 @@ struct Stage<BatchStage::MinimizeCr> {
     v("cr_cover_bytes", r.cover_bytes);
     v("cr_layout_bytes", r.layout_bytes);
     v("cr_layout_version", r.layout_version);
+    v("cr_layout_framed", r.layout_framed);
     v("cr_search_positions", r.search_positions);
     v("cr_reused_standalone", r.reused_standalone);
   }

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "probe/region_frames.hpp"
+
+// ZDICT_trainFromBuffer_cover: exported by Debian's libzstd, declared among the advanced API.
+#define ZDICT_STATIC_LINKING_ONLY
+#include <zdict.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <new>
+#include <string>
+
+namespace egtmin::probe {
+
+namespace {
+
+struct CCtxFree {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+struct CDictFree {
+  void operator()(ZSTD_CDict* d) const { ZSTD_freeCDict(d); }
+};
+struct DCtxFree {
+  void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
+};
+struct DDictFree {
+  void operator()(ZSTD_DDict* d) const { ZSTD_freeDDict(d); }
+};
+
+constexpr size_t kHeaderWords = 3;
+
+size_t words_for(size_t bytes) { return (bytes + 7) / 8; }
+
+// The frames of `cubes` compressed with `dict` (empty: none), one after another, and where each
+// starts (then the end).
+struct Compressed {
+  std::vector<uint8_t> data;
+  std::vector<uint32_t> offset;
+};
+Compressed compress(std::span<const uint32_t> cubes, std::span<const uint32_t> first, std::span<const uint8_t> dict) {
+  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  std::unique_ptr<ZSTD_CDict, CDictFree> cdict;
+  if (!dict.empty()) cdict.reset(ZSTD_createCDict(dict.data(), dict.size(), RegionFrames::kLevel));
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, RegionFrames::kLevel);
+  // The layout's checksum covers the frames and its first cubes give their sizes: neither a
+  // frame's checksum nor its content size nor the dictionary's id is stored.
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 0);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_dictIDFlag, 0);
+  if (cdict) ZSTD_CCtx_refCDict(cctx.get(), cdict.get());
+  Compressed out;
+  std::vector<uint8_t> buf;
+  for (size_t f = 0; f + 1 < first.size(); ++f) {
+    out.offset.push_back(uint32_t(out.data.size()));
+    const std::span<const uint32_t> frame = cubes.subspan(first[f], first[f + 1] - first[f]);
+    buf.resize(ZSTD_compressBound(frame.size_bytes()));
+    const size_t n = ZSTD_compress2(cctx.get(), buf.data(), buf.size(), frame.data(), frame.size_bytes());
+    // Compressing into a bound-sized buffer fails only without memory, as a vector would.
+    if (ZSTD_isError(n)) throw std::bad_alloc();
+    out.data.insert(out.data.end(), buf.begin(), buf.begin() + std::ptrdiff_t(n));
+  }
+  out.offset.push_back(uint32_t(out.data.size()));
+  return out;
+}
+
+// A dictionary of at most `capacity` bytes trained on the frames (empty when training fails, as it
+// does with too few or too small frames: then none helps).
+std::vector<uint8_t> train(std::span<const uint32_t> cubes, std::span<const uint32_t> first, size_t capacity) {
+  std::vector<size_t> sizes;
+  for (size_t f = 0; f + 1 < first.size(); ++f) sizes.push_back(size_t(first[f + 1] - first[f]) * sizeof(uint32_t));
+  const size_t begin = first.empty() ? 0 : first.front();
+  std::vector<uint8_t> dict(capacity);
+  // COVER with segments of 1,024 bytes and 8-byte d-mers: smaller frames than the default
+  // trainer's (fastCover) on KBNvKB's, near what COVER's own search of k and d gives, in a
+  // fraction of its time (docs/measured.md).
+  ZDICT_cover_params_t params{};
+  params.k = 1024;
+  params.d = 8;
+  params.zParams.compressionLevel = RegionFrames::kLevel;
+  const size_t n = ZDICT_trainFromBuffer_cover(dict.data(), dict.size(), cubes.data() + begin, sizes.data(),
+                                               unsigned(sizes.size()), params);
+  if (ZDICT_isError(n)) return {};
+  dict.resize(n);
+  return dict;
+}
+
+}  // namespace
+
+struct RegionFrames::Dictionary {
+  std::unique_ptr<ZSTD_DDict, DDictFree> ddict;
+};
+
+RegionFrames::~RegionFrames() = default;
+
+std::vector<uint64_t> RegionFrames::encode(std::span<const uint32_t> cubes, std::span<const uint32_t> first) {
+  // The smallest of the dictionaries tried, dictionary bytes counted.
+  std::vector<uint8_t> best_dict;
+  Compressed best;
+  bool have = false;
+  for (size_t capacity : kDictionaryBytes) {
+    // A dictionary is worth training on at least 8 times its bytes of cubes.
+    if (capacity && capacity * 8 > cubes.size_bytes()) continue;
+    std::vector<uint8_t> dict = capacity ? train(cubes, first, capacity) : std::vector<uint8_t>{};
+    if (capacity && dict.empty()) continue;
+    Compressed c = compress(cubes, first, dict);
+    if (!have || dict.size() + c.data.size() < best_dict.size() + best.data.size()) {
+      best_dict = std::move(dict);
+      best = std::move(c);
+      have = true;
+    }
+  }
+  const uint64_t frames = first.empty() ? 0 : first.size() - 1;
+  std::vector<uint64_t> words(kHeaderWords + words_for(2 * first.size() * sizeof(uint32_t)) +
+                                  words_for(best_dict.size()) + words_for(best.data.size()),
+                              0);
+  words[0] = frames;
+  words[1] = best_dict.size();
+  words[2] = best.data.size();
+  auto* bytes = reinterpret_cast<uint8_t*>(words.data() + kHeaderWords);
+  std::memcpy(bytes, first.data(), first.size_bytes());
+  std::memcpy(bytes + first.size_bytes(), best.offset.data(), best.offset.size() * sizeof(uint32_t));
+  bytes += words_for(2 * first.size_bytes()) * 8;
+  if (!best_dict.empty()) std::memcpy(bytes, best_dict.data(), best_dict.size());
+  bytes += words_for(best_dict.size()) * 8;
+  if (!best.data.empty()) std::memcpy(bytes, best.data.data(), best.data.size());
+  return words;
+}
+
+Result<std::unique_ptr<RegionFrames>> RegionFrames::attach(std::span<const uint64_t> words) {
+  if (words.size() < kHeaderWords) return Error{"region frames: too short"};
+  const uint64_t frames = words[0], dict_bytes = words[1], data_bytes = words[2];
+  // Each count at most what the words could hold (so the sums below cannot wrap).
+  const uint64_t room = (words.size() - kHeaderWords) * 8;
+  if (frames == 0 || frames >= room / 8 || dict_bytes > room || data_bytes > room || data_bytes > UINT32_MAX)
+    return Error{"region frames: damaged counts"};
+  const size_t table_words = words_for(2 * (frames + 1) * sizeof(uint32_t));
+  if (kHeaderWords + table_words + words_for(dict_bytes) + words_for(data_bytes) != words.size())
+    return Error{"region frames: parts do not add up"};
+  std::unique_ptr<RegionFrames> rf(new RegionFrames);
+  static std::atomic<uint64_t> next_id{1};
+  rf->id_ = next_id.fetch_add(1);
+  rf->frames_ = uint32_t(frames);
+  rf->first_ = reinterpret_cast<const uint32_t*>(words.data() + kHeaderWords);
+  rf->offset_ = rf->first_ + frames + 1;
+  const auto* dict = reinterpret_cast<const uint8_t*>(words.data() + kHeaderWords + table_words);
+  rf->data_ = dict + words_for(dict_bytes) * 8;
+  rf->words_bytes_ = words.size_bytes();
+  for (uint64_t f = 0; f < frames; ++f)
+    if (rf->first_[f] > rf->first_[f + 1] || rf->offset_[f] > rf->offset_[f + 1])
+      return Error{"region frames: frame " + std::to_string(f) + " ends before it starts"};
+  if (rf->offset_[0] != 0 || rf->offset_[frames] != data_bytes) return Error{"region frames: damaged offsets"};
+  rf->dict_ = std::make_unique<Dictionary>();
+  if (dict_bytes) {
+    rf->dict_->ddict.reset(ZSTD_createDDict(dict, dict_bytes));
+    if (!rf->dict_->ddict) return Error{"region frames: damaged dictionary"};
+  }
+  std::vector<uint32_t> out;
+  for (uint32_t f = 0; f < rf->frames_; ++f)
+    if (!rf->decode(f, out)) return Error{"region frames: frame " + std::to_string(f) + " is damaged"};
+  return rf;
+}
+
+bool RegionFrames::decode(uint32_t f, std::vector<uint32_t>& out) const {
+  thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
+  const size_t n = first_[f + 1] - first_[f];
+  out.assign(n + kDecodedPad, 0);
+  if (!dctx || ZSTD_DCtx_refDDict(dctx.get(), dict_->ddict.get()) != 0) return false;
+  const size_t got = ZSTD_decompressDCtx(dctx.get(), out.data(), n * sizeof(uint32_t), data_ + offset_[f],
+                                         offset_[f + 1] - offset_[f]);
+  if (ZSTD_isError(got) || got != n * sizeof(uint32_t)) return false;
+  return true;
+}
+
+const uint32_t* RegionFrames::cubes(uint32_t f, uint32_t at) const {
+  // The last frames this thread decoded, a few per layout at once: a slot by frame and layout.
+  struct Slot {
+    uint64_t owner = 0;
+    uint32_t frame = 0;
+    std::vector<uint32_t> words;
+  };
+  thread_local std::array<Slot, 16> slots;
+  Slot& s = slots[(f ^ id_ * 7) % slots.size()];
+  if (s.owner != id_ || s.frame != f) {
+    // attach() decoded every frame once: this cannot fail but for memory, which throws.
+    decode(f, s.words);
+    s.owner = id_;
+    s.frame = f;
+  }
+  return s.words.data() + (at - first_[f]);
+}
+
+}  // namespace egtmin::probe

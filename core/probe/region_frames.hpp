@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A region index's cubes in zstd frames (RegionCubes::Framed): what a probe layout stores in place
+// of the plain cubes where those would take more bytes than the layout may (make_layout's bound).
+//
+// Why: the plain cubes are what makes the probe fast (a region's first cubes are one or two cache
+// lines at an address the directory gives), but a few balances' regions hold more cube words than
+// their Syzygy file has bytes (KBNvKB's take 1.11x it), and no directory, Huffman code or LZMA
+// stream brought them under that at a probe's cost (docs/measured.md). zstd frames of a few hundred
+// regions, compressed with a dictionary trained on the layout's own frames, take them to about
+// 0.9x, and a probe decodes one frame (a kilobyte or two) in microseconds, as Syzygy's probe
+// decodes one of its blocks. The fast form stays wherever it fits.
+//
+// A frame holds the cubes of kFrameBlocks directory blocks (RegionIndex::kBlockRegions regions
+// each), so a region's frame is its directory block's number over kFrameBlocks, and the directory
+// is unchanged: a region's cubes are the frame's decoded words from the region's first cube minus
+// the frame's. Each thread keeps the last frames it decoded (a few, of any layouts), so a search
+// probing the same regions again decodes nothing.
+//
+// Stored as one run of 64-bit words (put_aligned in the layout): the frame count F, the
+// dictionary's bytes D, the frames' bytes Z; F + 1 first cubes (32 bits each: frame f's cubes are
+// first[f] to first[f + 1]) and F + 1 byte offsets into the frames (32 bits each), zero-padded to a
+// word; the dictionary (D bytes, none: 0), padded; the frames, one after another (Z bytes), padded.
+// Format: docs/file-format.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace egtmin::probe {
+
+// How a probe layout stores its region index's cubes: as the words the probe reads in place
+// (the fast form), or in zstd frames a probe decodes (RegionFrames).
+enum class RegionCubes : uint8_t { Plain, Framed };
+
+class RegionFrames {
+ public:
+  // Directory blocks a frame: 192 regions. Frames of 48 regions take more bytes and of 768 take a
+  // decode several times longer (docs/measured.md).
+  static constexpr uint32_t kFrameBlocks = 4;
+  // The zstd level frames are compressed with (decoding costs the same at every level).
+  static constexpr int kLevel = 19;
+  // Dictionary sizes tried, each on at least 8 times its bytes of cubes (the smallest layout is
+  // kept; 0: no dictionary). KBNvKB's frames take the fewest bytes with 128 KiB (docs/measured.md).
+  static constexpr size_t kDictionaryBytes[] = {512 * 1024, 128 * 1024, 32 * 1024, 0};
+  // Zero cubes after each decoded frame: a region's scan reads up to 64 cubes past its start
+  // (RegionIndex::kScanPad).
+  static constexpr size_t kDecodedPad = 64;
+
+  // The words of frames holding `cubes`; `first`: each frame's first cube, then the end (at most
+  // cubes.size()), ascending.
+  static std::vector<uint64_t> encode(std::span<const uint32_t> cubes, std::span<const uint32_t> first);
+
+  // The frames in `words` (encode's), used in place: they must outlive the result. Every frame is
+  // decoded once to check that it decodes to exactly its cubes' bytes, so a frame a probe decodes
+  // never fails (what the bytes say is the layout's checksum's to vouch for: frames carry none).
+  // The error names what is wrong.
+  static Result<std::unique_ptr<RegionFrames>> attach(std::span<const uint64_t> words);
+
+  ~RegionFrames();
+  RegionFrames(const RegionFrames&) = delete;
+  RegionFrames& operator=(const RegionFrames&) = delete;
+
+  uint32_t frames() const { return frames_; }
+  // Frame f's first cube (f = frames(): where the last ends).
+  uint32_t first(uint32_t f) const { return first_[f]; }
+  // The stored bytes (what a probe may read of the mapping).
+  size_t bytes() const { return words_bytes_; }
+
+  // Frame f's cubes from cube `at` on (first(f) <= at < first(f + 1)), followed by at least
+  // kDecodedPad zero cubes: valid until this thread asks any RegionFrames for another frame.
+  const uint32_t* cubes(uint32_t f, uint32_t at) const;
+
+ private:
+  RegionFrames() = default;
+  // Decodes frame f into `out` (first(f + 1) - first(f) cubes, then the pad); false when the frame
+  // does not hold exactly that.
+  bool decode(uint32_t f, std::vector<uint32_t>& out) const;
+
+  uint64_t id_ = 0;  // this object among all a process made (the threads' decoded frames name it)
+  uint32_t frames_ = 0;
+  const uint32_t* first_ = nullptr;
+  const uint32_t* offset_ = nullptr;
+  const uint8_t* data_ = nullptr;
+  size_t words_bytes_ = 0;
+  struct Dictionary;
+  std::unique_ptr<Dictionary> dict_;
+};
+
+}  // namespace egtmin::probe

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "probe/region_frames.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace egtmin::probe {
+namespace {
+
+// Frames of cube words drawn from a small pool of runs, as a layout's regions repeat each other's
+// cube lists: a dictionary trained on them pays, and every frame decodes to its own words.
+struct Sample {
+  std::vector<uint32_t> cubes;
+  std::vector<uint32_t> first;
+};
+Sample repetitive_frames(uint32_t frames) {
+  std::mt19937 rng(7);
+  std::vector<std::vector<uint32_t>> pool(64);
+  for (auto& run : pool) {
+    run.resize(40);
+    for (uint32_t& w : run) w = uint32_t(rng());
+  }
+  Sample s;
+  for (uint32_t f = 0; f < frames; ++f) {
+    s.first.push_back(uint32_t(s.cubes.size()));
+    if (f % 7 == 3) continue;  // an empty frame (regions without cubes)
+    for (int r = 0; r < 6; ++r) {
+      const auto& run = pool[rng() % pool.size()];
+      s.cubes.insert(s.cubes.end(), run.begin(), run.end());
+      s.cubes.push_back(uint32_t(rng()));
+    }
+  }
+  s.first.push_back(uint32_t(s.cubes.size()));
+  return s;
+}
+
+TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
+  const Sample s = repetitive_frames(600);
+  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first);
+  EXPECT_GT(words[1], 0u) << "no dictionary trained";
+  EXPECT_LT(words.size() * 8, s.cubes.size() * sizeof(uint32_t) / 2) << "the frames should take under half";
+  auto frames = RegionFrames::attach(words);
+  ASSERT_TRUE(frames.ok()) << frames.error().message;
+  ASSERT_EQ((*frames)->frames(), 600u);
+  EXPECT_EQ((*frames)->bytes(), words.size() * 8);
+  // Frames asked in an order that evicts the thread's decoded ones, each from every cube on.
+  for (uint32_t k = 0; k < 600; ++k) {
+    const uint32_t f = (k * 389) % 600;
+    ASSERT_EQ((*frames)->first(f), s.first[f]);
+    for (uint32_t at = s.first[f]; at < s.first[f + 1]; at += 37) {
+      const uint32_t* c = (*frames)->cubes(f, at);
+      for (uint32_t j = 0; at + j < s.first[f + 1]; ++j) ASSERT_EQ(c[j], s.cubes[at + j]) << f << " " << at;
+      // The pad a region's scan may read past its frame's end.
+      const uint32_t end = s.first[f + 1] - at;
+      for (uint32_t j = end; j < end + RegionFrames::kDecodedPad; ++j) ASSERT_EQ(c[j], 0u);
+    }
+  }
+}
+
+TEST(RegionFrames, FewCubesTakeNoDictionary) {
+  const Sample s = repetitive_frames(3);
+  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first);
+  EXPECT_EQ(words[1], 0u);
+  auto frames = RegionFrames::attach(words);
+  ASSERT_TRUE(frames.ok()) << frames.error().message;
+  EXPECT_EQ((*frames)->cubes(2, s.first[2])[0], s.cubes[s.first[2]]);
+}
+
+TEST(RegionFrames, DamagedWordsAreRefusedByName) {
+  const Sample s = repetitive_frames(50);
+  const std::vector<uint64_t> good = RegionFrames::encode(s.cubes, s.first);
+  auto refused = [&](std::vector<uint64_t> words) {
+    auto r = RegionFrames::attach(words);
+    return r.ok() ? std::string("accepted") : r.error().message;
+  };
+  EXPECT_NE(refused({}).find("too short"), std::string::npos);
+  std::vector<uint64_t> w = good;
+  w[0] = ~uint64_t{0};  // frames beyond any words
+  EXPECT_NE(refused(w).find("damaged counts"), std::string::npos);
+  w = good;
+  w[0] -= 1;  // one frame fewer: the tables no longer end where the dictionary starts
+  EXPECT_NE(refused(w).find("region frames"), std::string::npos);
+  w = good;
+  w.pop_back();
+  EXPECT_NE(refused(w).find("region frames"), std::string::npos);
+  // A frame's first cube after the next one's.
+  w = good;
+  auto* first = reinterpret_cast<uint32_t*>(w.data() + 3);
+  std::swap(first[1], first[2]);
+  if (first[1] != first[2]) {
+    EXPECT_NE(refused(w).find("ends before it starts"), std::string::npos);
+  }
+  // A frame's magic number changed: found when attaching, which decodes every frame. (Changed
+  // literals may decode to as many bytes: the layout's checksum is what finds those.)
+  w = good;
+  const uint64_t frames = w[0], table_words = (2 * (frames + 1) * 4 + 7) / 8, dict_words = (w[1] + 7) / 8;
+  w[3 + table_words + dict_words] ^= 0xff;
+  EXPECT_NE(refused(w).find("frame 0 is damaged"), std::string::npos) << refused(w);
+}
+
+}  // namespace
+}  // namespace egtmin::probe
