@@ -44,7 +44,7 @@ class RegionFrames {
   static constexpr uint32_t kFrameBlocks = 4;
   // The zstd level frames are compressed with (decoding costs the same at every level).
   static constexpr int kLevel = 19;
-  // Dictionary sizes tried, each on at least 8 times its bytes of cubes (the smallest layout is
+  // Dictionary sizes tried, each on at least 4 times its bytes of cubes (the smallest layout is
   // kept; 0: no dictionary). KBNvKB's frames take the fewest bytes with 128 KiB (docs/measured.md).
   static constexpr size_t kDictionaryBytes[] = {512 * 1024, 128 * 1024, 32 * 1024, 0};
   // Zero cubes after each decoded frame: a region's scan reads up to 64 cubes past its start
