@@ -101,6 +101,14 @@ int main(int argc, char** argv) {
   std::printf("%s: region index %s, tree words %zu, front line %d cubes\n", argv[1], ri.built() ? "yes" : "no",
               (*lc)->index.nodes(), (*lc)->index.front_size());
   if (!ri.built()) return 0;
+  // The study reads the cubes where they lie: a framed layout's are coded.
+  if (ri.framed()) {
+    std::fprintf(stderr,
+                 "%s: its layout's region cubes are framed: remove the layout and make a plain one "
+                 "(egtmin-cli layouts NAME, without --max-bytes)\n",
+                 argv[1]);
+    return 1;
+  }
   const RegionIndex::Hot h = ri.hot();
   // The directory ends where the cubes start, or, where some regions leave positions to the
   // evasion search, where the bitmap marking them starts.

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "probe/cover_prober.hpp"
+#include "probe/region_frames.hpp"
 #include "store/cover_kind.hpp"
 #include "util/result.hpp"
 
@@ -80,12 +81,13 @@ struct CoverIdentity {
 Result<CoverIdentity> cover_identity(const std::filesystem::path& cover_path);
 
 // The layout's bytes for a cover built in memory (CoverProber::build), its region index's cubes
-// stored as `cubes` says (Framed only where it has a region index), and the file written
-// atomically.
+// stored as `cubes` says (Framed only where it has a region index; then `blocks_a_frame` directory
+// blocks a frame, one of RegionFrames::kBlocksAFrame), and the file written atomically.
 std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id,
-                                      RegionCubes cubes = RegionCubes::Plain);
+                                      RegionCubes cubes = RegionCubes::Plain,
+                                      uint32_t blocks_a_frame = RegionFrames::kBlocksAFrame[0]);
 Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id,
-                   RegionCubes cubes = RegionCubes::Plain);
+                   RegionCubes cubes = RegionCubes::Plain, uint32_t blocks_a_frame = RegionFrames::kBlocksAFrame[0]);
 
 // Builds the default index of the cover file at `cover_path` and writes its layout beside it
 // (what minimize does after saving a cover), its regions planned on `threads` threads (0: one per
@@ -94,9 +96,15 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // and answer as the cover does otherwise; with CheckEvasions::Searched, also the positions in
 // check the evasion search decides, where the balance's table is beside them. `max_bytes`: the
 // bytes the layout should take at most: where the fast form (plain cubes) takes more, its region
-// cubes are framed, when that takes fewer bytes (none: always the fast form).
+// cubes are framed, when that takes fewer bytes (none: always the fast form), in the fastest frames
+// within RegionFrames::kFasterFramesAllowance of the smallest framing's bytes.
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1,
                    CheckEvasions evasions = kDefaultCheckEvasions, std::optional<uint64_t> max_bytes = std::nullopt);
+// Which of a layout's framings make_layout keeps, given its bytes plain and framed in each of
+// RegionFrames::kBlocksAFrame's sizes of frame (fastest first): the first within
+// RegionFrames::kFasterFramesAllowance of the smallest, if it takes fewer bytes than the plain
+// layout (none: the plain one).
+std::optional<size_t> chosen_framing(uint64_t plain_bytes, std::span<const uint64_t> framed_bytes);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
 // and cubes (plain or framed), the 50-move rule's draws, and the rest (header, the cover's description, the

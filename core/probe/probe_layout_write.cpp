@@ -3,6 +3,7 @@
 // them is in probe_layout.cpp.
 #include <lzma.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "probe/capture_freedom.hpp"
@@ -26,7 +27,8 @@ Status write_layout(const fs::path& path, const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes) {
+std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes,
+                                      uint32_t blocks_a_frame) {
   const bool framed = cubes == RegionCubes::Framed && lc.region.built();
   ByteWriter w;
   w.put(lc.file.balance.name());
@@ -44,7 +46,7 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
                 : framed           ? lc.region.directory_words()
                                    : lc.region.hot_words());
   w.put_aligned(lc.rules.words());
-  if (framed) w.put_aligned(lc.region.framed_cubes());
+  if (framed) w.put_aligned(lc.region.framed_cubes(blocks_a_frame));
   const std::vector<uint8_t>& payload = w.bytes();
 
   // Sized once, then filled: header and payload (also keeps GCC 12 from a false -Warray-bounds on
@@ -62,8 +64,19 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   return out;
 }
 
-Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes) {
-  return write_layout(path, serialize_layout(lc, id, cubes));
+Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes,
+                   uint32_t blocks_a_frame) {
+  return write_layout(path, serialize_layout(lc, id, cubes, blocks_a_frame));
+}
+
+std::optional<size_t> chosen_framing(uint64_t plain_bytes, std::span<const uint64_t> framed_bytes) {
+  if (framed_bytes.empty()) return std::nullopt;
+  const uint64_t smallest = *std::min_element(framed_bytes.begin(), framed_bytes.end());
+  for (size_t i = 0; i < framed_bytes.size(); ++i)
+    if (framed_bytes[i] < plain_bytes &&
+        double(framed_bytes[i]) <= double(smallest) * (1 + RegionFrames::kFasterFramesAllowance))
+      return i;
+  return std::nullopt;
 }
 
 Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions, std::optional<uint64_t> max_bytes) {
@@ -80,9 +93,15 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
                                });
   if (!lc) return lc.error();
   std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
-  if (max_bytes && bytes.size() > *max_bytes && (*lc)->region.built())
-    if (std::vector<uint8_t> framed = serialize_layout(**lc, *id, RegionCubes::Framed); framed.size() < bytes.size())
-      bytes = std::move(framed);
+  if (max_bytes && bytes.size() > *max_bytes && (*lc)->region.built()) {
+    std::vector<std::vector<uint8_t>> framed;
+    std::vector<uint64_t> sizes;
+    for (uint32_t blocks : RegionFrames::kBlocksAFrame) {
+      framed.push_back(serialize_layout(**lc, *id, RegionCubes::Framed, blocks));
+      sizes.push_back(framed.back().size());
+    }
+    if (const auto kept = chosen_framing(bytes.size(), sizes)) bytes = std::move(framed[*kept]);
+  }
   return write_layout(layout_path(cover_path), bytes);
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <new>
 #include <string>
@@ -30,7 +31,7 @@ struct DDictFree {
   void operator()(ZSTD_DDict* d) const { ZSTD_freeDDict(d); }
 };
 
-constexpr size_t kHeaderWords = 3;
+constexpr size_t kHeaderWords = 4;
 
 size_t words_for(size_t bytes) { return (bytes + 7) / 8; }
 
@@ -95,7 +96,8 @@ struct RegionFrames::Dictionary {
 
 RegionFrames::~RegionFrames() = default;
 
-std::vector<uint64_t> RegionFrames::encode(std::span<const uint32_t> cubes, std::span<const uint32_t> first) {
+std::vector<uint64_t> RegionFrames::encode(std::span<const uint32_t> cubes, std::span<const uint32_t> first,
+                                           uint32_t blocks_a_frame) {
   // The smallest of the dictionaries tried, dictionary bytes counted.
   std::vector<uint8_t> best_dict;
   Compressed best;
@@ -118,8 +120,9 @@ std::vector<uint64_t> RegionFrames::encode(std::span<const uint32_t> cubes, std:
                                   words_for(best_dict.size()) + words_for(best.data.size()),
                               0);
   words[0] = frames;
-  words[1] = best_dict.size();
-  words[2] = best.data.size();
+  words[1] = blocks_a_frame;
+  words[2] = best_dict.size();
+  words[3] = best.data.size();
   auto* bytes = reinterpret_cast<uint8_t*>(words.data() + kHeaderWords);
   std::memcpy(bytes, first.data(), first.size_bytes());
   std::memcpy(bytes + first.size_bytes(), best.offset.data(), best.offset.size() * sizeof(uint32_t));
@@ -132,7 +135,9 @@ std::vector<uint64_t> RegionFrames::encode(std::span<const uint32_t> cubes, std:
 
 Result<std::unique_ptr<RegionFrames>> RegionFrames::attach(std::span<const uint64_t> words) {
   if (words.size() < kHeaderWords) return Error{"region frames: too short"};
-  const uint64_t frames = words[0], dict_bytes = words[1], data_bytes = words[2];
+  const uint64_t frames = words[0], blocks_a_frame = words[1], dict_bytes = words[2], data_bytes = words[3];
+  if (blocks_a_frame == 0 || blocks_a_frame > kMostBlocksAFrame || !std::has_single_bit(blocks_a_frame))
+    return Error{"region frames: " + std::to_string(blocks_a_frame) + " directory blocks a frame"};
   // Each count at most what the words could hold (so the sums below cannot wrap).
   const uint64_t room = (words.size() - kHeaderWords) * 8;
   if (frames == 0 || frames >= room / 8 || dict_bytes > room || data_bytes > room || data_bytes > UINT32_MAX)
@@ -144,6 +149,7 @@ Result<std::unique_ptr<RegionFrames>> RegionFrames::attach(std::span<const uint6
   static std::atomic<uint64_t> next_id{1};
   rf->id_ = next_id.fetch_add(1);
   rf->frames_ = uint32_t(frames);
+  rf->block_shift_ = uint8_t(std::countr_zero(blocks_a_frame));
   rf->first_ = reinterpret_cast<const uint32_t*>(words.data() + kHeaderWords);
   rf->offset_ = rf->first_ + frames + 1;
   const auto* dict = reinterpret_cast<const uint8_t*>(words.data() + kHeaderWords + table_words);

@@ -10,14 +10,14 @@
 // 0.9x, and a probe decodes one frame (a kilobyte or two) in microseconds, as Syzygy's probe
 // decodes one of its blocks. The fast form stays wherever it fits.
 //
-// A frame holds the cubes of kFrameBlocks directory blocks (RegionIndex::kBlockRegions regions
-// each), so a region's frame is its directory block's number over kFrameBlocks, and the directory
-// is unchanged: a region's cubes are the frame's decoded words from the region's first cube minus
-// the frame's. Each thread keeps the last frames it decoded (a few, of any layouts), so a search
-// probing the same regions again decodes nothing.
+// A frame holds the cubes of a power of two of directory blocks (RegionIndex::kBlockRegions
+// regions each; the layout's blocks_a_frame()), so a region's frame is its directory block's number
+// over that, and the directory is unchanged: a region's cubes are the frame's decoded words from the
+// region's first cube minus the frame's. Each thread keeps the last frames it decoded (a few, of any layouts), so a
+// search probing the same regions again decodes nothing.
 //
-// Stored as one run of 64-bit words (put_aligned in the layout): the frame count F, the
-// dictionary's bytes D, the frames' bytes Z; F + 1 first cubes (32 bits each: frame f's cubes are
+// Stored as one run of 64-bit words (put_aligned in the layout): the frame count F, the directory
+// blocks a frame, the dictionary's bytes D, the frames' bytes Z; F + 1 first cubes (32 bits each: frame f's cubes are
 // first[f] to first[f + 1]) and F + 1 byte offsets into the frames (32 bits each), zero-padded to a
 // word; the dictionary (D bytes, none: 0), padded; the frames, one after another (Z bytes), padded.
 // Format: docs/file-format.md.
@@ -39,9 +39,15 @@ enum class RegionCubes : uint8_t { Plain, Framed };
 
 class RegionFrames {
  public:
-  // Directory blocks a frame: 192 regions. Frames of 48 regions take more bytes and of 768 take a
-  // decode several times longer (docs/measured.md).
-  static constexpr uint32_t kFrameBlocks = 4;
+  // Directory blocks a frame that make_layout tries, fastest first: a frame of fewer blocks is
+  // decoded in less time, and its layout codes a little worse (KBNvKB's frames of 48 regions take
+  // about a third of the time of those of 192, and 4 % more bytes: docs/measured.md).
+  static constexpr uint32_t kBlocksAFrame[] = {1, 2, 4};
+  // make_layout keeps the fastest frames whose layout takes at most this share more bytes than the
+  // smallest framed one.
+  static constexpr double kFasterFramesAllowance = 1.0 / 16;
+  // The most blocks a frame a layout may have (a frame's decode takes longer the more it holds).
+  static constexpr uint32_t kMostBlocksAFrame = 64;
   // The zstd level frames are compressed with (decoding costs the same at every level).
   static constexpr int kLevel = 19;
   // Dictionary sizes tried, each on at least 4 times its bytes of cubes (the smallest layout is
@@ -51,9 +57,11 @@ class RegionFrames {
   // (RegionIndex::kScanPad).
   static constexpr size_t kDecodedPad = 64;
 
-  // The words of frames holding `cubes`; `first`: each frame's first cube, then the end (at most
+  // The words of frames holding `cubes`, each of `blocks_a_frame` directory blocks (a power of two
+  // up to kMostBlocksAFrame); `first`: each frame's first cube, then the end (at most
   // cubes.size()), ascending.
-  static std::vector<uint64_t> encode(std::span<const uint32_t> cubes, std::span<const uint32_t> first);
+  static std::vector<uint64_t> encode(std::span<const uint32_t> cubes, std::span<const uint32_t> first,
+                                      uint32_t blocks_a_frame);
 
   // The frames in `words` (encode's), used in place: they must outlive the result. Every frame is
   // decoded once to check that it decodes to exactly its cubes' bytes, so a frame a probe decodes
@@ -66,6 +74,9 @@ class RegionFrames {
   RegionFrames& operator=(const RegionFrames&) = delete;
 
   uint32_t frames() const { return frames_; }
+  // Directory blocks a frame holds: a block's frame is its number shifted right by block_shift().
+  uint32_t blocks_a_frame() const { return uint32_t{1} << block_shift_; }
+  uint8_t block_shift() const { return block_shift_; }
   // Frame f's first cube (f = frames(): where the last ends).
   uint32_t first(uint32_t f) const { return first_[f]; }
   // The stored bytes (what a probe may read of the mapping).
@@ -83,6 +94,7 @@ class RegionFrames {
 
   uint64_t id_ = 0;  // this object among all a process made (the threads' decoded frames name it)
   uint32_t frames_ = 0;
+  uint8_t block_shift_ = 0;
   const uint32_t* first_ = nullptr;
   const uint32_t* offset_ = nullptr;
   const uint8_t* data_ = nullptr;

@@ -43,8 +43,7 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::uni
   if (dir_words_ != blocks * kBlockBytes / 8 || searched_words_ != searched_words || hot_words.size() < least_words ||
       (frames && hot_words.size() != least_words) || unit_shift_ > 24)
     return false;
-  if (frames && frames->frames() != (blocks + RegionFrames::kFrameBlocks - 1) / RegionFrames::kFrameBlocks)
-    return false;
+  if (frames && frames->frames() != (blocks + frames->blocks_a_frame() - 1) >> frames->block_shift()) return false;
   for (int slot : fixed_)
     if (slot < 0 || slot >= k) return false;
   for (int f = 0; f < k - fixed_count(k); ++f)
@@ -60,8 +59,8 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::uni
     for (uint32_t i = 0; i < kBlockRegions; ++i) units += block_units(block, i);
     const uint64_t first = block_first_cube(block), end = first + (units << unit_shift_);
     if (!frames ? end > cubes
-                : first < frames->first(uint32_t(b / RegionFrames::kFrameBlocks)) ||
-                      end > frames->first(uint32_t(b / RegionFrames::kFrameBlocks) + 1))
+                : first < frames->first(uint32_t(b >> frames->block_shift())) ||
+                      end > frames->first(uint32_t(b >> frames->block_shift()) + 1))
       return false;
   }
   frames_ = std::move(frames);
@@ -71,7 +70,7 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::uni
   return true;
 }
 
-std::vector<uint64_t> RegionIndex::framed_cubes() const {
+std::vector<uint64_t> RegionIndex::framed_cubes(uint32_t blocks_a_frame) const {
   if (!built() || frames_) return {};
   const size_t at = dir_words_ + searched_words_;
   const std::span<const uint32_t> cubes(reinterpret_cast<const uint32_t*>(words_data() + at),
@@ -80,10 +79,9 @@ std::vector<uint64_t> RegionIndex::framed_cubes() const {
   const size_t blocks = dir_words_ * 8 / kBlockBytes;
   const auto* bytes = reinterpret_cast<const uint8_t*>(words_data());
   std::vector<uint32_t> first;
-  for (size_t b = 0; b < blocks; b += RegionFrames::kFrameBlocks)
-    first.push_back(block_first_cube(bytes + b * kBlockBytes));
+  for (size_t b = 0; b < blocks; b += blocks_a_frame) first.push_back(block_first_cube(bytes + b * kBlockBytes));
   first.push_back(uint32_t(cubes.size()));
-  return RegionFrames::encode(cubes, first);
+  return RegionFrames::encode(cubes, first, blocks_a_frame);
 }
 
 RegionIndex::Query RegionIndex::query(const Hot& h, uint64_t index) const {

@@ -293,6 +293,7 @@ class RegionIndex {
     const uint32_t* dir = nullptr;         // the directory; null: no region index
     const uint32_t* cubes = nullptr;       // the regions' cubes, region after region (null: framed)
     const RegionFrames* frames = nullptr;  // the regions' cubes in frames (RegionCubes::Framed)
+    uint8_t frame_shift = 0;               // a directory block's frame is its number shifted by this
     uint8_t unit_shift = 0;                // a directory count is of 2^unit_shift cubes
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
     // bit square_shift(K, i)).
@@ -313,6 +314,7 @@ class RegionIndex {
           frames_ ? nullptr : reinterpret_cast<const uint32_t*>(words_data() + dir_words_ + searched_words_),
           frames_.get()};
     if (searched_words_) h.searched = words_data() + dir_words_;
+    if (frames_) h.frame_shift = frames_->block_shift();
     size_t i = 0;
     for (int slot : fixed_) h.shift[i++] = uint8_t(square_shift(k_, slot));
     for (int f = 0; f < k_ - int(fixed_.size()); ++f) h.shift[i++] = uint8_t(square_shift(k_, free_[size_t(f)]));
@@ -359,8 +361,12 @@ class RegionIndex {
     const auto& bits = region_cube::kQueryBits[h.subcube];
     uint32_t pairs = bits[0][at(kFixed)], place = at(kFixed);
     if constexpr (K - kFixed == 2) pairs |= bits[1][at(kFixed + 1)], place = place << kSquareBits | at(kFixed + 1);
-    return {base + (before << h.unit_shift), block_units(block, i) << h.unit_shift, pairs, fallback, place,
-            b / RegionFrames::kFrameBlocks};
+    return {base + (before << h.unit_shift),
+            block_units(block, i) << h.unit_shift,
+            pairs,
+            fallback,
+            place,
+            b >> h.frame_shift};
   }
 
   // The region's number in the directory: side to move, White's king numbered among its
@@ -459,9 +465,9 @@ class RegionIndex {
   bool attach_hot_words(std::span<const uint64_t> hot_words, std::unique_ptr<RegionFrames> frames = nullptr);
 
   // What a framed layout stores (RegionCubes::Framed): the directory with the searched regions'
-  // bits, and the frames of the cubes (RegionFrames::encode).
+  // bits, and the frames of the cubes, `blocks_a_frame` directory blocks each (RegionFrames::encode).
   std::span<const uint64_t> directory_words() const { return {words_data(), dir_words_ + searched_words_}; }
-  std::vector<uint64_t> framed_cubes() const;
+  std::vector<uint64_t> framed_cubes(uint32_t blocks_a_frame) const;
   // Whether the cubes are framed, and the frames' stored bytes (0: plain).
   bool framed() const { return frames_ != nullptr; }
   size_t frames_bytes() const { return frames_ ? frames_->bytes() : 0; }

@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <optional>
 #include <random>
 #include <vector>
+
+#include "probe/probe_layout.hpp"
 
 namespace egtmin::probe {
 namespace {
@@ -38,12 +42,14 @@ Sample repetitive_frames(uint32_t frames) {
 
 TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
   const Sample s = repetitive_frames(600);
-  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first);
-  EXPECT_GT(words[1], 0u) << "no dictionary trained";
+  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first, 2);
+  EXPECT_GT(words[2], 0u) << "no dictionary trained";
   EXPECT_LT(words.size() * 8, s.cubes.size() * sizeof(uint32_t) / 2) << "the frames should take under half";
   auto frames = RegionFrames::attach(words);
   ASSERT_TRUE(frames.ok()) << frames.error().message;
   ASSERT_EQ((*frames)->frames(), 600u);
+  EXPECT_EQ((*frames)->blocks_a_frame(), 2u);
+  EXPECT_EQ((*frames)->block_shift(), 1u);
   EXPECT_EQ((*frames)->bytes(), words.size() * 8);
   // Frames asked in an order that evicts the thread's decoded ones, each from every cube on.
   for (uint32_t k = 0; k < 600; ++k) {
@@ -61,8 +67,8 @@ TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
 
 TEST(RegionFrames, FewCubesTakeNoDictionary) {
   const Sample s = repetitive_frames(3);
-  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first);
-  EXPECT_EQ(words[1], 0u);
+  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first, 2);
+  EXPECT_EQ(words[2], 0u);
   auto frames = RegionFrames::attach(words);
   ASSERT_TRUE(frames.ok()) << frames.error().message;
   EXPECT_EQ((*frames)->cubes(2, s.first[2])[0], s.cubes[s.first[2]]);
@@ -70,7 +76,7 @@ TEST(RegionFrames, FewCubesTakeNoDictionary) {
 
 TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   const Sample s = repetitive_frames(50);
-  const std::vector<uint64_t> good = RegionFrames::encode(s.cubes, s.first);
+  const std::vector<uint64_t> good = RegionFrames::encode(s.cubes, s.first, 2);
   auto refused = [&](std::vector<uint64_t> words) {
     auto r = RegionFrames::attach(words);
     return r.ok() ? std::string("accepted") : r.error().message;
@@ -79,6 +85,12 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   std::vector<uint64_t> w = good;
   w[0] = ~uint64_t{0};  // frames beyond any words
   EXPECT_NE(refused(w).find("damaged counts"), std::string::npos);
+  // Directory blocks a frame: none, not a power of two, more than a frame may hold.
+  for (uint64_t blocks : {uint64_t{0}, uint64_t{3}, uint64_t{RegionFrames::kMostBlocksAFrame * 2}}) {
+    w = good;
+    w[1] = blocks;
+    EXPECT_NE(refused(w).find("directory blocks a frame"), std::string::npos) << blocks;
+  }
   w = good;
   w[0] -= 1;  // one frame fewer: the tables no longer end where the dictionary starts
   EXPECT_NE(refused(w).find("region frames"), std::string::npos);
@@ -87,7 +99,7 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   EXPECT_NE(refused(w).find("region frames"), std::string::npos);
   // A frame's first cube after the next one's.
   w = good;
-  auto* first = reinterpret_cast<uint32_t*>(w.data() + 3);
+  auto* first = reinterpret_cast<uint32_t*>(w.data() + 4);
   std::swap(first[1], first[2]);
   if (first[1] != first[2]) {
     EXPECT_NE(refused(w).find("ends before it starts"), std::string::npos);
@@ -95,9 +107,25 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   // A frame's magic number changed: found when attaching, which decodes every frame. (Changed
   // literals may decode to as many bytes: the layout's checksum is what finds those.)
   w = good;
-  const uint64_t frames = w[0], table_words = (2 * (frames + 1) * 4 + 7) / 8, dict_words = (w[1] + 7) / 8;
-  w[3 + table_words + dict_words] ^= 0xff;
+  const uint64_t frames = w[0], table_words = (2 * (frames + 1) * 4 + 7) / 8, dict_words = (w[2] + 7) / 8;
+  w[4 + table_words + dict_words] ^= 0xff;
   EXPECT_NE(refused(w).find("frame 0 is damaged"), std::string::npos) << refused(w);
+}
+
+// make_layout keeps the fastest frames within the allowance of the smallest, and only when they
+// take fewer bytes than the plain cubes.
+TEST(RegionFrames, TheFastestFramesWithinTheAllowanceOfTheSmallestAreKept) {
+  static_assert(std::size(RegionFrames::kBlocksAFrame) == 3);
+  // Frames of one block within 1/16 of the smallest (four blocks'): the one-block frames.
+  EXPECT_EQ(chosen_framing(1000, std::vector<uint64_t>{660, 650, 640}), std::optional<size_t>(0));
+  // One-block frames too large; two blocks' within: those.
+  EXPECT_EQ(chosen_framing(1000, std::vector<uint64_t>{700, 670, 640}), std::optional<size_t>(1));
+  EXPECT_EQ(chosen_framing(1000, std::vector<uint64_t>{800, 700, 600}), std::optional<size_t>(2));
+  // Within the allowance but not under the plain layout's bytes: the next that is.
+  EXPECT_EQ(chosen_framing(650, std::vector<uint64_t>{660, 640, 630}), std::optional<size_t>(1));
+  // None smaller than the plain layout: the plain one.
+  EXPECT_EQ(chosen_framing(600, std::vector<uint64_t>{660, 650, 640}), std::nullopt);
+  EXPECT_EQ(chosen_framing(600, std::vector<uint64_t>{}), std::nullopt);
 }
 
 }  // namespace
