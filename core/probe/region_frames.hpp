@@ -48,7 +48,8 @@ class RegionFrames {
   static constexpr double kFasterFramesAllowance = 1.0 / 16;
   // The most blocks a frame a layout may have (a frame's decode takes longer the more it holds).
   static constexpr uint32_t kMostBlocksAFrame = 64;
-  // The zstd level frames are compressed with (decoding costs the same at every level).
+  // The zstd level frames are compressed with (the smallest frames; their decode takes about as
+  // long as a lower level's).
   static constexpr int kLevel = 19;
   // Dictionary sizes tried, each on at least 4 times its bytes of cubes (the smallest layout is
   // kept; 0: no dictionary). KBNvKB's frames take the fewest bytes with 128 KiB (docs/measured.md).

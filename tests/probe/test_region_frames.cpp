@@ -65,6 +65,52 @@ TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
   }
 }
 
+// The literals section type of each compressed block of a zstd frame (RFC 8878, 3.1.1): 0 raw,
+// 1 RLE, 2 Huffman-coded, 3 Huffman with the previous table.
+std::vector<int> literal_types(const uint8_t* p, size_t n) {
+  std::vector<int> types;
+  if (n < 6 || p[0] != 0x28 || p[1] != 0xB5 || p[2] != 0x2F || p[3] != 0xFD) return {-1};
+  const uint8_t fhd = p[4];
+  const bool single_segment = fhd & 0x20;
+  const size_t fcs_bytes[] = {size_t(single_segment ? 1 : 0), 2, 4, 8};
+  const size_t did_bytes[] = {0, 1, 2, 4};
+  size_t at = 5 + (single_segment ? 0 : 1) + did_bytes[fhd & 3] + fcs_bytes[fhd >> 6];
+  for (bool last = false; !last && at + 3 <= n;) {
+    const uint32_t h = p[at] | p[at + 1] << 8 | p[at + 2] << 16;
+    last = h & 1;
+    const uint32_t type = (h >> 1) & 3, size = h >> 3;
+    if (type == 2) types.push_back(p[at + 3] & 3);
+    at += 3 + (type == 1 ? 1 : size);
+  }
+  return types;
+}
+
+TEST(RegionFrames, LiteralsAreStoredRawSoAFrameDecodesWithoutAHuffmanTable) {
+  // Words of few distinct bytes that seldom repeat: zstd would Huffman-code their literals (4 bits
+  // a byte) if it were let, with a dictionary (many frames) and without one (few).
+  for (uint32_t frame_count : {400u, 3u}) {
+    std::mt19937 rng(11);
+    Sample t;
+    for (uint32_t f = 0; f < frame_count; ++f) {
+      t.first.push_back(uint32_t(t.cubes.size()));
+      for (int w = 0; w < 200; ++w) t.cubes.push_back(uint32_t(rng()) & 0x0F0F0F0Fu);
+    }
+    t.first.push_back(uint32_t(t.cubes.size()));
+    const std::vector<uint64_t> words = RegionFrames::encode(t.cubes, t.first, 1);
+    const uint64_t frames = words[0], dict_bytes = words[2];
+    const auto* offset = reinterpret_cast<const uint32_t*>(words.data() + 4) + frames + 1;
+    const auto* data =
+        reinterpret_cast<const uint8_t*>(words.data() + 4 + (2 * (frames + 1) * 4 + 7) / 8) + (dict_bytes + 7) / 8 * 8;
+    size_t compressed_blocks = 0;
+    for (uint64_t f = 0; f < frames; ++f)
+      for (int type : literal_types(data + offset[f], offset[f + 1] - offset[f])) {
+        EXPECT_EQ(type, 0) << "frame " << f << " of " << frame_count;
+        ++compressed_blocks;
+      }
+    EXPECT_GT(compressed_blocks, 0u);
+  }
+}
+
 TEST(RegionFrames, FewCubesTakeNoDictionary) {
   const Sample s = repetitive_frames(3);
   const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first, 2);
