@@ -117,12 +117,16 @@ bool layout_is_current(const fs::path& path, const CoverIdentity& id) {
   return !draws_as_set && !five_piece_leaf;
 }
 
-RegionCubes layout_cubes(const fs::path& path) {
+LayoutOnDisk layout_on_disk(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::array<uint8_t, kLayoutHeaderBytes> h{};
   if (!in.read(reinterpret_cast<char*>(h.data()), std::streamsize(h.size())) || !header_problem(h.data(), {}).empty())
-    return RegionCubes::Plain;
-  return read_at<uint32_t>(h.data() + 12) & kLayoutFramedRegions ? RegionCubes::Framed : RegionCubes::Plain;
+    return {};
+  std::error_code ec;
+  const uint64_t bytes = fs::file_size(path, ec);
+  if (ec) return {};
+  return {bytes, read_at<uint32_t>(h.data() + 8),
+          read_at<uint32_t>(h.data() + 12) & kLayoutFramedRegions ? RegionCubes::Framed : RegionCubes::Plain};
 }
 
 Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes,

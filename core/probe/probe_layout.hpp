@@ -126,8 +126,17 @@ LayoutParts layout_parts(const LoadedCover& lc);
 // arranged in fewer rows by version 14). Version 14's are current (kOldestCurrentLayoutVersion).
 bool layout_is_current(const std::filesystem::path& path, const CoverIdentity& id);
 
-// How the layout at `path` stores its region cubes (its header's flags; Plain when it cannot be read).
-RegionCubes layout_cubes(const std::filesystem::path& path);
+// What the layout file at `path` is, from its header: its bytes, format version and how it stores
+// its region cubes (all zero, and Plain, when it is missing or not a layout this egtmin reads).
+struct LayoutOnDisk {
+  uint64_t bytes = 0;
+  uint32_t version = 0;
+  RegionCubes cubes = RegionCubes::Plain;
+  bool operator==(const LayoutOnDisk&) const = default;
+};
+LayoutOnDisk layout_on_disk(const std::filesystem::path& path);
+// How the layout at `path` stores its region cubes (Plain when it cannot be read).
+inline RegionCubes layout_cubes(const std::filesystem::path& path) { return layout_on_disk(path).cubes; }
 
 // The cover ready to probe from its layout: indexes in place in the mapping, the cubes left in the
 // cover file at `cover_path` until something asks for them (LoadedCover::cubes). `id`: the cover

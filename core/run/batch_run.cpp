@@ -219,7 +219,7 @@ BatchRecord record_as_found(const std::filesystem::path& data_dir, const Balance
   r.balance = b;
   r.error.clear();
   for_each_stage([&]<BatchStage S>() {
-    if (!Stage<S>::outputs_there(data_dir, b)) r.stage(S).done = false;
+    if (!Stage<S>::outputs_there(data_dir, b, r.results<S>())) r.stage(S).done = false;
   });
   undo_stages_needing_undone(r);
   return r;

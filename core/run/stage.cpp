@@ -37,11 +37,7 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
   if (made.result) {
     std::error_code ec;
     made.bytes = std::filesystem::file_size(made.result->cover_path, ec);
-    const uint64_t layout = std::filesystem::file_size(probe::layout_path(made.result->cover_path), ec);
-    made.layout_bytes = ec ? 0 : layout;
-    made.layout_version = ec ? 0 : probe::kLayoutVersion;
-    made.layout_framed =
-        !ec && probe::layout_cubes(probe::layout_path(made.result->cover_path)) == probe::RegionCubes::Framed;
+    made.layout = probe::layout_on_disk(probe::layout_path(made.result->cover_path));
   }
   c.figures = made.figures;
   c.error = made.error;

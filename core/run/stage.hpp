@@ -6,7 +6,8 @@
 //   template <class R, class Visit> static void each(R& results, Visit&& visit);  // visit(key, field)
 //   static void run(StageContext&, Results&);  // sets context.figures.done when it finished well
 //   static std::string summary(const StageFigures&, const Results&);  // one line for a report
-//   static bool outputs_there(const std::filesystem::path& data_dir, const Balance&);
+//   static bool outputs_there(const std::filesystem::path& data_dir, const Balance&, const Results&);
+//       // false: what the stage made or proved is gone or changed on disk, so it runs again
 //   static uint64_t expected_memory_bytes(const Balance&, int cpus);
 //   static constexpr SlotRate kSecondsPerSlot;  // typical wall seconds per canonical table slot
 //
@@ -23,6 +24,7 @@
 
 #include "chess/balance_kind.hpp"
 #include "logic/pipeline.hpp"
+#include "probe/probe_layout.hpp"
 #include "run/batch_request.hpp"
 #include "run/minimize_run.hpp"
 #include "table/table_store.hpp"
@@ -90,10 +92,8 @@ struct MadeCover {
   StageFigures figures;
   std::optional<BalanceResult> result;
   std::string error;
-  uint64_t bytes = 0;           // of the cover file
-  uint64_t layout_bytes = 0;    // of its probe layout, which probes without it (0: none written)
-  uint32_t layout_version = 0;  // the layout's format version, which its bytes depend on (0: none)
-  bool layout_framed = false;   // its region cubes in frames (probe::RegionCubes::Framed)
+  uint64_t bytes = 0;          // of the cover file
+  probe::LayoutOnDisk layout;  // its probe layout, which probes without it (zero: none written)
 };
 MadeCover make_cover(StageContext& c, store::CoverKind kind);
 

@@ -181,12 +181,13 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
     const fs::path cr_path = store::cover_path(dir.path, r.balance, store::CoverKind::CaptureResolved);
     ASSERT_TRUE(fs::exists(cr_path));
     EXPECT_EQ(r.results<S::MinimizeCr>().cover_bytes, fs::file_size(cr_path));
-    // The probe layout written beside each cover, which probes without it.
-    EXPECT_EQ(r.results<S::MinimizeCr>().layout_bytes, fs::file_size(probe::layout_path(cr_path)));
+    // The probe layout written beside each cover, which probes without it; the capture-resolved
+    // one as its proof probed it.
+    EXPECT_EQ(r.results<S::CheckCr>().layout_bytes, fs::file_size(probe::layout_path(cr_path)));
     const fs::path standalone = store::cover_path(dir.path, r.balance, store::CoverKind::Standalone);
     EXPECT_EQ(r.results<S::Minimize>().layout_bytes, fs::file_size(probe::layout_path(standalone)));
     // Their format version, which the bytes depend on.
-    EXPECT_EQ(r.results<S::MinimizeCr>().layout_version, probe::kLayoutVersion);
+    EXPECT_EQ(r.results<S::CheckCr>().layout_version, probe::kLayoutVersion);
     EXPECT_EQ(r.results<S::Minimize>().layout_version, probe::kLayoutVersion);
     EXPECT_GT(r.stage(S::MinimizeCr).seconds, 0);
     EXPECT_GT(r.results<S::MinimizeCr>().expected_peak_bytes, 0u);
@@ -208,8 +209,8 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
   ASSERT_EQ(log.size(), 6u * 5u);
   for (const std::string& line : log) EXPECT_NE(line.find("(skipped)"), std::string::npos) << line;
   EXPECT_EQ(again->back().results<S::MinimizeCr>().cover_bytes, kpk.results<S::MinimizeCr>().cover_bytes);
-  EXPECT_EQ(again->back().results<S::MinimizeCr>().layout_bytes, kpk.results<S::MinimizeCr>().layout_bytes);
-  EXPECT_EQ(again->back().results<S::MinimizeCr>().layout_version, probe::kLayoutVersion);
+  EXPECT_EQ(again->back().results<S::CheckCr>().layout_bytes, kpk.results<S::CheckCr>().layout_bytes);
+  EXPECT_EQ(again->back().results<S::CheckCr>().layout_version, probe::kLayoutVersion);
   EXPECT_EQ(again->back().results<S::MinimizeCr>().search_positions, kpk.results<S::MinimizeCr>().search_positions);
   EXPECT_EQ(again->back().results<S::CheckCr>().probed_positions, kpk.results<S::CheckCr>().probed_positions);
   EXPECT_EQ(again->back().stage(S::CheckCr).seconds, kpk.stage(S::CheckCr).seconds);
@@ -219,6 +220,22 @@ TEST(BatchRun, BothCoversAreMadeAndProven) {
   log = run_logged(plain);
   EXPECT_EQ(log.size(), 6u * 3u);
   for (const std::string& line : log) EXPECT_EQ(line.find("-cr"), std::string::npos) << line;
+
+  // A capture-resolved layout no longer the one proven (here removed; so too one made again in
+  // another version or form) is proven again, which writes it where it is missing, and the record
+  // gives the layout proven; nothing else runs.
+  const fs::path kpk_layout =
+      probe::layout_path(store::cover_path(dir.path, kpk.balance, store::CoverKind::CaptureResolved));
+  ASSERT_TRUE(fs::remove(kpk_layout));
+  Result<std::vector<run::BatchRecord>> reproved = Error{""};
+  log = run_logged(req, no_progress(), &reproved);
+  ASSERT_TRUE(reproved) << reproved.error().message;
+  for (const std::string& line : log)
+    EXPECT_EQ(line.find("(skipped)") == std::string::npos, line == "KPvK check-cr") << line;
+  ASSERT_TRUE(fs::exists(kpk_layout));
+  EXPECT_EQ(reproved->back().results<S::CheckCr>().layout_bytes, fs::file_size(kpk_layout));
+  EXPECT_EQ(reproved->back().results<S::CheckCr>().layout_bytes, kpk.results<S::CheckCr>().layout_bytes);
+  EXPECT_EQ(reproved->back().results<S::CheckCr>().mismatches, 0u);
 
   // A capture-resolved cover that disappeared is made and proven again; nothing else is.
   fs::remove(store::cover_path(dir.path, kpk.balance, store::CoverKind::CaptureResolved));

@@ -3,10 +3,20 @@
 
 #include <cstdio>
 
+#include "probe/probe_layout.hpp"
 #include "run/proof_run.hpp"
 #include "run/run_plan.hpp"
+#include "store/cover_file.hpp"
 
 namespace egtmin::run {
+
+namespace {
+
+probe::LayoutOnDisk proved_layout(const std::filesystem::path& data_dir, const Balance& b) {
+  return probe::layout_on_disk(probe::layout_path(store::cover_path(data_dir, b, store::CoverKind::CaptureResolved)));
+}
+
+}  // namespace
 
 void Stage<BatchStage::CheckCr>::run(StageContext& c, Results& r) {
   if (!successor_covers_there(c)) return;
@@ -58,14 +68,26 @@ void Stage<BatchStage::CheckCr>::run(StageContext& c, Results& r) {
                                    : ", so the capture search or the index is wrong");
     return;
   }
+  const probe::LayoutOnDisk proved = proved_layout(c.request.data_dir, c.balance);
+  r.layout_bytes = proved.bytes;
+  r.layout_version = proved.version;
+  r.layout_framed = proved.cubes == probe::RegionCubes::Framed;
   c.figures.done = true;
+}
+
+bool Stage<BatchStage::CheckCr>::outputs_there(const std::filesystem::path& data_dir, const Balance& b,
+                                               const Results& r) {
+  const probe::LayoutOnDisk now = proved_layout(data_dir, b);
+  return now.bytes == r.layout_bytes && now.version == r.layout_version;
 }
 
 std::string Stage<BatchStage::CheckCr>::summary(const StageFigures& f, const Results& r) {
   char line[200];
-  std::snprintf(line, sizeof line, "%llu positions through the capture search, %llu mismatches in %.1f s, peak %.2f GB",
-                (unsigned long long)r.probed_positions, (unsigned long long)r.mismatches, f.seconds,
-                double(f.peak_bytes) / 1e9);
+  std::snprintf(line, sizeof line,
+                "%llu positions through the capture search and the %llu-byte probe layout, %llu mismatches in %.1f s, "
+                "peak %.2f GB",
+                (unsigned long long)r.probed_positions, (unsigned long long)r.layout_bytes,
+                (unsigned long long)r.mismatches, f.seconds, double(f.peak_bytes) / 1e9);
   return line;
 }
 

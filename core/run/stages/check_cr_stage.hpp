@@ -17,16 +17,26 @@ struct Stage<BatchStage::CheckCr> {
     uint64_t checked_positions = 0;  // by the cubes (0: not needed, the probe agreed everywhere)
     uint64_t probed_positions = 0;   // through the probe
     uint64_t mismatches = 0;         // of both
+    // The probe layout the proof probed through (what probing at speed keeps on disk; zero: none),
+    // as it was on disk after the proof, which writes it where it was missing or stale.
+    uint64_t layout_bytes = 0;
+    uint32_t layout_version = 0;  // its format version: a later one may take other bytes
+    bool layout_framed = false;   // its region cubes framed (over the batch's layout bound)
   };
   template <class R, class Visit>
   static void each(R& r, Visit&& v) {
     v("cr_checked_positions", r.checked_positions);
     v("cr_probed_positions", r.probed_positions);
     v("cr_mismatches", r.mismatches);
+    v("cr_layout_bytes", r.layout_bytes);
+    v("cr_layout_version", r.layout_version);
+    v("cr_layout_framed", r.layout_framed);
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
+  // The layout the proof probed is still the one on disk: a layout made again since (another
+  // version, framed) is proven again.
+  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b, const Results& r);
   // The tables the captures reach load beside the table, as in the minimization.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
   static constexpr SlotRate kSecondsPerSlot{2.1e-8, 4.4e-8, 1.5e-8, 2.8e-8};

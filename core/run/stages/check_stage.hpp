@@ -19,7 +19,7 @@ struct Stage<BatchStage::Check> {
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
+  static bool outputs_there(const std::filesystem::path&, const Balance&, const Results&) { return true; }
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
   static constexpr SlotRate kSecondsPerSlot = SlotRate::by_pawns(5.3e-8, 8.6e-8);
 };

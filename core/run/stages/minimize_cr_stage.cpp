@@ -20,20 +20,16 @@ void Stage<BatchStage::MinimizeCr>::run(StageContext& c, Results& r) {
   r.search_positions = result.capture_resolved;
   r.reused_standalone = result.reused_standalone;
   r.cover_bytes = made.bytes;
-  r.layout_bytes = made.layout_bytes;
-  r.layout_version = made.layout_version;
-  r.layout_framed = made.layout_framed;
   c.figures.done = true;
 }
 
 std::string Stage<BatchStage::MinimizeCr>::summary(const StageFigures& f, const Results& r) {
   char line[240];
   std::snprintf(line, sizeof line,
-                "%llu cubes, %llu bytes (probe layout %llu), %llu positions left to the capture search%s, in %.1f s, "
+                "%llu cubes, %llu bytes, %llu positions left to the capture search%s, in %.1f s, "
                 "peak %.2f GB "
                 "(expected %.2f)",
-                (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, (unsigned long long)r.layout_bytes,
-                (unsigned long long)r.search_positions,
+                (unsigned long long)r.cubes, (unsigned long long)r.cover_bytes, (unsigned long long)r.search_positions,
                 r.reused_standalone ? " (its standalone cover, saved again)" : "", f.seconds,
                 double(f.peak_bytes) / 1e9, double(r.expected_peak_bytes) / 1e9);
   return line;

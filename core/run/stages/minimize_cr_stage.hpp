@@ -17,9 +17,6 @@ struct Stage<BatchStage::MinimizeCr> {
     uint64_t cubes = 0;
     uint64_t rule_draws = 0;
     uint64_t cover_bytes = 0;
-    uint64_t layout_bytes = 0;       // the cover's probe layout: what probing at speed keeps on disk
-    uint32_t layout_version = 0;     // its format version: a later one may take other bytes (0: none)
-    bool layout_framed = false;      // its region cubes framed (over the batch's layout bound)
     uint64_t search_positions = 0;   // left to the probe's capture search (wins, and at most a draw)
     bool reused_standalone = false;  // none left: the standalone cover saved again (no pass ran)
   };
@@ -30,15 +27,12 @@ struct Stage<BatchStage::MinimizeCr> {
     v("cr_cubes", r.cubes);
     v("cr_rule_draws", r.rule_draws);
     v("cr_cover_bytes", r.cover_bytes);
-    v("cr_layout_bytes", r.layout_bytes);
-    v("cr_layout_version", r.layout_version);
-    v("cr_layout_framed", r.layout_framed);
     v("cr_search_positions", r.search_positions);
     v("cr_reused_standalone", r.reused_standalone);
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
+  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b, const Results&) {
     return cover_exists(data_dir, b, store::CoverKind::CaptureResolved);
   }
   // The resolved copy and the tables the captures reach load beside the table.

@@ -20,8 +20,8 @@ void Stage<BatchStage::Minimize>::run(StageContext& c, Results& r) {
   r.care_positions = result.summary.care_positions;
   r.passes = result.summary.reports;
   r.cover_bytes = made.bytes;
-  r.layout_bytes = made.layout_bytes;
-  r.layout_version = made.layout_version;
+  r.layout_bytes = made.layout.bytes;
+  r.layout_version = made.layout.version;
   c.figures.done = true;
 }
 

@@ -39,7 +39,7 @@ struct Stage<BatchStage::Minimize> {
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
+  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b, const Results&) {
     return cover_exists(data_dir, b, store::CoverKind::Standalone);
   }
   static uint64_t expected_memory_bytes(const Balance& b, int cpus) {

@@ -81,7 +81,7 @@ std::string Stage<BatchStage::Table>::summary(const StageFigures& f, const Resul
   return line + value_counts_text(r.values);
 }
 
-bool Stage<BatchStage::Table>::outputs_there(const std::filesystem::path& data_dir, const Balance& b) {
+bool Stage<BatchStage::Table>::outputs_there(const std::filesystem::path& data_dir, const Balance& b, const Results&) {
   return TableStore(data_dir).on_disk(b);
 }
 

@@ -28,7 +28,7 @@ struct Stage<BatchStage::Table> {
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b);
+  static bool outputs_there(const std::filesystem::path& data_dir, const Balance& b, const Results&);
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
   static constexpr SlotRate kSecondsPerSlot{1.8e-7, 2.2e-7, 1.2e-7, 1.9e-7};
 };

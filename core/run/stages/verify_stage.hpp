@@ -23,7 +23,7 @@ struct Stage<BatchStage::Verify> {
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
-  static bool outputs_there(const std::filesystem::path&, const Balance&) { return true; }
+  static bool outputs_there(const std::filesystem::path&, const Balance&, const Results&) { return true; }
   // The table loaded, and Syzygy's file mapped beside it.
   static uint64_t expected_memory_bytes(const Balance& b, int cpus);
   static constexpr SlotRate kSecondsPerSlot = SlotRate::by_pawns(2e-6, 2e-6);
