@@ -132,7 +132,6 @@ struct LayoutOnDisk {
   uint64_t bytes = 0;
   uint32_t version = 0;
   RegionCubes cubes = RegionCubes::Plain;
-  bool operator==(const LayoutOnDisk&) const = default;
 };
 LayoutOnDisk layout_on_disk(const std::filesystem::path& path);
 // How the layout at `path` stores its region cubes (Plain when it cannot be read).

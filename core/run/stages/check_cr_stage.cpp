@@ -78,7 +78,8 @@ void Stage<BatchStage::CheckCr>::run(StageContext& c, Results& r) {
 bool Stage<BatchStage::CheckCr>::outputs_there(const std::filesystem::path& data_dir, const Balance& b,
                                                const Results& r) {
   const probe::LayoutOnDisk now = proved_layout(data_dir, b);
-  return now.bytes == r.layout_bytes && now.version == r.layout_version;
+  return now.bytes == r.layout_bytes && now.version == r.layout_version &&
+         (now.cubes == probe::RegionCubes::Framed) == r.layout_framed;
 }
 
 std::string Stage<BatchStage::CheckCr>::summary(const StageFigures& f, const Results& r) {
