@@ -215,6 +215,12 @@ enum class RegionLists : uint8_t { Never, WhereSmaller };
 // again, the greedy cover taken over those and the cubes before, kept when it takes fewer cubes).
 enum class RegionPicking : uint8_t { Greedy, ReduceExpand };
 
+// What a region cube's fields hold: the rows and files it was grown to, or, within what its
+// region allows (from the rows and files of the positions it answers first to those), the values
+// most of the layout's cubes take. Settled fields answer every position the same and take fewer
+// distinct values, which the framed cubes' coder turns into fewer bytes (docs/measured.md).
+enum class RegionFields : uint8_t { Grown, Settled };
+
 class RegionIndex {
  public:
   // A region fixes the side to move and the squares of two pieces at 3-4 pieces, three at 5
@@ -263,12 +269,14 @@ class RegionIndex {
   // held as a subcube (0-3 with two free pieces, kNoSubcube with one; tests), by default the one
   // that needs the fewest cubes. `threads`: the regions planned side by side (the index is the
   // same for any number). `lists`: whether regions may end in a list of positions (RegionLists).
-  // `picking`: how a region's cubes are picked (RegionPicking; tests compare the two).
+  // `picking`: how a region's cubes are picked (RegionPicking; tests compare the two). `fields`:
+  // what their words' fields hold (RegionFields; tests compare the two).
   RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
               std::span<const logic::CubeWord> answered = {}, std::optional<std::vector<int>> fixed = std::nullopt,
               logic::Output implied = logic::Output::None, uint8_t min_unit_shift = 0,
               std::optional<uint8_t> subcube = std::nullopt, int threads = 1, const RegionFreedom* freedom = nullptr,
-              RegionLists lists = RegionLists::WhereSmaller, RegionPicking picking = RegionPicking::ReduceExpand);
+              RegionLists lists = RegionLists::WhereSmaller, RegionPicking picking = RegionPicking::ReduceExpand,
+              RegionFields fields = RegionFields::Settled);
   // The cube field held as a subcube (Hot::subcube).
   uint8_t subcube() const { return subcube_; }
 

@@ -143,6 +143,9 @@ struct Plan {
   // The region cubes (the free pieces' fields, the output), beside ids: the cover's cube each one
   // was grown from.
   std::vector<uint32_t> words;
+  // Beside words: the least each may be (settle_fields): a cube's rows and files of the positions
+  // it answers first; any other word, itself.
+  std::vector<uint32_t> least;
   std::vector<uint8_t> fallback;  // each region's value when no cube matches
   size_t largest = 0;
 };
@@ -269,6 +272,8 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     std::vector<Local> irredundant_cubes;             // the cubes an irredundant cover keeps
     std::vector<uint16_t> held_count(words * 64);     // per position, the picked cubes holding it (irredundant)
     std::vector<region_list::Entry> entries;          // a region's list
+    std::vector<uint64_t> unheld(words);              // targets no cube before holds (least_words)
+    std::vector<uint32_t> unheld_least;               // the kept cubes' least words (emit)
     Plan other;                                       // a region's other plan (below), reused
     std::array<std::vector<uint64_t>, 4> of_value;    // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
@@ -363,13 +368,37 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
       // The region's words falling back to `falls_to`, from the greedy order's cubes (`picked`):
       // the first ones up to the cut that takes the fewest words, and the positions of `targets`
       // they leave in a list after them (region_list.hpp); all of them when a list saves no word.
+      // The least words of the first n picked cubes (Plan::least): each one's positions of
+      // `targets` that no cube before it holds, as rows and files.
+      auto least_words = [&](size_t n, std::vector<uint32_t>& out) {
+        unheld = targets;
+        for (size_t c = 0; c < n; ++c) {
+          const Local& k = picked[c].cube;
+          uint64_t a = 0, b = 0;
+          if (nfree == 1) {
+            a = k.a & unheld[0];
+            unheld[0] &= ~a;
+          } else {
+            for (uint64_t x = k.a; x; x &= x - 1) {
+              const size_t row = size_t(std::countr_zero(x));
+              if (const uint64_t y = k.b & unheld[row]) a |= uint64_t{1} << row, b |= y, unheld[row] &= ~y;
+            }
+          }
+          out.push_back(region_cube::word({rows_of(a), files_of(a), rows_of(b), files_of(b)}, nfree, subcube,
+                                          region_cube::output(k.word)));
+        }
+      };
       auto emit = [&](unsigned falls_to, Plan& to) {
         const size_t cut = best_cut(falls_to).cut;
         const int ubits = region_list::place_bits(nfree);
         if (cut == picked.size()) {
           for (const Picked& p : picked) to.ids.push_back(p.cube.id), to.words.push_back(p.cube.word);
+          least_words(picked.size(), to.least);
           return;
         }
+        std::vector<uint32_t>& kept_least = unheld_least;
+        kept_least.clear();
+        least_words(cut, kept_least);
         for (size_t c = 0; c < cut; ++c) clear_held(targets.data(), nfree, picked[c].cube.a, picked[c].cube.b);
         entries.clear();
         for (size_t w = 0; w < words; ++w)
@@ -378,8 +407,11 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         const std::vector<uint32_t> list = region_list::encode(entries, ubits, uint32_t(cut));
         to.ids.push_back(RegionIndex::kNoCoverCube);
         to.words.push_back(list[0]);  // the header, then the kept cubes, then the stream
+        to.least.push_back(list[0]);
         for (size_t c = 0; c < cut; ++c) to.ids.push_back(picked[c].cube.id), to.words.push_back(picked[c].cube.word);
+        to.least.insert(to.least.end(), kept_least.begin(), kept_least.end());
         to.words.insert(to.words.end(), list.begin() + 1, list.end());
+        to.least.insert(to.least.end(), list.begin() + 1, list.end());
         to.ids.resize(to.words.size(), RegionIndex::kNoCoverCube);
       };
       // Calls f(i) for each position of `targets` the cube holds (i: its bit in the region's bitmap).
@@ -649,12 +681,15 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         // position as cubes.
         other.ids.clear();
         other.words.clear();
+        other.least.clear();
         plan_region(commonest, true, other);
         if (other.ids.size() < part.ids.size() - before) {
           part.ids.resize(before);
           part.words.resize(before);
+          part.least.resize(before);
           part.ids.insert(part.ids.end(), other.ids.begin(), other.ids.end());
           part.words.insert(part.words.end(), other.words.begin(), other.words.end());
+          part.least.insert(part.least.end(), other.least.begin(), other.least.end());
           fallback = commonest;
         }
       }
@@ -669,11 +704,46 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     for (size_t i = 0; i < part.first.size(); ++i) plan.first[r0 + i] = base + part.first[i];
     plan.ids.insert(plan.ids.end(), part.ids.begin(), part.ids.end());
     plan.words.insert(plan.words.end(), part.words.begin(), part.words.end());
+    plan.least.insert(plan.least.end(), part.least.begin(), part.least.end());
     plan.largest = std::max(plan.largest, part.largest);
     part = Plan();
   }
   plan.first[regions] = uint32_t(plan.ids.size());
   return plan;
+}
+
+// Each region cube's fields set, within what its region allows, to the values most cubes take. A
+// cube may hold anything from its least word (the rows and files of the positions it answers
+// first: Plan::least) to the word it was grown to, field by field: it then answers the same
+// positions first and still holds none it must not. Grown as far as they go, the fields take
+// nearly every value about as often (KBNvKQ's 7.1 to 7.5 bits of 8 each); settled, far fewer
+// values, which is what the framed cubes' coder gains on (docs/measured.md). A few rounds: each
+// field of each cube takes the value, of those it may, that the most cubes took in the round
+// before (the one it has on a tie).
+constexpr int kSettleRounds = 3;
+void settle_fields(std::vector<uint32_t>& words, const std::vector<uint32_t>& least, int nfree, int subcube) {
+  const std::vector<uint32_t> grown = words;
+  for (int f = 0; f < 2 * nfree; ++f) {
+    const int shift = region_cube::field_shift(f, subcube);
+    const uint32_t mask = (1u << region_cube::field_width(f, subcube)) - 1;
+    for (int round = 0; round < kSettleRounds; ++round) {
+      std::array<uint64_t, 256> count{};
+      for (uint32_t w : words) ++count[(w >> shift) & mask];
+      for (size_t i = 0; i < words.size(); ++i) {
+        const uint32_t most = (grown[i] >> shift) & mask, low = (least[i] >> shift) & mask;
+        // Not a cube's field with room (a list's words, and a cube's empty field, stay).
+        if (low == 0 || (low & ~most) != 0 || low == most) continue;
+        uint32_t best = (words[i] >> shift) & mask;
+        // Every value from low to most: low with any of the bits only most has.
+        const uint32_t room = most & ~low;
+        for (uint32_t extra = room;; extra = (extra - 1) & room) {
+          if (count[low | extra] > count[best]) best = low | extra;
+          if (extra == 0) break;
+        }
+        words[i] = (words[i] & ~(mask << shift)) | best << shift;
+      }
+    }
+  }
 }
 
 // The fixed slots' choices that go on from the rough trial at five pieces: the best of the ten
@@ -699,7 +769,8 @@ std::vector<std::vector<int>> slot_choices(int k, int n) {
 RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding& enc, const CoverCanon& canon,
                          std::span<const logic::CubeWord> answered, std::optional<std::vector<int>> fixed,
                          logic::Output implied, uint8_t min_unit_shift, std::optional<uint8_t> subcube_field,
-                         int threads, const RegionFreedom* freedom, RegionLists lists, RegionPicking picking) {
+                         int threads, const RegionFreedom* freedom, RegionLists lists, RegionPicking picking,
+                         RegionFields fields) {
   if (!applies_to(enc)) return;
   k_ = enc.pieces();
   const int nfixed = fixed_count(k_);
@@ -903,6 +974,8 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       merged.ids.insert(merged.ids.end(), from.ids.begin() + from.first[r], from.ids.begin() + from.first[r + 1]);
       merged.words.insert(merged.words.end(), from.words.begin() + from.first[r],
                           from.words.begin() + from.first[r + 1]);
+      merged.least.insert(merged.least.end(), from.least.begin() + from.first[r],
+                          from.least.begin() + from.first[r + 1]);
       merged.largest = std::max<size_t>(merged.largest, from.first[r + 1] - from.first[r]);
     }
     merged.first[regions] = uint32_t(merged.ids.size());
@@ -911,6 +984,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
   fixed_ = lay.fixed;
   free_ = lay.free;
   largest_ = best.largest;
+  if (fields == RegionFields::Settled) settle_fields(best.words, best.least, k_ - fixed_count(k_), subcube);
 
   // Each region's cubes, restricted to the free pieces' inputs, with their outputs. With White's
   // king fixed, the directory numbers its canonical squares only (regions of other squares hold
