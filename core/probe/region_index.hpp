@@ -32,7 +32,9 @@
 // greedy cover's cubes that end up holding nothing the others do not are dropped; ESPRESSO's
 // reduce and expand then try for fewer (RegionPicking), and the cubes kept are put in the greedy
 // order again; and where a region would list its last positions, cubes grown from those positions
-// may hold several together, and take their place when the region then takes fewer words.
+// may hold several together, and take their place when the region then takes fewer words. Last,
+// each cube's rows and files are settled, within what its region allows, on the values most
+// cubes of the layout take (RegionFields), for the framed cubes' coder.
 //
 // Layout: a region's cubes one after another, each a 32-bit word: the free pieces' squares as
 // sets of rows and files, and the output (region_cube). The greedy order puts the cubes that
