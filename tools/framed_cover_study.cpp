@@ -10,17 +10,13 @@
 // For each key (the side to move and the squares of one or two pieces), each cube goes into every
 // bucket whose key it admits, with the key's pairs set to don't-care (a bucket's cubes all hold its
 // key); a bucket's cubes are sorted; runs of buckets are cut into frames of at least T bytes of
-// words; frames are compressed by zstd at level 19 with literals raw and a dictionary trained on
-// them. Prints per key and T: copies, frames' bytes, dictionary, directory (a 16-bit count a
-// bucket, 8 bytes a frame), together and against SYZYGY_BYTES, the mean cubes a probe scans (a
-// bucket's, weighted by its positions: here its cubes) and a frame's mean decode time.
+// words, stored as a layout stores its framed region cubes (RegionFrames::encode). Keys that copy
+// a cube more than three times on average stop at the copies. Prints per key and T: copies,
+// frames' bytes, dictionary, directory (a 16-bit count a bucket, 8 bytes a frame), together and
+// against SYZYGY_BYTES, the mean cubes a probe scans (a bucket's, weighted by its positions: here
+// its cubes) and a frame's mean decode time.
 //
 //   egtmin_framed_cover_study COVER_FILE SYZYGY_BYTES
-#define ZDICT_STATIC_LINKING_ONLY
-#include <zdict.h>
-#define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +25,7 @@
 #include <vector>
 
 #include "logic/cube.hpp"
+#include "probe/region_frames.hpp"
 #include "store/cover_file.hpp"
 #include "table/encoding.hpp"
 
@@ -36,71 +33,35 @@ using namespace egtmin;
 
 namespace {
 
+// The frames of `words` (each frame's first word, then the end) as a layout stores them
+// (RegionFrames: the smallest of its dictionaries), and a frame's mean decode time through the
+// probe's own path, at random.
 struct Frames {
   size_t data = 0, dict = 0, frames = 0;
   double decode_us = 0;
 };
-
-Frames compress(const std::vector<std::vector<uint64_t>>& frames, size_t dict_capacity) {
-  std::vector<uint8_t> all;
-  std::vector<size_t> sizes;
-  for (const auto& f : frames) {
-    const auto* b = reinterpret_cast<const uint8_t*>(f.data());
-    all.insert(all.end(), b, b + f.size() * 8);
-    sizes.push_back(f.size() * 8);
+Frames compress(const std::vector<uint64_t>& words, const std::vector<uint32_t>& first_word) {
+  // RegionFrames holds 32-bit cubes: each 64-bit word is two of them.
+  const std::span<const uint32_t> halves(reinterpret_cast<const uint32_t*>(words.data()), 2 * words.size());
+  std::vector<uint32_t> first;
+  for (uint32_t f : first_word) first.push_back(2 * f);
+  const std::vector<uint64_t> stored = probe::RegionFrames::encode(halves, first, 1);
+  Frames r{size_t(stored[3]), size_t(stored[2]), first.size() - 1, 0};
+  auto frames = probe::RegionFrames::attach(stored);
+  if (!frames) {
+    std::fprintf(stderr, "%s\n", frames.error().message.c_str());
+    std::exit(1);
   }
-  std::vector<uint8_t> dict;
-  if (dict_capacity && dict_capacity * 4 <= all.size()) {
-    dict.resize(dict_capacity);
-    ZDICT_cover_params_t p{};
-    p.k = 1024;
-    p.d = 8;
-    p.zParams.compressionLevel = 19;
-    const size_t n =
-        ZDICT_trainFromBuffer_cover(dict.data(), dict.size(), all.data(), sizes.data(), unsigned(sizes.size()), p);
-    if (ZDICT_isError(n))
-      dict.clear();
-    else
-      dict.resize(n);
-  }
-  ZSTD_CCtx* c = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 19);
-  ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0);
-  ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
-  ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0);
-  ZSTD_CCtx_setParameter(c, ZSTD_c_literalCompressionMode, ZSTD_ps_disable);
-  ZSTD_CDict* cd = dict.empty() ? nullptr : ZSTD_createCDict(dict.data(), dict.size(), 19);
-  if (cd) ZSTD_CCtx_refCDict(c, cd);
-  std::vector<std::vector<uint8_t>> out;
-  Frames r;
-  for (const auto& f : frames) {
-    std::vector<uint8_t> buf(ZSTD_compressBound(f.size() * 8));
-    const size_t n = ZSTD_compress2(c, buf.data(), buf.size(), f.data(), f.size() * 8);
-    buf.resize(n);
-    r.data += n;
-    out.push_back(std::move(buf));
-  }
-  r.dict = dict.size();
-  r.frames = frames.size();
-  // Decode time: random frames.
-  ZSTD_DCtx* d = ZSTD_createDCtx();
-  ZSTD_DDict* dd = dict.empty() ? nullptr : ZSTD_createDDict(dict.data(), dict.size());
   std::mt19937 rng(1);
-  std::vector<uint64_t> dst(1 << 20);
   const int n = 20000;
+  uint64_t check = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  size_t check = 0;
   for (int i = 0; i < n; ++i) {
-    const size_t f = rng() % out.size();
-    if (dd) ZSTD_DCtx_refDDict(d, dd);
-    check += ZSTD_decompressDCtx(d, dst.data(), frames[f].size() * 8, out[f].data(), out[f].size());
+    const uint32_t f = uint32_t(rng() % r.frames);
+    check += *(*frames)->cubes(f, first[f]);
   }
   r.decode_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
-  if (check == 0) std::printf("?");
-  ZSTD_freeDCtx(d);
-  ZSTD_freeDDict(dd);
-  ZSTD_freeCDict(cd);
-  ZSTD_freeCCtx(c);
+  if (check == 1) std::printf(" ");  // keeps the decodes
   return r;
 }
 
@@ -165,21 +126,21 @@ int main(int argc, char** argv) {
                 double(copies) / double(cubes.size()), double(scan) / double(copies));
     if (copies > 3 * cubes.size()) continue;  // no form at all
     for (size_t t : {1024, 4096}) {
-      std::vector<std::vector<uint64_t>> frames(1);
+      std::vector<uint64_t> words;
+      std::vector<uint32_t> first{0};
       for (const auto& b : bucket) {
-        if (frames.back().size() * 8 >= t) frames.emplace_back();
-        frames.back().insert(frames.back().end(), b.begin(), b.end());
+        if ((words.size() - first.back()) * 8 >= t) first.push_back(uint32_t(words.size()));
+        words.insert(words.end(), b.begin(), b.end());
       }
-      for (size_t dict : {size_t(0), size_t(128 * 1024)}) {
-        const Frames f = compress(frames, dict);
-        const size_t dir = nb * 2 + f.frames * 8;
-        const size_t total = f.data + f.dict + dir;
-        std::printf(
-            "  frames of %5zu B, dict %6zu: %zu frames, data %zu + dict %zu + dir %zu = %zu (%.3fx), %.2f bits a copy, "
-            "decode %.2f us\n",
-            t, dict, f.frames, f.data, f.dict, dir, total, double(total) / syzygy,
-            8.0 * double(f.data) / double(copies), f.decode_us);
-      }
+      first.push_back(uint32_t(words.size()));
+      const Frames f = compress(words, first);
+      const size_t dir = nb * 2 + f.frames * 8;
+      const size_t total = f.data + f.dict + dir;
+      std::printf(
+          "  frames of %5zu B: %zu frames, data %zu + dict %zu + dir %zu = %zu (%.3fx), %.2f bits a copy, "
+          "decode %.2f us\n",
+          t, f.frames, f.data, f.dict, dir, total, double(total) / syzygy, 8.0 * double(f.data) / double(copies),
+          f.decode_us);
     }
   }
 }

@@ -148,6 +148,19 @@ struct Plan {
   std::vector<uint32_t> least;
   std::vector<uint8_t> fallback;  // each region's value when no cube matches
   size_t largest = 0;
+
+  // Appends `from`'s words b to e, with their ids and least words.
+  void append(const Plan& from, size_t b, size_t e) {
+    ids.insert(ids.end(), from.ids.begin() + ptrdiff_t(b), from.ids.begin() + ptrdiff_t(e));
+    words.insert(words.end(), from.words.begin() + ptrdiff_t(b), from.words.begin() + ptrdiff_t(e));
+    least.insert(least.end(), from.least.begin() + ptrdiff_t(b), from.least.begin() + ptrdiff_t(e));
+  }
+  // Keeps the first n words, with their ids and least words.
+  void truncate(size_t n) {
+    ids.resize(n);
+    words.resize(n);
+    least.resize(n);
+  }
 };
 
 // Greedy set cover of each region's target (a bitmap over the free pieces' squares, `words`
@@ -273,7 +286,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     std::vector<uint16_t> held_count(words * 64);     // per position, the picked cubes holding it (irredundant)
     std::vector<region_list::Entry> entries;          // a region's list
     std::vector<uint64_t> unheld(words);              // targets no cube before holds (least_words)
-    std::vector<uint32_t> unheld_least;               // the kept cubes' least words (emit)
+    std::vector<uint32_t> kept_least;                 // the kept cubes' least words (emit)
     Plan other;                                       // a region's other plan (below), reused
     std::array<std::vector<uint64_t>, 4> of_value;    // the region's positions by the value of their cubes
     for (auto& v : of_value) v.assign(words, 0);
@@ -396,7 +409,6 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
           least_words(picked.size(), to.least);
           return;
         }
-        std::vector<uint32_t>& kept_least = unheld_least;
         kept_least.clear();
         least_words(cut, kept_least);
         for (size_t c = 0; c < cut; ++c) clear_held(targets.data(), nfree, picked[c].cube.a, picked[c].cube.b);
@@ -679,17 +691,11 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
         // its positions. Kept when it takes fewer cubes: a region where a few isolated positions
         // of the implied output (a lone king's stalemates) force the fallback lists every other
         // position as cubes.
-        other.ids.clear();
-        other.words.clear();
-        other.least.clear();
+        other.truncate(0);
         plan_region(commonest, true, other);
         if (other.ids.size() < part.ids.size() - before) {
-          part.ids.resize(before);
-          part.words.resize(before);
-          part.least.resize(before);
-          part.ids.insert(part.ids.end(), other.ids.begin(), other.ids.end());
-          part.words.insert(part.words.end(), other.words.begin(), other.words.end());
-          part.least.insert(part.least.end(), other.least.begin(), other.least.end());
+          part.truncate(before);
+          part.append(other, 0, other.words.size());
           fallback = commonest;
         }
       }
@@ -702,9 +708,7 @@ Plan greedy_plan(const std::vector<Shape>& shapes, const Layout& lay, int subcub
     const uint32_t r0 = chunk * kChunkRegions;
     const uint32_t base = uint32_t(plan.ids.size());
     for (size_t i = 0; i < part.first.size(); ++i) plan.first[r0 + i] = base + part.first[i];
-    plan.ids.insert(plan.ids.end(), part.ids.begin(), part.ids.end());
-    plan.words.insert(plan.words.end(), part.words.begin(), part.words.end());
-    plan.least.insert(plan.least.end(), part.least.begin(), part.least.end());
+    plan.append(part, 0, part.words.size());
     plan.largest = std::max(plan.largest, part.largest);
     part = Plan();
   }
@@ -971,11 +975,7 @@ RegionIndex::RegionIndex(std::span<const logic::CubeWord> cubes, const Encoding&
       const Plan& from = searched_region[r] ? best : kept;
       merged.first[r] = uint32_t(merged.ids.size());
       merged.fallback[r] = from.fallback[r];
-      merged.ids.insert(merged.ids.end(), from.ids.begin() + from.first[r], from.ids.begin() + from.first[r + 1]);
-      merged.words.insert(merged.words.end(), from.words.begin() + from.first[r],
-                          from.words.begin() + from.first[r + 1]);
-      merged.least.insert(merged.least.end(), from.least.begin() + from.first[r],
-                          from.least.begin() + from.first[r + 1]);
+      merged.append(from, from.first[r], from.first[r + 1]);
       merged.largest = std::max<size_t>(merged.largest, from.first[r + 1] - from.first[r]);
     }
     merged.first[regions] = uint32_t(merged.ids.size());

@@ -35,6 +35,22 @@ int wrong_answers(const RegionIndex& idx, const Table& t, const CoverCanon& cano
   return bad;
 }
 
+// The index of a balance's trie cover (many small cubes to grow) with the slots {0, 1} fixed and no
+// lists, as two builds that differ in one choice compare: both then plan the same regions.
+struct TrieCase {
+  const Table& table;
+  store::CoverFile cover;
+  CoverCanon canon;
+  explicit TrieCase(const char* name)
+      : table(**test::shared_store().ensure(*Balance::parse(name))),
+        cover(test::trie_cover(table, CanonScheme::Full)),
+        canon(table.encoding(), CanonScheme::Full) {}
+  RegionIndex build(RegionPicking picking, RegionFields fields = RegionFields::Settled) const {
+    return RegionIndex(cover.cubes, table.encoding(), canon, {}, std::vector<int>{0, 1}, logic::Output::None, 0,
+                       std::nullopt, 1, nullptr, RegionLists::Never, picking, fields);
+  }
+};
+
 // RegionIndex::care derives legality and representatives per region from a few rules; the brute
 // force asks Encoding and CoverCanon about every placement.
 TEST(RegionIndex, CareEqualsLegalRepresentativesByBruteForce) {
@@ -294,49 +310,32 @@ TEST(RegionIndex, EveryRegionCubeHoldsAPositionNoOtherHolds) {
 
 // ESPRESSO's reduce and expand after the greedy cover: each region no more words than the greedy
 // cover alone takes (a try is kept only when it has fewer cubes), fewer in all, and every legal
-// representative still gets its value. Trie covers (many small cubes to grow), the fixed slots
-// given so that both builds plan the same regions.
+// representative still gets its value (TrieCase).
 TEST(RegionIndex, ReduceAndExpandTakeFewerCubesThanTheGreedyCover) {
   size_t greedy_words = 0, reduced_words = 0;
   for (const char* name : {"KRvKP", "KBvKP", "KRvKB"}) {
-    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
-    const Encoding& enc = t.encoding();
-    const auto cover = test::trie_cover(t, CanonScheme::Full);
-    const CoverCanon canon(enc, CanonScheme::Full);
-    const std::vector<int> fixed{0, 1};
-    auto build = [&](RegionPicking picking) {
-      return RegionIndex(cover.cubes, enc, canon, {}, fixed, logic::Output::None, 0, std::nullopt, 1, nullptr,
-                         RegionLists::Never, picking);
-    };
-    const RegionIndex greedy = build(RegionPicking::Greedy), reduced = build(RegionPicking::ReduceExpand);
+    const TrieCase c(name);
+    const RegionIndex greedy = c.build(RegionPicking::Greedy), reduced = c.build(RegionPicking::ReduceExpand);
     ASSERT_TRUE(greedy.built() && reduced.built()) << name;
     greedy_words += greedy.hot_words().size();
     reduced_words += reduced.hot_words().size();
     EXPECT_LE(reduced.hot_words().size(), greedy.hot_words().size()) << name;
-    EXPECT_EQ(wrong_answers(reduced, t, canon), 0) << name;
+    EXPECT_EQ(wrong_answers(reduced, c.table, c.canon), 0) << name;
   }
   EXPECT_LT(reduced_words, greedy_words) << "the greedy cover's regions: " << greedy_words << " words";
 }
 
 // Settled fields (RegionFields): the same cubes, each within what its region allows, so every
 // legal representative still gets its value; and the words' fields take fewer bits of entropy
-// over the index, which is what the framed cubes' coder gains on. Trie covers (many small cubes
-// grown as far as they go), the fixed slots given so that both builds plan the same regions.
+// over the index, which is what the framed cubes' coder gains on (TrieCase).
 TEST(RegionIndex, SettledFieldsAnswerTheSameInFewerBitsOfEntropy) {
   for (const char* name : {"KRvKP", "KBvKP", "KRvKB"}) {
-    const Table& t = **test::shared_store().ensure(*Balance::parse(name));
-    const Encoding& enc = t.encoding();
-    const auto cover = test::trie_cover(t, CanonScheme::Full);
-    const CoverCanon canon(enc, CanonScheme::Full);
-    const std::vector<int> fixed{0, 1};
-    auto build = [&](RegionFields fields) {
-      return RegionIndex(cover.cubes, enc, canon, {}, fixed, logic::Output::None, 0, std::nullopt, 1, nullptr,
-                         RegionLists::Never, RegionPicking::ReduceExpand, fields);
-    };
-    const RegionIndex grown = build(RegionFields::Grown), settled = build(RegionFields::Settled);
+    const TrieCase c(name);
+    const RegionIndex grown = c.build(RegionPicking::ReduceExpand, RegionFields::Grown),
+                      settled = c.build(RegionPicking::ReduceExpand, RegionFields::Settled);
     ASSERT_TRUE(grown.built() && settled.built()) << name;
     ASSERT_EQ(settled.hot_words().size(), grown.hot_words().size()) << name;
-    EXPECT_EQ(wrong_answers(settled, t, canon), 0) << name;
+    EXPECT_EQ(wrong_answers(settled, c.table, c.canon), 0) << name;
     // The entropy of each field's values over the region cubes (the words after the directory
     // that are not padding), in bits, summed over the fields.
     auto entropy = [&](const RegionIndex& idx) {
@@ -344,11 +343,11 @@ TEST(RegionIndex, SettledFieldsAnswerTheSameInFewerBitsOfEntropy) {
       const uint32_t* end = reinterpret_cast<const uint32_t*>(idx.hot_words().data() + idx.hot_words().size());
       std::array<std::array<double, 256>, 4> count{};
       double cubes = 0;
-      for (const uint32_t* c = h.cubes; c < end; ++c) {
-        if (*c == 0) continue;
+      for (const uint32_t* w = h.cubes; w < end; ++w) {
+        if (*w == 0) continue;
         ++cubes;
         for (int f = 0; f < 4; ++f)
-          ++count[size_t(f)][(*c >> region_cube::field_shift(f, h.subcube)) &
+          ++count[size_t(f)][(*w >> region_cube::field_shift(f, h.subcube)) &
                              ((1u << region_cube::field_width(f, h.subcube)) - 1)];
       }
       double bits = 0;
