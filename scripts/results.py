@@ -354,6 +354,21 @@ def current_layout_versions():
     return constant("kOldestCurrentLayoutVersion"), constant("kLayoutVersion")
 
 
+def unread_framed_layout_version():
+    """The layout version whose framed layouts the current reader refuses (kUnreadFramedLayoutVersion:
+    their directory lay outside the frames), so a record of one is not current."""
+    header = (ROOT / "core" / "probe" / "probe_layout.hpp").read_text()
+    m = re.search(r"inline constexpr uint32_t kUnreadFramedLayoutVersion = (\d+);", header)
+    return int(m.group(1)) if m else None
+
+
+def layout_current(r):
+    """Whether a record's capture-resolved layout is of a version the current writer makes."""
+    oldest, newest = current_layout_versions()
+    v = r.get("cr_layout_version") or 0
+    return oldest <= v <= newest and not (r.get("cr_layout_framed") and v == unread_framed_layout_version())
+
+
 def batch_layouts_text(recs, wdl):
     """The five-piece set's own records' capture-resolved layouts of the current format versions:
     a measurement that grows balance by balance, each layout written by the batch that made and
@@ -361,10 +376,10 @@ def batch_layouts_text(recs, wdl):
     with_version = [r for r in recs if cr_proven(r) and r.get("cr_layout_version") and wdl.get(r["balance"])]
     if not with_version:
         return []
-    oldest, newest = current_layout_versions()
-    have = sorted((r for r in with_version if oldest <= r["cr_layout_version"] <= newest), key=lambda r: r["balance"])
+    have = sorted((r for r in with_version if layout_current(r)), key=lambda r: r["balance"])
     if not have:
         return []
+    oldest, newest = current_layout_versions()
     framed = sum(1 for r in have if r.get("cr_layout_framed"))
     lay = sum(r["cr_layout_bytes"] for r in have)
     syz = sum(wdl[r["balance"]] for r in have)
@@ -373,7 +388,8 @@ def batch_layouts_text(recs, wdl):
     worst = max(have, key=lambda r: r["cr_layout_bytes"] / wdl[r["balance"]])
     return [f"The five-piece set's own records (`docs/data/batch`, [results-5piece.md](results-5piece.md)) give the "
             f"layout each batch wrote beside the cover it made and proved: of the current layout versions "
-            f"({oldest}-{newest}; {framed} with framed region cubes), "
+            f"({oldest}-{newest}, framed ones of {unread_framed_layout_version()} excepted; "
+            f"{framed} with framed region cubes), "
             f"**{len(have)} of {FIVE_PIECE_BALANCES}** balances, **{fmt(lay)}** bytes against Syzygy's {fmt(syz)} "
             f"for the same balances (**{ratio(lay, syz)}**); largest {worst['balance']} "
             f"{ratio(worst['cr_layout_bytes'], wdl[worst['balance']])}; over 1.0x: "
@@ -1013,9 +1029,8 @@ def selftest(args):
         steps.append(("check after a record changed", run("check"), 1))
         steps += [("write again", run("write"), 0), ("check after writing again", run("check"), 0)]
         # A layout of a version older than the current ones is not summed.
-        oldest, _ = current_layout_versions()
         proven = next((p for p in sorted((copy / "docs" / "data" / "batch").glob("*.json")) if cr_proven(load(p))
-                       and load(p).get("cr_layout_bytes") and load(p).get("cr_layout_version", 0) >= oldest), None)
+                       and load(p).get("cr_layout_bytes") and layout_current(load(p))), None)
         if proven is not None:
             def summed():
                 m = re.search(rf"\*\*(\d+) of {FIVE_PIECE_BALANCES}\*\* balances",
@@ -1023,10 +1038,15 @@ def selftest(args):
                 return int(m.group(1)) if m else 0
             before = summed()
             r = load(proven)
-            r["cr_layout_version"] = oldest - 1
+            r["cr_layout_version"] = current_layout_versions()[0] - 1
             proven.write_text(json.dumps(r, indent=1) + "\n")
             run("write")
             steps.append(("an older layout version's record left out", int(summed() != before - 1), 0))
+            # So is a framed layout of the version whose frames the reader no longer reads.
+            r["cr_layout_version"], r["cr_layout_framed"] = unread_framed_layout_version(), True
+            proven.write_text(json.dumps(r, indent=1) + "\n")
+            run("write")
+            steps.append(("a framed layout of the unread version left out", int(summed() != before - 1), 0))
         failed = [f"{what}: exit {got}, expected {want}" for what, got, want in steps if got != want]
         for f in failed:
             print(f"results selftest: {f}", file=sys.stderr)

@@ -45,8 +45,12 @@ Frames compress(const std::vector<uint64_t>& words, const std::vector<uint32_t>&
   const std::span<const uint32_t> halves(reinterpret_cast<const uint32_t*>(words.data()), 2 * words.size());
   std::vector<uint32_t> first;
   for (uint32_t f : first_word) first.push_back(2 * f);
-  const std::vector<uint64_t> stored = probe::RegionFrames::encode(halves, first, 1);
-  Frames r{size_t(stored[3]), size_t(stored[2]), first.size() - 1, 0};
+  // A frame holds a directory block: here zeros, which code to a few bytes (the study counts its
+  // directory apart).
+  const std::vector<uint8_t> directory((first.size() - 1) * probe::RegionFrames::kBlockBytes, 0);
+  const std::vector<uint64_t> stored =
+      probe::RegionFrames::encode(directory, halves, first, {1, probe::FrameLiterals::Raw});
+  Frames r{size_t(stored[4]), size_t(stored[3]), first.size() - 1, 0};
   auto frames = probe::RegionFrames::attach(stored);
   if (!frames) {
     std::fprintf(stderr, "%s\n", frames.error().message.c_str());

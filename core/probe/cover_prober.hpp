@@ -332,7 +332,7 @@ class CoverProber {
     uint8_t sort_pair12 = 0;
     uint16_t cover = 0;  // position in covers_
     CubeIndex::Hot index;
-    RegionIndex::Hot region;  // region.dir null: the tree answers front misses
+    RegionIndex::Hot region;  // not present(): the tree answers front misses
     // The cover's 50-move-rule draws (RuleDraws::hot()); null when it has none.
     const uint64_t* rule_draws = nullptr;
     // Capture-resolved: the cover leaves positions a capture reaches to the search.

@@ -123,7 +123,7 @@ template <int K>
 [[gnu::always_inline]] inline logic::Output after_front0(const CoverProber::HotEntry& e, unsigned stm,
                                                          const std::array<uint32_t, K>& t, uint64_t placement) {
   if constexpr (K >= 3) {
-    if (e.region.dir) {
+    if (e.region.present()) {
       const RegionIndex::Query q = RegionIndex::locate<K>(e.region, stm, uint32_t(placement));
       RegionIndex::prefetch(e.region, q);
       const logic::Output out = CubeIndex::find_output_front_rest<K>(e.index, stm, t);
@@ -303,7 +303,8 @@ class RegionBatch {
   // its index, and no capture search to follow (every other probe is answered at once by the
   // ordinary path, which the batch would not shorten).
   static bool takes(const CoverProber::HotEntry& e, Method m) {
-    return e.k == 5 && e.region.dir && e.kind == store::CoverKind::Standalone && m == Method::Indexed && e.index.front0;
+    return e.k == 5 && e.region.present() && e.kind == store::CoverKind::Standalone && m == Method::Indexed &&
+           e.index.front0;
   }
 
   // The value of `pos` (a position of e's balance, takes(e)) into *out: now when the front line's
@@ -422,7 +423,7 @@ inline bool CoverProber::evasions_searched(const Pos& pos, const HotEntry& e) {
 template <class Pos>
 inline void CoverProber::prefetch_hot(const Pos& pos, const HotEntry& e, Method m) {
   // The other covers are small enough to stay in cache, and the tree has no one line to fetch.
-  if (e.k != 5 || !e.region.dir || m != Method::Indexed || !e.index.front0) return;
+  if (e.k != 5 || !e.region.present() || m != Method::Indexed || !e.index.front0) return;
   const hot::Representative<5> r = hot::representative<5>(pos, e);
   RegionIndex::prefetch(e.region, RegionIndex::locate<5>(e.region, r.stm, uint32_t(r.placement)));
 }

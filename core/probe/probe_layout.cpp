@@ -38,8 +38,11 @@ std::string header_problem(const uint8_t* h, const std::optional<CoverIdentity>&
            " to " + std::to_string(kLayoutVersion);
   else if (v == kUnreadLayoutVersion)
     return "layout version " + std::to_string(v) + ", whose leaves of input rows this egtmin lays out otherwise";
-  const uint32_t flags = read_at<uint32_t>(h + 12);
-  if (flags & ~(read_at<uint32_t>(h + 8) >= 15 ? kLayoutFramedRegions : 0u))
+  const uint32_t version = read_at<uint32_t>(h + 8), flags = read_at<uint32_t>(h + 12);
+  if (version == kUnreadFramedLayoutVersion && flags == kLayoutFramedRegions)
+    return "layout version " + std::to_string(version) +
+           " with framed region cubes, whose directory this egtmin reads from the frames";
+  if (flags & ~(version >= kUnreadFramedLayoutVersion ? kLayoutFramedRegions : 0u))
     return "layout flags " + std::to_string(flags) + " this egtmin does not know";
   if (id && (read_at<uint64_t>(h + 16) != id->bytes || read_at<uint64_t>(h + 24) != id->crc64))
     return "made from another cover file";
@@ -171,7 +174,6 @@ Result<std::unique_ptr<LoadedCover>> parse_layout(std::span<const uint8_t> bytes
   if (!r.ok() || !r.at_end()) return Error{where + "damaged (its parts do not add up)"};
   std::unique_ptr<RegionFrames> frames;
   if (framed) {
-    if (region_words.empty()) return Error{where + "damaged index (frames without regions)"};
     auto attached = RegionFrames::attach(frame_words);
     if (!attached) return Error{where + attached.error().message};
     frames = std::move(*attached);

@@ -35,19 +35,22 @@
 
 namespace egtmin::probe {
 
-// Version 15 may hold its regions' cubes in frames (kLayoutFramedRegions); without them its payload
-// is version 14's byte for byte, so a version-14 layout is as current as a version-15 one
-// (kOldestCurrentLayoutVersion). Version 14 may hold leaves of input rows (CubeIndex,
-// LeafRows::Inputs), version 12 the rule's draws as rows (RuleDraws); layouts of versions 11 and
-// 12, which have neither, read the same and are still read. Version 13's leaves of input rows kept
-// each block's header among its rows, behind offsets, and are not read (kUnreadLayoutVersion):
-// such a layout is made again from its cover as a missing one is.
-inline constexpr uint32_t kLayoutVersion = 15;
+// Version 16 may hold its regions' directory and cubes in frames (kLayoutFramedRegions); without
+// them its payload is version 14's and 15's byte for byte, so layouts of versions 14 and 15 are as
+// current as a version-16 one (kOldestCurrentLayoutVersion), except a version-15 layout with framed
+// regions, whose frames held the cubes alone (kUnreadFramedLayoutVersion): that one is not read,
+// and is made again from its cover as a missing one is. Version 14 may hold leaves of input rows
+// (CubeIndex, LeafRows::Inputs), version 12 the rule's draws as rows (RuleDraws); layouts of
+// versions 11 and 12, which have neither, read the same and are still read. Version 13's leaves of
+// input rows kept each block's header among its rows, behind offsets, and are not read
+// (kUnreadLayoutVersion): such a layout is made again as well.
+inline constexpr uint32_t kLayoutVersion = 16;
 inline constexpr uint32_t kOldestCurrentLayoutVersion = 14;
 inline constexpr uint32_t kOldestLayoutVersion = 11;
 inline constexpr uint32_t kUnreadLayoutVersion = 13;
-// The header's flags (version 15 on; zero before): the region index's cubes are in frames
-// (RegionFrames), stored after the rule's draws.
+inline constexpr uint32_t kUnreadFramedLayoutVersion = 15;
+// The header's flags (version 15 on; zero before): the region index is in frames (RegionFrames),
+// stored after the rule's draws.
 inline constexpr uint32_t kLayoutFramedRegions = 1;
 
 // The file's header (64 bytes, so the payload and its aligned arrays start on a cache line):
@@ -80,14 +83,14 @@ struct CoverIdentity {
 };
 Result<CoverIdentity> cover_identity(const std::filesystem::path& cover_path);
 
-// The layout's bytes for a cover built in memory (CoverProber::build), its region index's cubes
-// stored as `cubes` says (Framed only where it has a region index; then `blocks_a_frame` directory
-// blocks a frame, one of RegionFrames::kBlocksAFrame), and the file written atomically.
+// The layout's bytes for a cover built in memory (CoverProber::build), its region index stored as
+// `cubes` says (Framed only where it has a region index; then framed as `framing` says), and the
+// file written atomically.
 std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id,
                                       RegionCubes cubes = RegionCubes::Plain,
-                                      uint32_t blocks_a_frame = RegionFrames::kBlocksAFrame[0]);
+                                      Framing framing = RegionFrames::kFramings[0]);
 Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, const CoverIdentity& id,
-                   RegionCubes cubes = RegionCubes::Plain, uint32_t blocks_a_frame = RegionFrames::kBlocksAFrame[0]);
+                   RegionCubes cubes = RegionCubes::Plain, Framing framing = RegionFrames::kFramings[0]);
 
 // Builds the default index of the cover file at `cover_path` and writes its layout beside it
 // (what minimize does after saving a cover), its regions planned on `threads` threads (0: one per
@@ -96,15 +99,15 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // and answer as the cover does otherwise; with CheckEvasions::Searched, also the positions in
 // check the evasion search decides, where the balance's table is beside them. `max_bytes`: the
 // bytes the layout should take at most: where the fast form (plain cubes) takes more, its region
-// cubes are framed, when that takes fewer bytes (none: always the fast form), in the fastest frames
-// within RegionFrames::kFasterFramesAllowance of the smallest framing's bytes.
+// index is framed (none: always the fast form), as chosen_framing says.
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1,
                    CheckEvasions evasions = kDefaultCheckEvasions, std::optional<uint64_t> max_bytes = std::nullopt);
-// Which of a layout's framings make_layout keeps, given its bytes plain and framed in each of
-// RegionFrames::kBlocksAFrame's sizes of frame (fastest first): the first within
-// RegionFrames::kFasterFramesAllowance of the smallest, if it takes fewer bytes than the plain
-// layout (none: the plain one).
-std::optional<size_t> chosen_framing(uint64_t plain_bytes, std::span<const uint64_t> framed_bytes);
+// Which of a layout's framings make_layout keeps, given its bytes plain and framed in the first of
+// RegionFrames::kFramings (fastest to decode first): the first that takes at most `max_bytes`;
+// when none does, the one of fewest bytes, if it takes fewer than the plain layout (none: the plain
+// one). Why: the bound is what the user asked the layout to keep to, and a faster probe is worth
+// bytes only within it; over it, every byte framing takes off counts.
+std::optional<size_t> chosen_framing(uint64_t max_bytes, uint64_t plain_bytes, std::span<const uint64_t> framed_bytes);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
 // and cubes (plain or framed), the 50-move rule's draws, and the rest (header, the cover's description, the

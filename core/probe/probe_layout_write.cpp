@@ -28,7 +28,7 @@ Status write_layout(const fs::path& path, const std::vector<uint8_t>& bytes) {
 }  // namespace
 
 std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes,
-                                      uint32_t blocks_a_frame) {
+                                      Framing framing) {
   const bool framed = cubes == RegionCubes::Framed && lc.region.built();
   ByteWriter w;
   w.put(lc.file.balance.name());
@@ -43,10 +43,10 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
   // Aligned to the payload's start, which is on a cache line of the file (kLayoutHeaderBytes).
   w.put_aligned(lc.index.hot_words());
   w.put_aligned(!lc.region.built() ? std::span<const uint64_t>{}
-                : framed           ? lc.region.directory_words()
+                : framed           ? lc.region.framed_hot_words()
                                    : lc.region.hot_words());
   w.put_aligned(lc.rules.words());
-  if (framed) w.put_aligned(lc.region.framed_cubes(blocks_a_frame));
+  if (framed) w.put_aligned(lc.region.framed_words(framing));
   const std::vector<uint8_t>& payload = w.bytes();
 
   // Sized once, then filled: header and payload (also keeps GCC 12 from a false -Warray-bounds on
@@ -65,18 +65,16 @@ std::vector<uint8_t> serialize_layout(const LoadedCover& lc, const CoverIdentity
 }
 
 Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdentity& id, RegionCubes cubes,
-                   uint32_t blocks_a_frame) {
-  return write_layout(path, serialize_layout(lc, id, cubes, blocks_a_frame));
+                   Framing framing) {
+  return write_layout(path, serialize_layout(lc, id, cubes, framing));
 }
 
-std::optional<size_t> chosen_framing(uint64_t plain_bytes, std::span<const uint64_t> framed_bytes) {
-  if (framed_bytes.empty()) return std::nullopt;
-  const uint64_t smallest = *std::min_element(framed_bytes.begin(), framed_bytes.end());
+std::optional<size_t> chosen_framing(uint64_t max_bytes, uint64_t plain_bytes, std::span<const uint64_t> framed_bytes) {
   for (size_t i = 0; i < framed_bytes.size(); ++i)
-    if (framed_bytes[i] < plain_bytes &&
-        double(framed_bytes[i]) <= double(smallest) * (1 + RegionFrames::kFasterFramesAllowance))
-      return i;
-  return std::nullopt;
+    if (framed_bytes[i] <= max_bytes && framed_bytes[i] < plain_bytes) return i;
+  const auto smallest = std::min_element(framed_bytes.begin(), framed_bytes.end());
+  if (smallest == framed_bytes.end() || *smallest >= plain_bytes) return std::nullopt;
+  return size_t(smallest - framed_bytes.begin());
 }
 
 Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions, std::optional<uint64_t> max_bytes) {
@@ -94,13 +92,15 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
   if (!lc) return lc.error();
   std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
   if (max_bytes && bytes.size() > *max_bytes && (*lc)->region.built()) {
+    // Framed the fastest way first, until one fits.
     std::vector<std::vector<uint8_t>> framed;
     std::vector<uint64_t> sizes;
-    for (uint32_t blocks : RegionFrames::kBlocksAFrame) {
-      framed.push_back(serialize_layout(**lc, *id, RegionCubes::Framed, blocks));
+    for (const Framing framing : RegionFrames::kFramings) {
+      framed.push_back(serialize_layout(**lc, *id, RegionCubes::Framed, framing));
       sizes.push_back(framed.back().size());
+      if (sizes.back() <= *max_bytes) break;
     }
-    if (const auto kept = chosen_framing(bytes.size(), sizes)) bytes = std::move(framed[*kept]);
+    if (const auto kept = chosen_framing(*max_bytes, bytes.size(), sizes)) bytes = std::move(framed[*kept]);
   }
   return write_layout(layout_path(cover_path), bytes);
 }

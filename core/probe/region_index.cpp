@@ -4,6 +4,8 @@
 // region_index_build.cpp.
 #include "probe/region_index.hpp"
 
+#include <algorithm>
+
 namespace egtmin::probe {
 
 void RegionIndex::load_state(ByteReader& r) {
@@ -29,7 +31,7 @@ void RegionIndex::load_state(ByteReader& r) {
 }
 
 bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::unique_ptr<RegionFrames> frames) {
-  if (hot_words.empty()) return fixed_.empty();  // no region index
+  if (hot_words.empty() && !frames) return fixed_.empty();  // no region index
   const int k = k_;
   if (k < 3 || k > 5 || int(fixed_.size()) != fixed_count(k) || kings_ > 2 || (kings_ && fixed_[0] != 0)) return false;
   // Two free pieces need a subcube field (0-3) for the output to fit; one has none.
@@ -38,12 +40,12 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::uni
   const size_t blocks = (size_t(regions) + kBlockRegions - 1) / kBlockRegions;
   // A layout that searches some regions' evasions has one bit a region after the directory.
   const size_t searched_words = evasions_ == CheckEvasions::Searched ? (size_t(regions) + 63) / 64 : 0;
-  // Plain cubes follow the directory, with kScanPad zeros; framed ones are decoded with them.
-  const size_t least_words = dir_words_ + searched_words_ + (frames ? 0 : kScanPad / 2);
-  if (dir_words_ != blocks * kBlockBytes / 8 || searched_words_ != searched_words || hot_words.size() < least_words ||
-      (frames && hot_words.size() != least_words) || unit_shift_ > 24)
+  if (dir_words_ != blocks * kBlockBytes / 8 || searched_words_ != searched_words || unit_shift_ > 24) return false;
+  // Plain: the directory, the searched regions' bits and the cubes with kScanPad zeros. Framed: the
+  // bits alone, the frames holding the directory's blocks and the cubes.
+  if (frames ? hot_words.size() != searched_words_ || frames->blocks() != blocks
+             : hot_words.size() < dir_words_ + searched_words_ + kScanPad / 2)
     return false;
-  if (frames && frames->frames() != (blocks + frames->blocks_a_frame() - 1) >> frames->block_shift()) return false;
   for (int slot : fixed_)
     if (slot < 0 || slot >= k) return false;
   for (int f = 0; f < k - fixed_count(k); ++f)
@@ -54,14 +56,12 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::uni
   const size_t cubes = frames ? 0 : (hot_words.size() - dir_words_ - searched_words_) * 2 - kScanPad;
   const auto* bytes = reinterpret_cast<const uint8_t*>(hot_words.data());
   for (size_t b = 0; b < blocks; ++b) {
-    const uint8_t* block = bytes + b * kBlockBytes;
+    const uint8_t* block = frames ? frames->block(uint32_t(b)) : bytes + b * kBlockBytes;
     uint64_t units = 0;
     for (uint32_t i = 0; i < kBlockRegions; ++i) units += block_units(block, i);
     const uint64_t first = block_first_cube(block), end = first + (units << unit_shift_);
-    if (!frames ? end > cubes
-                : first < frames->first(uint32_t(b >> frames->block_shift())) ||
-                      end > frames->first(uint32_t(b >> frames->block_shift()) + 1))
-      return false;
+    const uint32_t f = uint32_t(b >> (frames ? frames->block_shift() : 0));
+    if (!frames ? end > cubes : first < frames->first(f) || end > frames->first(f + 1)) return false;
   }
   frames_ = std::move(frames);
   words_.clear();
@@ -70,18 +70,32 @@ bool RegionIndex::attach_hot_words(std::span<const uint64_t> hot_words, std::uni
   return true;
 }
 
-std::vector<uint64_t> RegionIndex::framed_cubes(uint32_t blocks_a_frame) const {
+std::vector<uint64_t> RegionIndex::framed_words(Framing framing) const {
   if (!built() || frames_) return {};
   const size_t at = dir_words_ + searched_words_;
-  const std::span<const uint32_t> cubes(reinterpret_cast<const uint32_t*>(words_data() + at),
-                                        (words_size() - at) * 2 - kScanPad);
-  // A frame's first cube is its first block's.
+  std::vector<uint32_t> cubes(reinterpret_cast<const uint32_t*>(words_data() + at),
+                              reinterpret_cast<const uint32_t*>(words_data() + words_size()) - kScanPad);
   const size_t blocks = dir_words_ * 8 / kBlockBytes;
-  const auto* bytes = reinterpret_cast<const uint8_t*>(words_data());
-  std::vector<uint32_t> first;
-  for (size_t b = 0; b < blocks; b += blocks_a_frame) first.push_back(block_first_cube(bytes + b * kBlockBytes));
+  const std::span<const uint8_t> directory(reinterpret_cast<const uint8_t*>(words_data()), blocks * kBlockBytes);
+  const uint32_t header_field = region_cube::header_field(subcube_);
+  std::vector<uint32_t> first;  // a frame's first cube is its first block's
+  for (size_t b = 0; b < blocks; ++b) {
+    const uint8_t* block = directory.data() + b * kBlockBytes;
+    if (b % framing.blocks_a_frame == 0) first.push_back(block_first_cube(block));
+    // Each region's cubes sorted: after a list's header, its kept cubes only (the list follows).
+    for (uint32_t i = 0, c = block_first_cube(block); i < kBlockRegions; ++i) {
+      const uint32_t n = block_units(block, i) << unit_shift_;
+      if (n == 0) continue;
+      const uint32_t w0 = cubes[c];
+      const bool header = (w0 & header_field) == 0 && region_cube::output(w0) != 0;
+      const uint32_t begin = header ? c + 1 : c,
+                     end = header ? std::min(c + n, begin + region_list::kept_cubes(w0)) : c + n;
+      std::sort(cubes.begin() + begin, cubes.begin() + end);
+      c += n;
+    }
+  }
   first.push_back(uint32_t(cubes.size()));
-  return RegionFrames::encode(cubes, first, blocks_a_frame);
+  return RegionFrames::encode(directory, cubes, first, framing);
 }
 
 RegionIndex::Query RegionIndex::query(const Hot& h, uint64_t index) const {

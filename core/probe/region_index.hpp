@@ -242,6 +242,7 @@ class RegionIndex {
   static constexpr uint32_t regions_for(int pieces) { return 2u << (kSquareBits * fixed_count(pieces)); }
   static constexpr uint32_t kBlockRegions = 48;
   static constexpr size_t kBlockBytes = 64;
+  static_assert(kBlockBytes == RegionFrames::kBlockBytes);
   static constexpr size_t kBlockCounts = 4;      // the counts' offset in a block
   static constexpr size_t kBlockFallbacks = 52;  // the fallbacks' offset (4 to a byte, low bits first)
   static constexpr uint32_t kMaxUnits = 255;
@@ -282,7 +283,7 @@ class RegionIndex {
   // The cube field held as a subcube (Hot::subcube).
   uint8_t subcube() const { return subcube_; }
 
-  bool built() const { return hot_size_ != 0; }
+  bool built() const { return hot_size_ != 0 || frames_ != nullptr; }
   // The pieces of the balance it was built for (0: none).
   int pieces() const { return k_; }
   // The slots the regions fix.
@@ -300,9 +301,9 @@ class RegionIndex {
 
   // What the hot path reads, by value.
   struct Hot {
-    const uint32_t* dir = nullptr;         // the directory; null: no region index
+    const uint32_t* dir = nullptr;         // the directory (null: framed, or no region index)
     const uint32_t* cubes = nullptr;       // the regions' cubes, region after region (null: framed)
-    const RegionFrames* frames = nullptr;  // the regions' cubes in frames (RegionCubes::Framed)
+    const RegionFrames* frames = nullptr;  // the directory and cubes in frames (RegionCubes::Framed)
     uint8_t frame_shift = 0;               // a directory block's frame is its number shifted by this
     uint8_t unit_shift = 0;                // a directory count is of 2^unit_shift cubes
     // Where the fixed slots' squares, then the free slots', sit in the packed squares (slot i at
@@ -317,13 +318,18 @@ class RegionIndex {
     // One bit a region in directory order: its positions the evasion search decides are left to
     // it (null: none are).
     const uint64_t* searched = nullptr;
+
+    // Whether there is a region index to probe.
+    [[gnu::always_inline]] bool present() const { return dir != nullptr || frames != nullptr; }
   };
   Hot hot() const {
-    if (!built()) return {};  // dir null: no region index (its stored slots may say anything)
-    Hot h{reinterpret_cast<const uint32_t*>(words_data()),
-          frames_ ? nullptr : reinterpret_cast<const uint32_t*>(words_data() + dir_words_ + searched_words_),
+    if (!built()) return {};  // neither dir nor frames: no region index (its stored slots may say anything)
+    // Framed, the words are the searched regions' bits alone.
+    const size_t dir_words = frames_ ? 0 : dir_words_;
+    Hot h{frames_ ? nullptr : reinterpret_cast<const uint32_t*>(words_data()),
+          frames_ ? nullptr : reinterpret_cast<const uint32_t*>(words_data() + dir_words + searched_words_),
           frames_.get()};
-    if (searched_words_) h.searched = words_data() + dir_words_;
+    if (searched_words_) h.searched = words_data() + dir_words;
     if (frames_) h.frame_shift = frames_->block_shift();
     size_t i = 0;
     for (int slot : fixed_) h.shift[i++] = uint8_t(square_shift(k_, slot));
@@ -364,7 +370,8 @@ class RegionIndex {
     constexpr int kFixed = fixed_count(K);
     const uint32_t r = number<K>(h, stm, packed);
     const uint32_t b = r / kBlockRegions, i = r - b * kBlockRegions;
-    const uint8_t* block = reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes;
+    const uint8_t* block =
+        h.dir ? reinterpret_cast<const uint8_t*>(h.dir) + size_t(b) * kBlockBytes : h.frames->block(b);
     const uint32_t base = block_first_cube(block);
     const uint32_t before = units_before(block + kBlockCounts, i);
     const uint32_t fallback = block_fallback(block, i);
@@ -470,14 +477,20 @@ class RegionIndex {
   // it gives 0, and the caller scans the cover.
   void save_state(ByteWriter& w) const;
   void load_state(ByteReader& r);
-  // `frames`: the cubes, framed (then `hot_words` are the directory and the searched regions'
-  // bits alone); checked as the plain cubes are.
+  // `frames`: the directory and cubes, framed (then `hot_words` are the searched regions' bits
+  // alone); checked as the plain ones are.
   bool attach_hot_words(std::span<const uint64_t> hot_words, std::unique_ptr<RegionFrames> frames = nullptr);
 
-  // What a framed layout stores (RegionCubes::Framed): the directory with the searched regions'
-  // bits, and the frames of the cubes, `blocks_a_frame` directory blocks each (RegionFrames::encode).
-  std::span<const uint64_t> directory_words() const { return {words_data(), dir_words_ + searched_words_}; }
-  std::vector<uint64_t> framed_cubes(uint32_t blocks_a_frame) const;
+  // What a framed layout stores (RegionCubes::Framed): the searched regions' bits, and the frames
+  // of the directory and cubes (RegionFrames::encode), each region's cubes in ascending order: any
+  // order answers the same (cubes of different outputs share no position a region must answer), and
+  // sorted they take fewer bytes coded (KBNvKQ's frames 0.98x: docs/measured.md), where the plain
+  // form keeps the order that answers most probes soonest. Only of an index built in memory.
+  std::span<const uint64_t> framed_hot_words() const {
+    if (frames_) return {};
+    return {words_data() + dir_words_, searched_words_};
+  }
+  std::vector<uint64_t> framed_words(Framing framing) const;
   // Whether the cubes are framed, and the frames' stored bytes (0: plain).
   bool framed() const { return frames_ != nullptr; }
   size_t frames_bytes() const { return frames_ ? frames_->bytes() : 0; }

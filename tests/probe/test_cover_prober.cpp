@@ -740,9 +740,11 @@ TEST(CoverProber, LayoutsAloneProbeWithoutTheirCovers) {
       << misnamed.error().message;
 }
 
-// Region cubes in zstd frames (RegionCubes::Framed) answer every index as the plain cubes do,
-// through a layout parsed from bytes and through a layout file probed alone; a frame damaged
-// behind a fixed checksum, damaged counts and unknown flags are refused by name.
+// A region index in zstd frames (RegionCubes::Framed: its directory and its cubes, each region's
+// sorted) answers every index as the plain one does, through a layout parsed from bytes and
+// through a layout file probed alone; a frame damaged behind a fixed checksum, damaged counts,
+// unknown flags and a version-15 framed layout (its directory outside the frames) are refused by
+// name.
 TEST(CoverProber, FramedRegionCubesAnswerAsThePlainOnes) {
   for (const char* name : {"KRvK", "KRvKN"}) {
     const Table& t = table_of(name);
@@ -751,10 +753,11 @@ TEST(CoverProber, FramedRegionCubesAnswerAsThePlainOnes) {
     ASSERT_TRUE(lc.ok()) << lc.error().message;
     ASSERT_TRUE((*lc)->region.built()) << name;
     const std::vector<uint8_t> plain = serialize_layout(**lc, {});
-    // Every size of frame answers alike (the directory blocks' frames differ); the checks of
-    // damage below use the fastest.
-    for (uint32_t blocks : RegionFrames::kBlocksAFrame) {
-      auto other = parse_layout(serialize_layout(**lc, {}, RegionCubes::Framed, blocks), {}, "framed: ");
+    // Every framing answers alike (the directory blocks' frames differ); the checks of damage
+    // below use the fastest.
+    for (const Framing framing : RegionFrames::kFramings) {
+      const uint32_t blocks = framing.blocks_a_frame;
+      auto other = parse_layout(serialize_layout(**lc, {}, RegionCubes::Framed, framing), {}, "framed: ");
       ASSERT_TRUE(other.ok()) << other.error().message;
       ASSERT_EQ((*other)->region.framed(), true);
       const Encoding& enc = t.encoding();
@@ -802,7 +805,7 @@ TEST(CoverProber, FramedRegionCubesAnswerAsThePlainOnes) {
       EXPECT_NE(refused.error().message.find("region frames"), std::string::npos) << name;
     }
     // The frames' count: its words no longer add up.
-    const std::vector<uint64_t> frame_words = (*lc)->region.framed_cubes(RegionFrames::kBlocksAFrame[0]);
+    const std::vector<uint64_t> frame_words = (*lc)->region.framed_words(RegionFrames::kFramings[0]);
     const size_t count_at = framed.size() - frame_words.size() * 8;
     damaged = framed;
     damaged[count_at] ^= 0x01;
@@ -816,6 +819,13 @@ TEST(CoverProber, FramedRegionCubesAnswerAsThePlainOnes) {
     refused = parse_layout(damaged, {}, "flags: ");
     ASSERT_FALSE(refused.ok()) << name;
     EXPECT_NE(refused.error().message.find("layout flags"), std::string::npos) << refused.error().message;
+    // A version-15 framed layout held its directory outside the frames: not read, made again.
+    damaged = framed;
+    const uint32_t v15 = kUnreadFramedLayoutVersion;
+    std::memcpy(damaged.data() + 8, &v15, sizeof v15);
+    refused = parse_layout(damaged, {}, "v15: ");
+    ASSERT_FALSE(refused.ok()) << name;
+    EXPECT_NE(refused.error().message.find("reads from the frames"), std::string::npos) << refused.error().message;
   }
 
   // A framed layout file alone, opened and probed on every legal position of KRvK.

@@ -16,10 +16,20 @@ namespace {
 // Frames of cube words drawn from a small pool of runs, as a layout's regions repeat each other's
 // cube lists: a dictionary trained on them pays, and every frame decodes to its own words.
 struct Sample {
+  std::vector<uint8_t> directory;
   std::vector<uint32_t> cubes;
   std::vector<uint32_t> first;
 };
-Sample repetitive_frames(uint32_t frames) {
+// Directory blocks for `frames` frames of `blocks_a_frame` blocks, the last frame one block short
+// when it has more than one: bytes of a few values, as a directory's counts are.
+std::vector<uint8_t> directory_of(uint32_t frames, uint32_t blocks_a_frame) {
+  std::mt19937 rng(5);
+  const uint32_t blocks = frames * blocks_a_frame - (blocks_a_frame > 1 ? 1 : 0);
+  std::vector<uint8_t> d(blocks * RegionFrames::kBlockBytes);
+  for (uint8_t& b : d) b = uint8_t(rng() % 4);
+  return d;
+}
+Sample repetitive_frames(uint32_t frames, uint32_t blocks_a_frame = 2) {
   std::mt19937 rng(7);
   std::vector<std::vector<uint32_t>> pool(64);
   for (auto& run : pool) {
@@ -37,13 +47,19 @@ Sample repetitive_frames(uint32_t frames) {
     }
   }
   s.first.push_back(uint32_t(s.cubes.size()));
+  s.directory = directory_of(frames, blocks_a_frame);
   return s;
 }
+std::vector<uint64_t> encode(const Sample& s, Framing framing) {
+  return RegionFrames::encode(s.directory, s.cubes, s.first, framing);
+}
+constexpr Framing kTwoBlocks{2, FrameLiterals::Raw};
+constexpr size_t kHeaderWords = 5;
 
 TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
   const Sample s = repetitive_frames(600);
-  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first, 2);
-  EXPECT_GT(words[2], 0u) << "no dictionary trained";
+  const std::vector<uint64_t> words = encode(s, kTwoBlocks);
+  EXPECT_GT(words[3], 0u) << "no dictionary trained";
   EXPECT_LT(words.size() * 8, s.cubes.size() * sizeof(uint32_t) / 2) << "the frames should take under half";
   auto frames = RegionFrames::attach(words);
   ASSERT_TRUE(frames.ok()) << frames.error().message;
@@ -51,6 +67,7 @@ TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
   EXPECT_EQ((*frames)->blocks_a_frame(), 2u);
   EXPECT_EQ((*frames)->block_shift(), 1u);
   EXPECT_EQ((*frames)->bytes(), words.size() * 8);
+  EXPECT_EQ((*frames)->blocks(), 1199u);
   // Frames asked in an order that evicts the thread's decoded ones, each from every cube on.
   for (uint32_t k = 0; k < 600; ++k) {
     const uint32_t f = (k * 389) % 600;
@@ -62,6 +79,11 @@ TEST(RegionFrames, EveryFrameDecodesToItsCubesWithATrainedDictionary) {
       const uint32_t end = s.first[f + 1] - at;
       for (uint32_t j = end; j < end + RegionFrames::kDecodedPad; ++j) ASSERT_EQ(c[j], 0u);
     }
+    // The frame's directory blocks (the last frame holds one).
+    for (uint32_t b = 2 * f; b < std::min(2 * f + 2, (*frames)->blocks()); ++b)
+      ASSERT_TRUE(std::equal(s.directory.begin() + b * RegionFrames::kBlockBytes,
+                             s.directory.begin() + (b + 1) * RegionFrames::kBlockBytes, (*frames)->block(b)))
+          << b;
   }
 }
 
@@ -85,36 +107,47 @@ std::vector<int> literal_types(const uint8_t* p, size_t n) {
   return types;
 }
 
-TEST(RegionFrames, LiteralsAreStoredRawSoAFrameDecodesWithoutAHuffmanTable) {
-  // Words of few distinct bytes that seldom repeat: zstd would Huffman-code their literals (4 bits
-  // a byte) if it were let, with a dictionary (many frames) and without one (few).
-  for (uint32_t frame_count : {400u, 3u}) {
-    std::mt19937 rng(11);
-    Sample t;
-    for (uint32_t f = 0; f < frame_count; ++f) {
-      t.first.push_back(uint32_t(t.cubes.size()));
-      for (int w = 0; w < 200; ++w) t.cubes.push_back(uint32_t(rng()) & 0x0F0F0F0Fu);
-    }
-    t.first.push_back(uint32_t(t.cubes.size()));
-    const std::vector<uint64_t> words = RegionFrames::encode(t.cubes, t.first, 1);
-    const uint64_t frames = words[0], dict_bytes = words[2];
-    const auto* offset = reinterpret_cast<const uint32_t*>(words.data() + 4) + frames + 1;
-    const auto* data =
-        reinterpret_cast<const uint8_t*>(words.data() + 4 + (2 * (frames + 1) * 4 + 7) / 8) + (dict_bytes + 7) / 8 * 8;
-    size_t compressed_blocks = 0;
-    for (uint64_t f = 0; f < frames; ++f)
-      for (int type : literal_types(data + offset[f], offset[f + 1] - offset[f])) {
-        EXPECT_EQ(type, 0) << "frame " << f << " of " << frame_count;
-        ++compressed_blocks;
+// Raw literals stay raw, so such a frame decodes without building a Huffman table; Huffman-coded
+// ones are coded where that pays.
+TEST(RegionFrames, LiteralsAreCodedAsTheFramingSays) {
+  // Words of few distinct bytes that seldom repeat: zstd Huffman-codes their literals (4 bits
+  // a byte) when it is let, with a dictionary (many frames) and without one (few).
+  for (const FrameLiterals literals : {FrameLiterals::Raw, FrameLiterals::Huffman})
+    for (uint32_t frame_count : {400u, 3u}) {
+      std::mt19937 rng(11);
+      Sample t;
+      for (uint32_t f = 0; f < frame_count; ++f) {
+        t.first.push_back(uint32_t(t.cubes.size()));
+        for (int w = 0; w < 200; ++w) t.cubes.push_back(uint32_t(rng()) & 0x0F0F0F0Fu);
       }
-    EXPECT_GT(compressed_blocks, 0u);
-  }
+      t.first.push_back(uint32_t(t.cubes.size()));
+      t.directory = directory_of(frame_count, 1);
+      const std::vector<uint64_t> words = encode(t, {1, literals});
+      const uint64_t frames = words[0], dict_bytes = words[3];
+      const auto* offset = reinterpret_cast<const uint32_t*>(words.data() + kHeaderWords) + frames + 1;
+      const auto* data =
+          reinterpret_cast<const uint8_t*>(words.data() + kHeaderWords + (2 * (frames + 1) * 4 + 7) / 8) +
+          (dict_bytes + 7) / 8 * 8;
+      size_t compressed_blocks = 0, huffman = 0;
+      for (uint64_t f = 0; f < frames; ++f)
+        for (int type : literal_types(data + offset[f], offset[f + 1] - offset[f])) {
+          if (literals == FrameLiterals::Raw) {
+            EXPECT_EQ(type, 0) << "frame " << f << " of " << frame_count;
+          }
+          huffman += type == 2 || type == 3;
+          ++compressed_blocks;
+        }
+      EXPECT_GT(compressed_blocks, 0u);
+      if (literals == FrameLiterals::Huffman) {
+        EXPECT_GT(huffman, 0u) << frame_count;
+      }
+    }
 }
 
 TEST(RegionFrames, FewCubesTakeNoDictionary) {
   const Sample s = repetitive_frames(3);
-  const std::vector<uint64_t> words = RegionFrames::encode(s.cubes, s.first, 2);
-  EXPECT_EQ(words[2], 0u);
+  const std::vector<uint64_t> words = encode(s, kTwoBlocks);
+  EXPECT_EQ(words[3], 0u);
   auto frames = RegionFrames::attach(words);
   ASSERT_TRUE(frames.ok()) << frames.error().message;
   EXPECT_EQ((*frames)->cubes(2, s.first[2])[0], s.cubes[s.first[2]]);
@@ -122,7 +155,7 @@ TEST(RegionFrames, FewCubesTakeNoDictionary) {
 
 TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   const Sample s = repetitive_frames(50);
-  const std::vector<uint64_t> good = RegionFrames::encode(s.cubes, s.first, 2);
+  const std::vector<uint64_t> good = encode(s, kTwoBlocks);
   auto refused = [&](std::vector<uint64_t> words) {
     auto r = RegionFrames::attach(words);
     return r.ok() ? std::string("accepted") : r.error().message;
@@ -138,6 +171,9 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
     EXPECT_NE(refused(w).find("directory blocks a frame"), std::string::npos) << blocks;
   }
   w = good;
+  w[2] += 2;  // more directory blocks than the frames hold
+  EXPECT_NE(refused(w).find("directory blocks in"), std::string::npos) << refused(w);
+  w = good;
   w[0] -= 1;  // one frame fewer: the tables no longer end where the dictionary starts
   EXPECT_NE(refused(w).find("region frames"), std::string::npos);
   w = good;
@@ -145,7 +181,7 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   EXPECT_NE(refused(w).find("region frames"), std::string::npos);
   // A frame's first cube after the next one's.
   w = good;
-  auto* first = reinterpret_cast<uint32_t*>(w.data() + 4);
+  auto* first = reinterpret_cast<uint32_t*>(w.data() + kHeaderWords);
   std::swap(first[1], first[2]);
   if (first[1] != first[2]) {
     EXPECT_NE(refused(w).find("ends before it starts"), std::string::npos);
@@ -153,25 +189,31 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   // A frame's magic number changed: found when attaching, which decodes every frame. (Changed
   // literals may decode to as many bytes: the layout's checksum is what finds those.)
   w = good;
-  const uint64_t frames = w[0], table_words = (2 * (frames + 1) * 4 + 7) / 8, dict_words = (w[2] + 7) / 8;
-  w[4 + table_words + dict_words] ^= 0xff;
+  const uint64_t frames = w[0], table_words = (2 * (frames + 1) * 4 + 7) / 8, dict_words = (w[3] + 7) / 8;
+  w[kHeaderWords + table_words + dict_words] ^= 0xff;
   EXPECT_NE(refused(w).find("frame 0 is damaged"), std::string::npos) << refused(w);
 }
 
-// make_layout keeps the fastest frames within the allowance of the smallest, and only when they
-// take fewer bytes than the plain cubes.
-TEST(RegionFrames, TheFastestFramesWithinTheAllowanceOfTheSmallestAreKept) {
-  static_assert(std::size(RegionFrames::kBlocksAFrame) == 3);
-  // Frames of one block within 1/16 of the smallest (four blocks'): the one-block frames.
-  EXPECT_EQ(chosen_framing(1000, std::vector<uint64_t>{660, 650, 640}), std::optional<size_t>(0));
-  // One-block frames too large; two blocks' within: those.
-  EXPECT_EQ(chosen_framing(1000, std::vector<uint64_t>{700, 670, 640}), std::optional<size_t>(1));
-  EXPECT_EQ(chosen_framing(1000, std::vector<uint64_t>{800, 700, 600}), std::optional<size_t>(2));
-  // Within the allowance but not under the plain layout's bytes: the next that is.
-  EXPECT_EQ(chosen_framing(650, std::vector<uint64_t>{660, 640, 630}), std::optional<size_t>(1));
+// make_layout keeps the fastest framing within its bound; over it, the smallest; and only what
+// takes fewer bytes than the plain cubes.
+TEST(RegionFrames, TheFastestFramingWithinTheBoundElseTheSmallestIsKept) {
+  // The first within the bound.
+  EXPECT_EQ(chosen_framing(700, 1000, std::vector<uint64_t>{660, 650, 640}), std::optional<size_t>(0));
+  EXPECT_EQ(chosen_framing(680, 1000, std::vector<uint64_t>{700, 670, 640}), std::optional<size_t>(1));
+  // None within: the smallest.
+  EXPECT_EQ(chosen_framing(500, 1000, std::vector<uint64_t>{800, 600, 700}), std::optional<size_t>(1));
+  // Within the bound but not under the plain layout's bytes: the next that is.
+  EXPECT_EQ(chosen_framing(700, 650, std::vector<uint64_t>{660, 640, 630}), std::optional<size_t>(1));
   // None smaller than the plain layout: the plain one.
-  EXPECT_EQ(chosen_framing(600, std::vector<uint64_t>{660, 650, 640}), std::nullopt);
-  EXPECT_EQ(chosen_framing(600, std::vector<uint64_t>{}), std::nullopt);
+  EXPECT_EQ(chosen_framing(500, 600, std::vector<uint64_t>{660, 650, 640}), std::nullopt);
+  EXPECT_EQ(chosen_framing(500, 600, std::vector<uint64_t>{}), std::nullopt);
+  // The framings are listed fastest first: never more blocks a frame, nor Huffman before raw, than the one before.
+  for (size_t i = 1; i < std::size(RegionFrames::kFramings); ++i) {
+    const Framing a = RegionFrames::kFramings[i - 1], b = RegionFrames::kFramings[i];
+    EXPECT_TRUE(a.blocks_a_frame < b.blocks_a_frame ||
+                (a.blocks_a_frame == b.blocks_a_frame && a.literals < b.literals))
+        << i;
+  }
 }
 
 }  // namespace
