@@ -37,23 +37,23 @@ constexpr size_t kHeaderWords = 5;
 
 size_t words_for(size_t bytes) { return (bytes + 7) / 8; }
 
-// Frame f's bytes, as encode lays them out: its directory blocks, then its cubes.
-struct Contents {
-  std::span<const uint8_t> directory;
-  std::span<const uint32_t> cubes, first;
-  uint32_t blocks_a_frame = 1;
-
-  size_t frames() const { return first.size() - 1; }
-  std::vector<uint8_t> frame(size_t f) const {
-    const size_t block_bytes = RegionFrames::kBlockBytes, b0 = f * blocks_a_frame * block_bytes,
-                 b1 = std::min(directory.size(), (f + 1) * blocks_a_frame * block_bytes);
+// Each frame's bytes, as encode lays them out: its directory blocks, then its cubes. Made once:
+// every dictionary tried trains on them and compresses them.
+std::vector<std::vector<uint8_t>> frame_contents(std::span<const uint8_t> directory, std::span<const uint32_t> cubes,
+                                                 std::span<const uint32_t> first, uint32_t blocks_a_frame) {
+  std::vector<std::vector<uint8_t>> out;
+  const size_t block_bytes = RegionFrames::kBlockBytes;
+  for (size_t f = 0; f + 1 < first.size(); ++f) {
+    const size_t b0 = f * blocks_a_frame * block_bytes,
+                 b1 = std::min(directory.size(), b0 + blocks_a_frame * block_bytes);
     const auto c = std::as_bytes(cubes.subspan(first[f], first[f + 1] - first[f]));
-    std::vector<uint8_t> out(directory.begin() + ptrdiff_t(b0), directory.begin() + ptrdiff_t(b1));
+    std::vector<uint8_t>& frame =
+        out.emplace_back(directory.begin() + ptrdiff_t(b0), directory.begin() + ptrdiff_t(b1));
     const auto* p = reinterpret_cast<const uint8_t*>(c.data());
-    out.insert(out.end(), p, p + c.size());
-    return out;
+    frame.insert(frame.end(), p, p + c.size());
   }
-};
+  return out;
+}
 
 // The frames compressed with `dict` (empty: none), one after another, and where each starts (then
 // the end).
@@ -61,7 +61,8 @@ struct Compressed {
   std::vector<uint8_t> data;
   std::vector<uint32_t> offset;
 };
-Compressed compress(const Contents& in, std::span<const uint8_t> dict, FrameLiterals literals) {
+Compressed compress(const std::vector<std::vector<uint8_t>>& frames, std::span<const uint8_t> dict,
+                    FrameLiterals literals) {
   std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
   std::unique_ptr<ZSTD_CDict, CDictFree> cdict;
   if (!dict.empty()) cdict.reset(ZSTD_createCDict(dict.data(), dict.size(), RegionFrames::kLevel));
@@ -76,9 +77,8 @@ Compressed compress(const Contents& in, std::span<const uint8_t> dict, FrameLite
   if (cdict) ZSTD_CCtx_refCDict(cctx.get(), cdict.get());
   Compressed out;
   std::vector<uint8_t> buf;
-  for (size_t f = 0; f < in.frames(); ++f) {
+  for (const std::vector<uint8_t>& frame : frames) {
     out.offset.push_back(uint32_t(out.data.size()));
-    const std::vector<uint8_t> frame = in.frame(f);
     buf.resize(ZSTD_compressBound(frame.size()));
     const size_t n = ZSTD_compress2(cctx.get(), buf.data(), buf.size(), frame.data(), frame.size());
     // Compressing into a bound-sized buffer fails only without memory, as a vector would.
@@ -91,11 +91,10 @@ Compressed compress(const Contents& in, std::span<const uint8_t> dict, FrameLite
 
 // A dictionary of at most `capacity` bytes trained on the frames (empty when training fails, as it
 // does with too few or too small frames: then none helps).
-std::vector<uint8_t> train(const Contents& in, size_t capacity) {
+std::vector<uint8_t> train(const std::vector<std::vector<uint8_t>>& frames, size_t capacity) {
   std::vector<uint8_t> samples;
   std::vector<size_t> sizes;
-  for (size_t f = 0; f < in.frames(); ++f) {
-    const std::vector<uint8_t> frame = in.frame(f);
+  for (const std::vector<uint8_t>& frame : frames) {
     samples.insert(samples.end(), frame.begin(), frame.end());
     sizes.push_back(frame.size());
   }
@@ -124,7 +123,7 @@ RegionFrames::~RegionFrames() = default;
 
 std::vector<uint64_t> RegionFrames::encode(std::span<const uint8_t> directory, std::span<const uint32_t> cubes,
                                            std::span<const uint32_t> first, Framing framing) {
-  const Contents in{directory, cubes, first, framing.blocks_a_frame};
+  const std::vector<std::vector<uint8_t>> in = frame_contents(directory, cubes, first, framing.blocks_a_frame);
   const size_t bytes = directory.size() + (first.empty() ? 0 : (first.back() - first.front()) * sizeof(uint32_t));
   // The smallest of the dictionaries tried, dictionary bytes counted.
   std::vector<uint8_t> best_dict;
