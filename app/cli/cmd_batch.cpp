@@ -122,7 +122,9 @@ Command add_batch(CLI::App& app) {
   sub->add_option("--syzygy-sizes", a->sizes, "Syzygy WDL file sizes to report beside each cover (bytes<TAB>file)");
   sub->add_option("--layout-bound", a->layout_bound,
                   "Frame a layout's region cubes where its fast form takes more than this share of its Syzygy "
-                  "WDL file (from --syzygy-sizes; 0: never)")
+                  "WDL file (from --syzygy-sizes; 0: never), the fastest framing within it; where no form is within "
+                  "it, the fastest within " +
+                      std::to_string(int(kLayoutSyzygyCeiling * 100)) + " % of the file, else the smallest")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_option("--syzygy", a->syzygy, "Directory of Syzygy .rtbw files to compare each table with (verify stage)");

@@ -46,6 +46,7 @@ Command add_layouts(CLI::App& app) {
     bool capture_resolved = false;
     std::string check_evasions = std::string(name_of(probe::kDefaultCheckEvasions));
     std::optional<uint64_t> max_bytes;
+    std::optional<uint64_t> ceiling_bytes;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand(
@@ -72,6 +73,10 @@ Command add_layouts(CLI::App& app) {
                   "Frame the region cubes of each layout whose fast form takes more than N bytes, where framing "
                   "takes fewer (a probe then decodes a frame of them); a current layout of the fast form over N "
                   "is made again. 0: frame every layout with regions");
+  sub->add_option("--ceiling-bytes", a->ceiling_bytes,
+                  "With --max-bytes: where no form of a layout comes within --max-bytes, keep its fastest form "
+                  "within N bytes (the plain one first), and only over N too its smallest (default: --max-bytes)")
+      ->needs("--max-bytes");
   add_common(sub, a->common);
   return {sub, [a] {
             const auto kind = cover_kind(a->capture_resolved);
@@ -80,6 +85,9 @@ Command add_layouts(CLI::App& app) {
               fail("--check-evasions: " + evasions.error().message);
               return int(kUsage);
             }
+            std::optional<probe::LayoutBytes> bound;
+            if (a->max_bytes)
+              bound = probe::LayoutBytes{.target = *a->max_bytes, .ceiling = a->ceiling_bytes.value_or(*a->max_bytes)};
             auto covers = covers_to_look_at(a->common.data_dir(), a->balances, a->pieces, kind);
             if (!covers) {
               fail(covers.error().message);
@@ -109,7 +117,7 @@ Command add_layouts(CLI::App& app) {
               }
               if (!a->common.quiet) std::fprintf(stderr, "%s: making its layout\n", name.c_str());
               const auto t0 = std::chrono::steady_clock::now();
-              if (auto st = probe::make_layout(cover, a->common.threads, *evasions, a->max_bytes); !st) {
+              if (auto st = probe::make_layout(cover, a->common.threads, *evasions, bound); !st) {
                 ++errors;
                 fail(st.error().message);
                 jl.push_back({{"balance", name}, {"error", st.error().message}});

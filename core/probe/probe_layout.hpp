@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "probe/cover_prober.hpp"
+#include "probe/layout_bytes.hpp"
 #include "probe/region_frames.hpp"
 #include "store/cover_kind.hpp"
 #include "util/result.hpp"
@@ -97,17 +98,18 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // core; the same layout for any number). A capture-resolved cover's regions leave to its capture
 // search what the search decides when the covers it reaches are beside it (capture_freedom.hpp),
 // and answer as the cover does otherwise; with CheckEvasions::Searched, also the positions in
-// check the evasion search decides, where the balance's table is beside them. `max_bytes`: the
-// bytes the layout should take at most: where the fast form (plain cubes) takes more, its region
+// check the evasion search decides, where the balance's table is beside them. `bytes`: what the
+// layout should take: where the fast form (plain cubes) takes more than its target, its region
 // index is framed (none: always the fast form), as chosen_framing says.
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1,
-                   CheckEvasions evasions = kDefaultCheckEvasions, std::optional<uint64_t> max_bytes = std::nullopt);
-// Which of a layout's framings make_layout keeps, given its bytes plain and framed in the first of
-// RegionFrames::kFramings (fastest to decode first): the first that takes at most `max_bytes`;
-// when none does, the one of fewest bytes, if it takes fewer than the plain layout (none: the plain
-// one). Why: the bound is what the user asked the layout to keep to, and a faster probe is worth
-// bytes only within it; over it, every byte framing takes off counts.
-std::optional<size_t> chosen_framing(uint64_t max_bytes, uint64_t plain_bytes, std::span<const uint64_t> framed_bytes);
+                   CheckEvasions evasions = kDefaultCheckEvasions, std::optional<LayoutBytes> bytes = std::nullopt);
+// Which form make_layout keeps, given the layout's bytes plain and framed in the first of
+// RegionFrames::kFramings (fastest to decode first; none: the plain form). The forms go fastest
+// first, the plain one before every framing: the first within `bytes.target`; when none is, the
+// first within `bytes.ceiling`; when none is, the one of fewest bytes. Why: the bound is what the
+// user asked the layout to keep to, and a faster probe is worth bytes only within it; over the
+// ceiling too, every byte framing takes off counts.
+std::optional<size_t> chosen_framing(LayoutBytes bytes, uint64_t plain_bytes, std::span<const uint64_t> framed_bytes);
 
 // Where a layout's bytes go: the front line and tree (CubeIndex hot words), the region directory
 // and cubes (plain or framed), the 50-move rule's draws, and the rest (header, the cover's description, the

@@ -69,15 +69,18 @@ Status save_layout(const fs::path& path, const LoadedCover& lc, const CoverIdent
   return write_layout(path, serialize_layout(lc, id, cubes, framing));
 }
 
-std::optional<size_t> chosen_framing(uint64_t max_bytes, uint64_t plain_bytes, std::span<const uint64_t> framed_bytes) {
-  for (size_t i = 0; i < framed_bytes.size(); ++i)
-    if (framed_bytes[i] <= max_bytes && framed_bytes[i] < plain_bytes) return i;
+std::optional<size_t> chosen_framing(LayoutBytes bytes, uint64_t plain_bytes, std::span<const uint64_t> framed_bytes) {
+  for (const uint64_t most : {bytes.target, std::max(bytes.target, bytes.ceiling)}) {
+    if (plain_bytes <= most) return std::nullopt;
+    for (size_t i = 0; i < framed_bytes.size(); ++i)
+      if (framed_bytes[i] <= most) return i;
+  }
   const auto smallest = std::min_element(framed_bytes.begin(), framed_bytes.end());
   if (smallest == framed_bytes.end() || *smallest >= plain_bytes) return std::nullopt;
   return size_t(smallest - framed_bytes.begin());
 }
 
-Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions, std::optional<uint64_t> max_bytes) {
+Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasions, std::optional<LayoutBytes> bound) {
   auto id = cover_identity(cover_path);
   if (!id) return id.error();
   auto cover = store::load_cover(cover_path);
@@ -91,16 +94,16 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
                                });
   if (!lc) return lc.error();
   std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
-  if (max_bytes && bytes.size() > *max_bytes && (*lc)->region.built()) {
-    // Framed the fastest way first, until one fits.
+  if (bound && bytes.size() > bound->target && (*lc)->region.built()) {
+    // Framed the fastest way first, until one fits the target.
     std::vector<std::vector<uint8_t>> framed;
     std::vector<uint64_t> sizes;
     for (const Framing framing : RegionFrames::kFramings) {
       framed.push_back(serialize_layout(**lc, *id, RegionCubes::Framed, framing));
       sizes.push_back(framed.back().size());
-      if (sizes.back() <= *max_bytes) break;
+      if (sizes.back() <= bound->target) break;
     }
-    if (const auto kept = chosen_framing(*max_bytes, bytes.size(), sizes)) bytes = std::move(framed[*kept]);
+    if (const auto kept = chosen_framing(*bound, bytes.size(), sizes)) bytes = std::move(framed[*kept]);
   }
   return write_layout(layout_path(cover_path), bytes);
 }

@@ -30,7 +30,8 @@ struct BatchRequest {
   std::map<std::string, uint64_t> syzygy_sizes;
   // The bytes a balance's probe layout should take at most, as a share of its Syzygy WDL file
   // (where syzygy_sizes has it; 0: no bound): a layout whose fast form takes more has its region
-  // cubes framed (probe::make_layout's max_bytes).
+  // cubes framed (probe::make_layout's target); where no form comes within it, its fastest form
+  // within kLayoutSyzygyCeiling of the file (the ceiling) is kept.
   double layout_bound = kLayoutSyzygyBound;
   // Syzygy's directory: when given, each table is compared with its WDL file (the verify stage).
   std::filesystem::path syzygy_dir;

@@ -224,10 +224,10 @@ Result<MinimizeRunResult> run_minimize(const MinimizeRequest& request, const Min
       // The probe's index, built once here rather than on every open (expensive at 5 pieces). A
       // cover without it still probes: the prober builds it then.
       tracker.report(slot, work, 1.0, Stage::Save, detail("probe layout"));
-      const auto bound = request.layout_max_bytes.find(b.name());
-      const std::optional<uint64_t> max_bytes =
-          bound == request.layout_max_bytes.end() ? std::nullopt : std::optional<uint64_t>(bound->second);
-      if (auto s = probe::make_layout(path, options.threads, probe::kDefaultCheckEvasions, max_bytes); !s)
+      const auto bound = request.layout_bytes.find(b.name());
+      const std::optional<probe::LayoutBytes> bytes =
+          bound == request.layout_bytes.end() ? std::nullopt : std::optional<probe::LayoutBytes>(bound->second);
+      if (auto s = probe::make_layout(path, options.threads, probe::kDefaultCheckEvasions, bytes); !s)
         r.error = b.name() + ": probe layout: " + s.error().message;
       return true;
     };

@@ -16,6 +16,7 @@
 
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
+#include "probe/layout_bytes.hpp"
 #include "run/run_plan.hpp"
 #include "store/cover_file.hpp"
 #include "table/table_store.hpp"
@@ -55,9 +56,9 @@ struct MinimizeRequest {
   std::optional<uint64_t> memory_limit;
   // Prove each new table by the self-check before it is written (gen --no-self-check turns it off).
   bool self_check = true;
-  // The bytes each named balance's probe layout should take at most (probe::make_layout's
-  // max_bytes); a balance not named gets the fast form.
-  std::map<std::string, uint64_t> layout_max_bytes;
+  // The bytes each named balance's probe layout should take (probe::make_layout's bytes); a
+  // balance not named gets the fast form.
+  std::map<std::string, probe::LayoutBytes> layout_bytes;
 };
 
 struct BalanceResult {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/stage.hpp"
 
+#include <algorithm>
+
 #include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
@@ -19,8 +21,12 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
   m.memory_limit = c.request.memory_limit;
   m.kind = kind;
   if (auto size = c.request.syzygy_sizes.find(c.balance.name());
-      size != c.request.syzygy_sizes.end() && c.request.layout_bound > 0)
-    m.layout_max_bytes[c.balance.name()] = uint64_t(double(size->second) * c.request.layout_bound);
+      size != c.request.syzygy_sizes.end() && c.request.layout_bound > 0) {
+    const double syzygy = double(size->second);
+    m.layout_bytes[c.balance.name()] = {
+        .target = uint64_t(syzygy * c.request.layout_bound),
+        .ceiling = uint64_t(syzygy * std::max(c.request.layout_bound, kLayoutSyzygyCeiling))};
+  }
   MadeCover made;
   made.figures = measured([&] {
     auto run = run_minimize(m, {}, c.progress);

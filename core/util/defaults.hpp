@@ -13,6 +13,9 @@ inline constexpr int kMaxSupportedPieces = 5;
 // them). Why this share: it is the bound on the five-piece layouts together, so a balance whose
 // fast form would pass it takes the smaller form, and one under it keeps the fast probe.
 inline constexpr double kLayoutSyzygyBound = 0.75;
+// Where no form of a layout comes within kLayoutSyzygyBound, the share it still keeps to: its
+// fastest form within the Syzygy file itself, which is the bound on each balance alone.
+inline constexpr double kLayoutSyzygyCeiling = 1.0;
 
 // Worker threads when the user asks for none in particular: one per hardware thread.
 int default_threads();

@@ -194,19 +194,31 @@ TEST(RegionFrames, DamagedWordsAreRefusedByName) {
   EXPECT_NE(refused(w).find("frame 0 is damaged"), std::string::npos) << refused(w);
 }
 
-// make_layout keeps the fastest framing within its bound; over it, the smallest; and only what
-// takes fewer bytes than the plain cubes.
-TEST(RegionFrames, TheFastestFramingWithinTheBoundElseTheSmallestIsKept) {
-  // The first within the bound.
-  EXPECT_EQ(chosen_framing(700, 1000, std::vector<uint64_t>{660, 650, 640}), std::optional<size_t>(0));
-  EXPECT_EQ(chosen_framing(680, 1000, std::vector<uint64_t>{700, 670, 640}), std::optional<size_t>(1));
-  // None within: the smallest.
-  EXPECT_EQ(chosen_framing(500, 1000, std::vector<uint64_t>{800, 600, 700}), std::optional<size_t>(1));
-  // Within the bound but not under the plain layout's bytes: the next that is.
-  EXPECT_EQ(chosen_framing(700, 650, std::vector<uint64_t>{660, 640, 630}), std::optional<size_t>(1));
+// make_layout keeps the fastest form within its target; when none is, the fastest within its
+// ceiling, the plain one first; over both, the smallest; and only a framing that takes fewer bytes
+// than the plain cubes.
+TEST(RegionFrames, TheFastestFormWithinTheTargetElseWithinTheCeilingElseTheSmallestIsKept) {
+  const auto within = [](uint64_t target, uint64_t ceiling) {
+    return LayoutBytes{.target = target, .ceiling = ceiling};
+  };
+  // The first within the target.
+  EXPECT_EQ(chosen_framing(within(700, 700), 1000, std::vector<uint64_t>{660, 650, 640}), std::optional<size_t>(0));
+  EXPECT_EQ(chosen_framing(within(680, 680), 1000, std::vector<uint64_t>{700, 670, 640}), std::optional<size_t>(1));
+  // A later framing within the target wins over an earlier one within the ceiling only.
+  EXPECT_EQ(chosen_framing(within(680, 900), 1000, std::vector<uint64_t>{700, 670, 640}), std::optional<size_t>(1));
+  // None within the target: the first within the ceiling.
+  EXPECT_EQ(chosen_framing(within(500, 750), 1000, std::vector<uint64_t>{800, 700, 600}), std::optional<size_t>(1));
+  // None within the target, and the plain form within the ceiling: the plain one, the fastest.
+  EXPECT_EQ(chosen_framing(within(500, 1000), 900, std::vector<uint64_t>{800, 700, 600}), std::nullopt);
+  // None within either: the smallest.
+  EXPECT_EQ(chosen_framing(within(500, 500), 1000, std::vector<uint64_t>{800, 600, 700}), std::optional<size_t>(1));
+  // A ceiling under the target counts as the target.
+  EXPECT_EQ(chosen_framing(within(700, 0), 1000, std::vector<uint64_t>{800, 650}), std::optional<size_t>(1));
+  // Within the target but not under the plain layout's bytes: the plain form, within the target too.
+  EXPECT_EQ(chosen_framing(within(700, 700), 650, std::vector<uint64_t>{660, 640, 630}), std::nullopt);
   // None smaller than the plain layout: the plain one.
-  EXPECT_EQ(chosen_framing(500, 600, std::vector<uint64_t>{660, 650, 640}), std::nullopt);
-  EXPECT_EQ(chosen_framing(500, 600, std::vector<uint64_t>{}), std::nullopt);
+  EXPECT_EQ(chosen_framing(within(500, 500), 600, std::vector<uint64_t>{660, 650, 640}), std::nullopt);
+  EXPECT_EQ(chosen_framing(within(500, 500), 600, std::vector<uint64_t>{}), std::nullopt);
   // The framings are listed fastest first: never more blocks a frame, nor Huffman before raw, than the one before.
   for (size_t i = 1; i < std::size(RegionFrames::kFramings); ++i) {
     const Framing a = RegionFrames::kFramings[i - 1], b = RegionFrames::kFramings[i];
