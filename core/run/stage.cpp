@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/stage.hpp"
 
-#include <algorithm>
-
 #include "probe/probe_layout.hpp"
 #include "store/cover_file.hpp"
 #include "table/generator.hpp"
@@ -25,7 +23,7 @@ MadeCover make_cover(StageContext& c, store::CoverKind kind) {
     const double syzygy = double(size->second);
     m.layout_bytes[c.balance.name()] = {
         .target = uint64_t(syzygy * c.request.layout_bound),
-        .ceiling = uint64_t(syzygy * std::max(c.request.layout_bound, kLayoutSyzygyCeiling))};
+        .ceiling = uint64_t(syzygy * kLayoutSyzygyCeiling)};  // under the target, chosen_framing reads the target
   }
   MadeCover made;
   made.figures = measured([&] {
