@@ -71,8 +71,8 @@ Command add_layouts(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--max-bytes", a->max_bytes,
                   "Frame the region cubes of each layout whose fast form takes more than N bytes, where framing "
-                  "takes fewer (a probe then decodes a frame of them); a current layout of the fast form over N "
-                  "is made again. 0: frame every layout with regions");
+                  "takes fewer (a probe then decodes a frame of them); a current layout over N, of any form, is "
+                  "made again by this rule. 0: frame every layout with regions");
   sub->add_option("--ceiling-bytes", a->ceiling_bytes,
                   "With --max-bytes: where no form of a layout comes within --max-bytes, keep its fastest form "
                   "within N bytes (the plain one first), and only over N too its smallest (default: --max-bytes)")
@@ -108,8 +108,9 @@ Command add_layouts(CLI::App& app) {
               const auto layout = probe::layout_path(cover);
               std::error_code size_ec;
               const uint64_t on_disk = std::filesystem::file_size(layout, size_ec);
-              const bool over_bound = a->max_bytes && !size_ec && on_disk > *a->max_bytes &&
-                                      probe::layout_cubes(layout) == probe::RegionCubes::Plain;
+              // Over the target, whatever its form: the form kept depends on the target and the
+              // ceiling asked now, which the layout does not record.
+              const bool over_bound = a->max_bytes && !size_ec && on_disk > *a->max_bytes;
               if (!over_bound && probe::layout_is_current(layout, *id)) {
                 ++current;
                 jl.push_back({{"balance", name}, {"status", "current"}});

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "probe/cover_builder.hpp"
+#include "probe/cover_prober.hpp"
+#include "probe/probe_layout.hpp"
 #include "support/env.hpp"
 #include "util/host.hpp"
 
@@ -346,6 +348,43 @@ TEST_F(CliProbeBench, LayoutsCommandMakesOnlyMissingAndStaleLayouts) {
   EXPECT_EQ(nlohmann::json::parse(probed.out)["wdl"], "win");
   EXPECT_EQ(run_cli("layouts KNvK --data " + data.string()).rc, 2);
   EXPECT_EQ(run_cli("layouts --check-evasions sometimes --data " + data.string()).rc, 2);
+}
+
+// A layout over --max-bytes is made again whatever its form, since the form kept depends on the
+// bound asked now: a framed layout over the target (as an older rule kept) is made again, here
+// plain, as a cover this small has no region index to frame; one within the target stays current.
+TEST_F(CliProbeBench, LayoutsCommandRemakesLayoutsOverTheTargetInAnyForm) {
+  const std::filesystem::path data = *dir_ / "layouts-bound-data";
+  std::filesystem::create_directories(data / "covers");
+  const auto cover = data / "covers" / "KRvK.egtc";
+  std::filesystem::copy_file(*dir_ / "covers" / "KRvK.egtc", cover, std::filesystem::copy_options::overwrite_existing);
+  auto t = test::shared_store().ensure(*Balance::parse("KRvK"));
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto lc = probe::CoverProber::build(test::trie_cover(**t, CanonScheme::Full), probe::CoverProber::kDefaultCopies,
+                                      probe::RegionPolicy::Always);
+  ASSERT_TRUE(lc.ok()) << lc.error().message;
+  auto id = probe::cover_identity(cover);
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  const auto layout = probe::layout_path(cover);
+  ASSERT_TRUE(probe::save_layout(layout, **lc, *id, probe::RegionCubes::Framed).ok());
+  ASSERT_EQ(probe::layout_cubes(layout), probe::RegionCubes::Framed);
+  ASSERT_TRUE(probe::layout_is_current(layout, *id));
+  const uint64_t framed_bytes = std::filesystem::file_size(layout);
+  auto layouts = [&](const std::string& args) {
+    CliRun r = run_cli("layouts KRvK --json --quiet --data " + data.string() + " " + args);
+    EXPECT_EQ(r.rc, 0) << r.out;
+    return nlohmann::json::parse(r.out);
+  };
+  // Current, and within a target of its own bytes: left alone.
+  auto within = layouts("--max-bytes " + std::to_string(framed_bytes));
+  EXPECT_EQ(within["made"], 0);
+  EXPECT_EQ(within["current"], 1);
+  // Current but over the target: made again, by the rule.
+  auto over = layouts("--max-bytes 1 --ceiling-bytes " + std::to_string(framed_bytes * 4));
+  ASSERT_EQ(over["made"], 1);
+  EXPECT_EQ(over["layouts"][0]["status"], "made");
+  EXPECT_EQ(over["layouts"][0]["region_cubes"], "plain");
+  EXPECT_EQ(probe::layout_cubes(layout), probe::RegionCubes::Plain);
 }
 
 }  // namespace
