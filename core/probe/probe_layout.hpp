@@ -100,7 +100,10 @@ Status save_layout(const std::filesystem::path& path, const LoadedCover& lc, con
 // and answer as the cover does otherwise; with CheckEvasions::Searched, also the positions in
 // check the evasion search decides, where the balance's table is beside them. `bytes`: what the
 // layout should take: where the fast form (plain cubes) takes more than its target, its region
-// index is framed (none: always the fast form), as chosen_framing says.
+// index is framed (none: always the fast form), as chosen_framing says; where no form comes within
+// the ceiling either, with CheckEvasions::Searched, the regions are planned again leaving the
+// positions in check to the search wherever that spares bytes
+// (kEvasionSearchMinBytesPerThousandOverCeiling), and the smaller layout is kept.
 Status make_layout(const std::filesystem::path& cover_path, int threads = 1,
                    CheckEvasions evasions = kDefaultCheckEvasions, std::optional<LayoutBytes> bytes = std::nullopt);
 // Which form make_layout keeps, given the layout's bytes plain and framed in the first of

@@ -86,26 +86,45 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
   auto cover = store::load_cover(cover_path);
   if (!cover) return cover.error();
   // A capture-resolved cover's regions need not answer what its capture search decides: found by
-  // probing the covers beside it that the search reaches (DATA/covers holds them all).
+  // probing the covers beside it that the search reaches (DATA/covers holds them all), once, for
+  // every plan of the regions below.
   const fs::path data_dir = cover_path.parent_path().parent_path();
-  auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
-                               [&](const Encoding& enc, const CoverCanon& canon) {
-                                 return capture_freedom(data_dir, enc, canon, threads, evasions);
-                               });
-  if (!lc) return lc.error();
-  std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
-  if (bound && bytes.size() > bound->target && (*lc)->region.built()) {
-    // Framed the fastest way first, until one fits the target.
-    std::vector<std::vector<uint8_t>> framed;
-    std::vector<uint64_t> sizes;
-    for (const Framing framing : RegionFrames::kFramings) {
-      framed.push_back(serialize_layout(**lc, *id, RegionCubes::Framed, framing));
-      sizes.push_back(framed.back().size());
-      if (sizes.back() <= bound->target) break;
+  std::optional<std::optional<RegionFreedom>> found;
+  // The layout's bytes in the form the bound keeps, its regions leaving the positions in check to
+  // the search where that spares at least `min_searched` bytes per thousand of them.
+  auto layout_bytes = [&](store::CoverFile file, uint32_t min_searched) -> Result<std::vector<uint8_t>> {
+    auto lc = CoverProber::build(std::move(file), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
+                                 [&](const Encoding& enc, const CoverCanon& canon) {
+                                   if (!found) found = capture_freedom(data_dir, enc, canon, threads, evasions);
+                                   std::optional<RegionFreedom> freedom = *found;
+                                   if (freedom) freedom->min_bytes_per_thousand_searched = min_searched;
+                                   return freedom;
+                                 });
+    if (!lc) return lc.error();
+    std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
+    if (bound && bytes.size() > bound->target && (*lc)->region.built()) {
+      // Framed the fastest way first, until one fits the target.
+      std::vector<std::vector<uint8_t>> framed;
+      std::vector<uint64_t> sizes;
+      for (const Framing framing : RegionFrames::kFramings) {
+        framed.push_back(serialize_layout(**lc, *id, RegionCubes::Framed, framing));
+        sizes.push_back(framed.back().size());
+        if (sizes.back() <= bound->target) break;
+      }
+      if (const auto kept = chosen_framing(*bound, bytes.size(), sizes)) bytes = std::move(framed[*kept]);
     }
-    if (const auto kept = chosen_framing(*bound, bytes.size(), sizes)) bytes = std::move(framed[*kept]);
+    return bytes;
+  };
+  const bool may_search_more = bound && evasions == CheckEvasions::Searched;
+  auto bytes = layout_bytes(may_search_more ? *cover : std::move(*cover), kEvasionSearchMinBytesPerThousand);
+  if (!bytes) return bytes.error();
+  const bool searched_evasions = found && *found && !(*found)->evasions.empty();
+  if (may_search_more && searched_evasions && bytes->size() > std::max(bound->target, bound->ceiling)) {
+    auto fewer = layout_bytes(std::move(*cover), kEvasionSearchMinBytesPerThousandOverCeiling);
+    if (!fewer) return fewer.error();
+    if (fewer->size() < bytes->size()) bytes = std::move(fewer);
   }
-  return write_layout(layout_path(cover_path), bytes);
+  return write_layout(layout_path(cover_path), *bytes);
 }
 
 }  // namespace egtmin::probe

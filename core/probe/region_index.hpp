@@ -180,6 +180,10 @@ constexpr uint32_t header_field(int subcube) {
 // leaves them to the search only where that spares it at least this many bytes per thousand of
 // them (docs/measured.md).
 inline constexpr uint32_t kEvasionSearchMinBytesPerThousand = 40;
+// Where no form of a layout so made comes within its ceiling (probe_layout.hpp: LayoutBytes), its
+// regions are planned again leaving them to the search wherever that spares any bytes: the
+// ceiling is the bytes the user asked for, and a slower probe of positions in check is the price.
+inline constexpr uint32_t kEvasionSearchMinBytesPerThousandOverCeiling = 0;
 // `evasions`: the positions the search of their evasions (evasion_value) gives their values,
 // which a region may leave to it; empty for a layout made without the tables. `evasions_missed`:
 // those it gives another value (a child's value says nothing of the 50-move counter the move

@@ -1175,39 +1175,63 @@ TEST(CoverProber, CaptureResolvedProbePathsAgreeWithAndWithoutAnImpliedOutput) {
 
 // A capture-resolved layout whose regions leave the positions in check that no move answers with
 // check to the evasion search (CheckEvasions::Searched, where the balance's table is beside it):
-// both probe paths give every position of KRvKN its table's value, those in check included.
+// both probe paths give every position of KRvKN its table's value, those in check included. Made
+// again over a ceiling no form meets, it is framed and more of its regions leave them to the
+// search, and it probes as exactly; under a ceiling its plain form meets, it is the layout made
+// without a bound.
 TEST(CoverProber, EvasionsLeftToTheSearchProbeExactly) {
   test::TempDir dir("prober-evasions");
   ASSERT_EQ(test::make_krkn_searching_evasions(dir.path), "");
   const Balance krkn = *Balance::parse("KRvKN");
-  auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
-                                  CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
-  ASSERT_TRUE(prober) << prober.error().message;
   TableStore tables(dir.path);
   const Table& table = **tables.get(krkn);
-  uint64_t in_check = 0, region_wins_wrongly = 0;
-  for (uint64_t slot = 0; slot < table.slots(); ++slot) {
-    const Wdl white = table.at_slot(slot);
-    if (white == Wdl::Illegal) continue;
-    const Position pos = table.encoding().position(table.symmetry().from_slot(slot));
-    if (in_check == 0) {
+  // Every legal position through the layout on disk; the regions that leave positions to the search.
+  auto probe_all = [&]() -> size_t {
+    auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                    CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+    EXPECT_TRUE(prober) << prober.error().message;
+    if (!prober) return 0;
+    uint64_t in_check = 0, region_wins_wrongly = 0, wrong = 0;
+    for (uint64_t slot = 0; slot < table.slots() && wrong < 3; ++slot) {
+      const Wdl white = table.at_slot(slot);
+      if (white == Wdl::Illegal) continue;
+      const Position pos = table.encoding().position(table.symmetry().from_slot(slot));
       const CoverProber::HotEntry* e = (*prober)->hot_entry(pos.material_key());
-      ASSERT_TRUE(e);
-      ASSERT_EQ(e->evasions, CheckEvasions::Searched);
+      if (!e || e->evasions != CheckEvasions::Searched) {
+        ADD_FAILURE() << "no regions that leave positions to the evasion search";
+        return 0;
+      }
+      const Wdl want = pos.side_to_move() == White ? white : negate(white);
+      auto full = (*prober)->probe(pos, Method::Indexed, false);
+      if (!full || full->wdl != want || (*prober)->probe_wdl(pos, Method::Indexed) != want)
+        ++wrong, ADD_FAILURE() << pos.fen();
+      if (!pos.in_check(pos.side_to_move())) continue;
+      ++in_check;
+      // Without the search first, a region's win would be taken as it stands.
+      region_wins_wrongly += (*prober)->probe_standalone(pos, *e, Method::Indexed) == Wdl::Win && want != Wdl::Win;
     }
-    const Wdl want = pos.side_to_move() == White ? white : negate(white);
-    auto full = (*prober)->probe(pos, Method::Indexed, false);
-    ASSERT_TRUE(full) << pos.fen() << ": " << full.error().message;
-    ASSERT_EQ(full->wdl, want) << pos.fen();
-    ASSERT_EQ((*prober)->probe_wdl(pos, Method::Indexed), want) << pos.fen();
-    if (!pos.in_check(pos.side_to_move())) continue;
-    ++in_check;
-    // Without the search first, a region's win would be taken as it stands.
-    const CoverProber::HotEntry* e = (*prober)->hot_entry(pos.material_key());
-    region_wins_wrongly += (*prober)->probe_standalone(pos, *e, Method::Indexed) == Wdl::Win && want != Wdl::Win;
-  }
-  EXPECT_GT(in_check, 1000u);
-  EXPECT_GT(region_wins_wrongly, 0u) << "the regions answer every position in check as the table does";
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GT(in_check, 1000u);
+    EXPECT_GT(region_wins_wrongly, 0u) << "the regions answer every position in check as the table does";
+    return (*prober)->cover(krkn)->region.searched_regions();
+  };
+  const auto cover = store::cover_path(dir.path, krkn, store::CoverKind::CaptureResolved);
+  const auto layout = layout_path(cover);
+  const size_t searched = probe_all();
+  const auto plain_bytes = std::filesystem::file_size(layout);
+  ASSERT_GT(searched, 0u);
+
+  ASSERT_TRUE(make_layout(cover, 2, CheckEvasions::Searched, LayoutBytes{.target = 1, .ceiling = 1}));
+  ASSERT_EQ(layout_cubes(layout), RegionCubes::Framed);
+  const auto over_bytes = std::filesystem::file_size(layout);
+  const size_t searched_over = probe_all();
+  EXPECT_GT(searched_over, searched);
+  EXPECT_LT(over_bytes, plain_bytes);
+
+  ASSERT_TRUE(make_layout(cover, 2, CheckEvasions::Searched, LayoutBytes{.target = 1, .ceiling = plain_bytes}));
+  EXPECT_EQ(layout_cubes(layout), RegionCubes::Plain);
+  EXPECT_EQ(std::filesystem::file_size(layout), plain_bytes);
+  EXPECT_EQ(probe_all(), searched);
 }
 
 // The probe benchmark times the capture-resolved covers beside the standalone ones, on the same
