@@ -79,4 +79,16 @@ std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_d
       enc, canon, [&](const Position& after) { return successors.probe_wdl(after, Method::Indexed); }, threads);
 }
 
+std::vector<uint32_t> rule_draws_left(std::span<const uint32_t> draws, const RegionFreedom& freedom,
+                                      const std::function<bool(uint64_t)>& searched) {
+  std::vector<uint32_t> left;
+  left.reserve(draws.size());
+  for (const uint32_t index : draws) {
+    const size_t word = index >> 6;
+    const bool decided = word < freedom.evasions.size() && (freedom.evasions[word] >> (index & 63) & 1);
+    if (!decided || !searched(index)) left.push_back(index);
+  }
+  return left;
+}
+
 }  // namespace egtmin::probe

@@ -9,7 +9,10 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "probe/region_index.hpp"
 #include "table/capture_resolve.hpp"
@@ -34,5 +37,12 @@ RegionFreedom capture_freedom(const Encoding& enc, const CoverCanon& canon, cons
 std::optional<RegionFreedom> capture_freedom(const std::filesystem::path& data_dir, const Encoding& enc,
                                              const CoverCanon& canon, int threads,
                                              CheckEvasions evasions = kDefaultCheckEvasions);
+
+// The 50-move rule's draws (a cover's ascending representative indices) a layout must still hold:
+// all but those the evasion search decides (`freedom.evasions`) in a region that leaves them to it
+// (`searched`). A probe answers those by the search alone, which gives the cursed wins and
+// blessed losses too, so they would never be looked up.
+std::vector<uint32_t> rule_draws_left(std::span<const uint32_t> draws, const RegionFreedom& freedom,
+                                      const std::function<bool(uint64_t)>& searched);
 
 }  // namespace egtmin::probe

@@ -679,5 +679,20 @@ TEST(RegionIndex, ARegionTheSearchMissesAPositionOfKeepsItsPositionsInCheck) {
   EXPECT_EQ(bad, 0);
 }
 
+// A layout keeps every rule's draw but those the evasion search decides in a region that leaves
+// them to it: a draw decided in a region that answers them itself stays, as does one the search
+// does not decide, and one past the decided bits (a freedom of fewer positions) stays.
+TEST(RegionIndex, RuleDrawsLeftDropOnlyTheSearchedDecidedOnes) {
+  RegionFreedom freedom;
+  freedom.evasions.assign(2, 0);
+  for (const uint32_t decided : {3u, 5u, 64u, 70u}) freedom.evasions[decided >> 6] |= uint64_t{1} << (decided & 63);
+  const std::vector<uint32_t> draws = {1, 3, 5, 64, 70, 71, 200};
+  // Regions: the indices below 64 leave positions to the search, the rest answer them.
+  auto searched = [](uint64_t index) { return index < 64 || index == 200; };
+  EXPECT_EQ(rule_draws_left(draws, freedom, searched), (std::vector<uint32_t>{1, 64, 70, 71, 200}));
+  EXPECT_EQ(rule_draws_left(draws, freedom, [](uint64_t) { return false; }), draws);
+  EXPECT_EQ(rule_draws_left(draws, RegionFreedom{}, [](uint64_t) { return true; }), draws);
+}
+
 }  // namespace
 }  // namespace egtmin::probe
