@@ -93,7 +93,8 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
   // The layout's bytes in the form the bound keeps, its regions leaving the positions in check to
   // the search where that spares at least `min_searched` bytes per thousand of them.
   auto layout_bytes = [&](store::CoverFile file, uint32_t min_searched) -> Result<std::vector<uint8_t>> {
-    const std::vector<uint32_t> draws = file.rule_draws;
+    // Only regions that leave positions to the evasion search spare the rule's draws (below).
+    const std::vector<uint32_t> draws = evasions == CheckEvasions::Searched ? file.rule_draws : std::vector<uint32_t>{};
     const int pieces = file.balance.pieces();
     auto lc = CoverProber::build(std::move(file), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
                                  [&](const Encoding& enc, const CoverCanon& canon) {
@@ -128,11 +129,14 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
     }
     return bytes;
   };
-  const bool may_search_more = bound && evasions == CheckEvasions::Searched;
-  auto bytes = layout_bytes(may_search_more ? *cover : std::move(*cover), kEvasionSearchMinBytesPerThousand);
+  auto bytes = layout_bytes(std::move(*cover), kEvasionSearchMinBytesPerThousand);
   if (!bytes) return bytes.error();
   const bool searched_evasions = found && *found && !(*found)->evasions.empty();
-  if (may_search_more && searched_evasions && bytes->size() > std::max(bound->target, bound->ceiling)) {
+  if (bound && evasions == CheckEvasions::Searched && searched_evasions &&
+      bytes->size() > std::max(bound->target, bound->ceiling)) {
+    // Rare (a layout over its ceiling): the cover read again rather than copied for every layout.
+    cover = store::load_cover(cover_path);
+    if (!cover) return cover.error();
     auto fewer = layout_bytes(std::move(*cover), kEvasionSearchMinBytesPerThousandOverCeiling);
     if (!fewer) return fewer.error();
     if (fewer->size() < bytes->size()) bytes = std::move(fewer);
