@@ -61,9 +61,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: %s\n", path.c_str(), (!id ? id.error() : cover.error()).message.c_str());
       return 1;
     }
-    auto lc = CoverProber::build(
-        std::move(*cover), CoverProber::kDefaultCopies, s.regions, 1,
-        [&](const Encoding& enc, const CoverCanon& canon) { return capture_freedom(data, enc, canon, 1); });
+    std::optional<RegionFreedom> freedom;
+    auto lc = CoverProber::build(std::move(*cover), CoverProber::kDefaultCopies, s.regions, 1,
+                                 [&](const Encoding& enc, const CoverCanon& canon) -> const RegionFreedom* {
+                                   freedom = capture_freedom(data, enc, canon, 1);
+                                   return freedom ? &*freedom : nullptr;
+                                 });
     if (!lc) {
       std::fprintf(stderr, "%s: %s\n", s.name, lc.error().message.c_str());
       return 1;

@@ -148,8 +148,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
   const bool five = b.pieces() == 5;
-  auto free_positions = [&]() -> std::optional<RegionFreedom> {
-    if (cover.kind != store::CoverKind::CaptureResolved || !freedom) return std::nullopt;
+  auto free_positions = [&]() -> const RegionFreedom* {
+    if (cover.kind != store::CoverKind::CaptureResolved || !freedom) return nullptr;
     return freedom(lc->encoding, lc->canon);
   };
   std::optional<OneLeaf> leaf =
@@ -161,9 +161,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     // millions of cubes must copy most of them into its leaves, which then stay long: slow to build
     // and slow to scan (docs/measured.md).
     lc->index = CubeIndex::front_line(cover.cubes, cover.inputs, queries);
-    const std::optional<RegionFreedom> open = free_positions();
     lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt, cover.implied,
-                             0, std::nullopt, threads, open ? &*open : nullptr);
+                             0, std::nullopt, threads, free_positions());
     // A longer leaf where it takes fewer bytes than the front line and regions (their hot words
     // are the layout's payload).
     if (leaf && leaf->index.hot_words().size_bytes() <
@@ -180,9 +179,8 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (want_regions) {
       // Front misses go to the regions, so they need not hold what the front line answers. A cover
       // too diffuse for the directory (built() false) keeps its tree.
-      const std::optional<RegionFreedom> open = free_positions();
       lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt,
-                               cover.implied, 0, std::nullopt, threads, open ? &*open : nullptr);
+                               cover.implied, 0, std::nullopt, threads, free_positions());
       if (lc->region.built()) lc->index.drop_tree();
     }
   }
@@ -329,11 +327,13 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   // does: exact, but larger, so that layout is not stored, or it would stand for the smaller one.
   const fs::path data_dir = cover_path.parent_path().parent_path();
   bool unfreed = false;
-  auto lc = build(std::move(*c), max_copies, regions, 1, [&](const Encoding& enc, const CoverCanon& canon) {
-    std::optional<RegionFreedom> f = capture_freedom(data_dir, enc, canon, 1);
-    unfreed = !f;
-    return f;
-  });
+  std::optional<RegionFreedom> freedom;
+  auto lc = build(std::move(*c), max_copies, regions, 1,
+                  [&](const Encoding& enc, const CoverCanon& canon) -> const RegionFreedom* {
+                    freedom = capture_freedom(data_dir, enc, canon, 1);
+                    unfreed = !freedom;
+                    return freedom ? &*freedom : nullptr;
+                  });
   if (!lc) return lc.error();
   if (stored && layouts == LayoutPolicy::Use && !unfreed) (void)save_layout(layout_path(cover_path), **lc, *id);
   return lc;

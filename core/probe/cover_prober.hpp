@@ -199,9 +199,10 @@ class CoverProber {
                                                    store::CoverKind prefer = store::CoverKind::Standalone);
   // A cover with its index built; touches nothing of the prober, so open() builds several at once.
   // `freedom`: for a capture-resolved cover, what its capture search decides (capture_freedom.hpp),
-  // asked for only when regions are built, with the cover's encoding and canon; none, or empty, and
-  // the regions answer as the cover does.
-  using FreedomSource = std::function<std::optional<RegionFreedom>(const Encoding&, const CoverCanon&)>;
+  // asked for only when regions are built, with the cover's encoding and canon, and kept by the
+  // source until build() returns (a layout plans its regions more than once from one search);
+  // none, or null, and the regions answer as the cover does.
+  using FreedomSource = std::function<const RegionFreedom*(const Encoding&, const CoverCanon&)>;
   static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions,
                                                     int threads = 1, const FreedomSource& freedom = {});
   // One cover file, from its layout or indexed (then its layout written), as open() loads each.

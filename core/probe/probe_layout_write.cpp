@@ -97,11 +97,11 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
     const std::vector<uint32_t> draws = evasions == CheckEvasions::Searched ? file.rule_draws : std::vector<uint32_t>{};
     const int pieces = file.balance.pieces();
     auto lc = CoverProber::build(std::move(file), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
-                                 [&](const Encoding& enc, const CoverCanon& canon) {
+                                 [&](const Encoding& enc, const CoverCanon& canon) -> const RegionFreedom* {
                                    if (!found) found = capture_freedom(data_dir, enc, canon, threads, evasions);
-                                   std::optional<RegionFreedom> freedom = *found;
-                                   if (freedom) freedom->min_bytes_per_thousand_searched = min_searched;
-                                   return freedom;
+                                   if (!*found) return nullptr;
+                                   (*found)->min_bytes_per_thousand_searched = min_searched;
+                                   return &**found;
                                  });
     if (!lc) return lc.error();
     // The rule's draws its regions leave to the evasion search need no place in the layout.
