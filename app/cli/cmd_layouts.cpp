@@ -54,10 +54,10 @@ Command add_layouts(CLI::App& app) {
       "Write the probe layout of each cover whose layout is missing, of another version or of another cover");
   sub->footer(
       "A probe layout (NAME.egtl, NAME.egtlr) is what the indexed probe maps; minimize writes it after each\n"
-      "cover. After an upgrade that changes the layout's version, a prober that may write (probe, bench)\n"
-      "makes each stale layout again when it opens the cover, and the engines' library, which never\n"
-      "writes, builds the index in memory on every start. This command makes them once. Without\n"
-      "balances, every cover under DATA/covers of the kind asked.\n"
+      "cover. After an upgrade that changes the layout's version, a prober that may write (bench, check\n"
+      "--probe, batch) makes each stale layout again when it opens the cover; probe, which answers one\n"
+      "position, and the engines' library, which never writes, build the index in memory. This command\n"
+      "makes them once. Without balances, every cover under DATA/covers of the kind asked.\n"
       "Examples:\n  egtmin-cli layouts\n  egtmin-cli layouts --capture-resolved --pieces 5 --json");
   sub->add_option("balances", a->balances, "Covers whose layouts to make (default: every cover on disk)");
   sub->add_option("--pieces", a->pieces, "Also every cover on disk of up to N pieces")

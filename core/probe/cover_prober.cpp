@@ -289,11 +289,20 @@ void CoverProber::rebuild_material_hash() {
       }
 }
 
-Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_path, double max_copies,
-                                                       RegionPolicy regions, LayoutPolicy layouts) {
+namespace {
+
+// Whether a load keeps to the default index, the one a layout holds.
+bool stored_index(CoverProber::LayoutPolicy layouts, double max_copies, RegionPolicy regions) {
+  return layouts != CoverProber::LayoutPolicy::Rebuild && max_copies == CoverProber::kDefaultCopies &&
+         regions == RegionPolicy::Auto;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedCover>> CoverProber::open_stored(const fs::path& cover_path, double max_copies,
+                                                              RegionPolicy regions, LayoutPolicy layouts) {
   auto b = Balance::parse(cover_path.stem().string());
-  // Layouts hold the default index only; other settings build in memory.
-  const bool stored = layouts != LayoutPolicy::Rebuild && max_copies == kDefaultCopies && regions == RegionPolicy::Auto;
+  const bool stored = stored_index(layouts, max_copies, regions);
   auto of_this_balance = [&](Result<std::unique_ptr<LoadedCover>>& from) {
     return from && (!b || (*from)->file.balance == *b);
   };
@@ -313,13 +322,23 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
                    cover_path.stem().string()};
     return from;
   }
+  if (!stored) return std::unique_ptr<LoadedCover>();
   auto id = cover_identity(cover_path);
   if (!id) return id.error();
-  // The layout file when it is this cover's (the usual case: opening maps it); else build the
-  // index from the cover and store its layout for next time (a read-only data directory just
-  // builds every time).
-  if (stored)
-    if (auto from = open_layout(layout_path(cover_path), *id, cover_path); of_this_balance(from)) return from;
+  // The layout file when it is this cover's: the usual case, and opening maps it.
+  if (auto from = open_layout(layout_path(cover_path), *id, cover_path); of_this_balance(from)) return from;
+  return std::unique_ptr<LoadedCover>();
+}
+
+Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_path, double max_copies,
+                                                       RegionPolicy regions, LayoutPolicy layouts, int threads) {
+  if (auto from = open_stored(cover_path, max_copies, regions, layouts); !from || *from) return from;
+  // Else build the index from the cover and store its layout for next time (a read-only data
+  // directory just builds every time).
+  auto b = Balance::parse(cover_path.stem().string());
+  const bool stored = stored_index(layouts, max_copies, regions);
+  auto id = cover_identity(cover_path);
+  if (!id) return id.error();
   auto c = store::load_cover(cover_path, b ? &*b : nullptr);
   if (!c) return c.error();
   // A capture-resolved cover's regions leave to its search what the search decides (the covers
@@ -328,9 +347,9 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_pat
   const fs::path data_dir = cover_path.parent_path().parent_path();
   bool unfreed = false;
   std::optional<RegionFreedom> freedom;
-  auto lc = build(std::move(*c), max_copies, regions, 1,
+  auto lc = build(std::move(*c), max_copies, regions, threads,
                   [&](const Encoding& enc, const CoverCanon& canon) -> const RegionFreedom* {
-                    freedom = capture_freedom(data_dir, enc, canon, 1);
+                    freedom = capture_freedom(data_dir, enc, canon, threads);
                     unfreed = !freedom;
                     return freedom ? &*freedom : nullptr;
                   });
@@ -398,17 +417,31 @@ Status CoverProber::add_reaching(const fs::path& data_dir, const Balance& b, std
 
 Status CoverProber::add_files(const std::vector<fs::path>& files, double max_copies, RegionPolicy regions, int threads,
                               LayoutPolicy layouts) {
-  // Loading and index building are the slow part of opening big covers and share nothing: a
-  // worker per core takes the next file until none is left.
+  // Opening layouts and building indexes share nothing: a worker per core takes the next file
+  // until none is left. The covers whose index must be built (no current layout) come second: side
+  // by side while they outnumber the cores, else one after another on every core, so that one
+  // missing layout does not keep a proof waiting on a single core.
   std::vector<std::unique_ptr<LoadedCover>> built(files.size());
   std::vector<std::string> errors(files.size());
-  parallel_for(files.size(), threads, 1, no_progress(), [&](uint64_t i, uint64_t, int) {
-    auto lc = load(files[i], max_copies, regions, layouts);
+  auto keep = [&](size_t i, Result<std::unique_ptr<LoadedCover>> lc) {
     if (lc)
       built[i] = std::move(*lc);
     else
       errors[i] = lc.error().message;
-  });
+  };
+  parallel_for(files.size(), threads, 1, no_progress(),
+               [&](uint64_t i, uint64_t, int) { keep(i, open_stored(files[i], max_copies, regions, layouts)); });
+  std::vector<size_t> unbuilt;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (!built[i] && errors[i].empty()) unbuilt.push_back(i);
+  const int cores = resolve_threads(threads);
+  if (unbuilt.size() >= size_t(cores)) {
+    parallel_for(unbuilt.size(), threads, 1, no_progress(), [&](uint64_t k, uint64_t, int) {
+      keep(unbuilt[k], load(files[unbuilt[k]], max_copies, regions, layouts));
+    });
+  } else {
+    for (const size_t i : unbuilt) keep(i, load(files[i], max_copies, regions, layouts, cores));
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     if (!built[i]) return Error{files[i].string() + ": " + errors[i]};
     insert(std::move(built[i]));

@@ -205,9 +205,14 @@ class CoverProber {
   using FreedomSource = std::function<const RegionFreedom*(const Encoding&, const CoverCanon&)>;
   static Result<std::unique_ptr<LoadedCover>> build(store::CoverFile cover, double max_copies, RegionPolicy regions,
                                                     int threads = 1, const FreedomSource& freedom = {});
-  // One cover file, from its layout or indexed (then its layout written), as open() loads each.
+  // One cover file, from its layout or indexed (then its layout written), as open() loads each;
+  // an index it builds takes `threads` threads (0: one per core).
   static Result<std::unique_ptr<LoadedCover>> load(const std::filesystem::path& cover_path, double max_copies,
-                                                   RegionPolicy regions, LayoutPolicy layouts);
+                                                   RegionPolicy regions, LayoutPolicy layouts, int threads = 1);
+  // The cover as its current layout holds it, where the settings are the layout's; else null, and
+  // load() builds its index.
+  static Result<std::unique_ptr<LoadedCover>> open_stored(const std::filesystem::path& cover_path, double max_copies,
+                                                          RegionPolicy regions, LayoutPolicy layouts);
   // Adds one cover file as open() would (check --probe opens the one it checks, probe the one it
   // probes).
   Status add_file(const std::filesystem::path& cover_path, LayoutPolicy layouts = LayoutPolicy::Use,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
@@ -1108,6 +1109,48 @@ TEST(CoverProber, AddReachingLoadsWhatTheSearchReachesAndNoMore) {
   CoverProber plain;
   ASSERT_TRUE(plain.add_reaching(dir.path, *Balance::parse("KPvK"), standalone));
   EXPECT_TRUE(plain.balances().empty());  // only capture-resolved covers were made
+}
+
+// Opening a directory whose layouts are missing builds each index and writes its layout: one
+// after another on every core while they are fewer than the cores, side by side otherwise. Both
+// write the layouts minimize wrote, byte for byte, and probe exactly.
+TEST(CoverProber, MissingLayoutsAreBuiltAgainTheSameOnOneCoreOrOnMany) {
+  test::TempDir dir("prober-missing-layouts");
+  auto made = run::run_minimize(test::kpk_closure_request(dir.path));
+  ASSERT_TRUE(made) << made.error().message;
+  ASSERT_TRUE(made->ok());
+  std::map<std::string, std::vector<uint8_t>> written;
+  for (const char* name : {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}) {
+    const auto layout =
+        layout_path(store::cover_path(dir.path, *Balance::parse(name), store::CoverKind::CaptureResolved));
+    auto bytes = read_file(layout);
+    ASSERT_TRUE(bytes) << name << ": " << bytes.error().message;
+    written[name] = std::move(*bytes);
+  }
+  const Balance kpk = *Balance::parse("KPvK");
+  TableStore tables(dir.path);
+  const Table& table = **tables.get(kpk);
+  // One missing on two cores; then all six, more than the cores.
+  for (const std::vector<std::string>& gone :
+       {std::vector<std::string>{"KPvK"}, std::vector<std::string>{"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}}) {
+    for (const std::string& name : gone)
+      std::filesystem::remove(
+          layout_path(store::cover_path(dir.path, *Balance::parse(name), store::CoverKind::CaptureResolved)));
+    auto prober = CoverProber::open(dir.path, CoverProber::kDefaultCopies, RegionPolicy::Auto, 2,
+                                    CoverProber::LayoutPolicy::Use, store::CoverKind::CaptureResolved);
+    ASSERT_TRUE(prober) << prober.error().message;
+    for (const std::string& name : gone) {
+      const Balance b = *Balance::parse(name);
+      ASSERT_TRUE((*prober)->cover(b)) << name;
+      EXPECT_FALSE((*prober)->cover(b)->from_layout()) << name;  // built, not mapped
+      auto bytes = read_file(layout_path(store::cover_path(dir.path, b, store::CoverKind::CaptureResolved)));
+      ASSERT_TRUE(bytes) << name << ": " << bytes.error().message;
+      EXPECT_EQ(*bytes, written[name]) << name << " with " << gone.size() << " missing";
+    }
+    const auto exact = check_probe(table, **prober, 2);
+    EXPECT_GT(exact.positions, 300000u);
+    EXPECT_EQ(exact.mismatches, 0u) << exact.first_mismatch;
+  }
 }
 
 // What a layout's regions leave to the capture search is the same whether the values it reaches
