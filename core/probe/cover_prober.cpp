@@ -128,10 +128,11 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
                  " pieces"};
   lc->encoding = Encoding(b);
   lc->canon = CoverCanon(lc->encoding, cover.canon);
-  auto rules = RuleDraws::build(cover.rule_draws, b.pieces());
+  const std::vector<uint32_t> draws = std::move(cover.rule_draws);
+  cover.rule_draws = {};
+  auto rules = RuleDraws::build(draws, b.pieces());
   if (!rules) return Error{"cover of " + b.name() + ": " + rules.error().message};
   lc->rules = std::move(*rules);
-  cover.rule_draws = {};
   if (max_copies < 1) {  // kNoIndex: the cubes are all there is
     lc->file = std::move(cover);
     lc->file.cubes.shrink_to_fit();
@@ -148,9 +149,10 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
     if (lc->encoding.is_legal(p)) queries.push_back(lc->encoding.encode(lc->canon.canonical(p).placement));
   }
   const bool five = b.pieces() == 5;
+  const RegionFreedom* freed = nullptr;
   auto free_positions = [&]() -> const RegionFreedom* {
     if (cover.kind != store::CoverKind::CaptureResolved || !freedom) return nullptr;
-    return freedom(lc->encoding, lc->canon);
+    return freed = freedom(lc->encoding, lc->canon);
   };
   std::optional<OneLeaf> leaf =
       regions == RegionPolicy::Auto && max_copies == kDefaultCopies ? one_leaf(cover, queries) : std::nullopt;
@@ -182,6 +184,17 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::build(store::CoverFile cover, 
       lc->region = RegionIndex(cover.cubes, lc->encoding, lc->canon, lc->index.front_cubes(), std::nullopt,
                                cover.implied, 0, std::nullopt, threads, free_positions());
       if (lc->region.built()) lc->index.drop_tree();
+    }
+  }
+  // The rule's draws that the regions leave to the evasion search are answered by it alone.
+  if (freed && lc->region.built() && lc->region.evasions() == CheckEvasions::Searched && !draws.empty()) {
+    const RegionIndex& region = lc->region;
+    const std::vector<uint32_t> left =
+        rule_draws_left(draws, *freed, [&](uint64_t index) { return region.searched(index); });
+    if (left.size() < draws.size()) {
+      auto kept = RuleDraws::build(left, b.pieces());
+      if (!kept) return Error{"cover of " + b.name() + ": " + kept.error().message};
+      lc->rules = std::move(*kept);
     }
   }
   lc->index_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -333,8 +346,14 @@ Result<std::unique_ptr<LoadedCover>> CoverProber::open_stored(const fs::path& co
 Result<std::unique_ptr<LoadedCover>> CoverProber::load(const fs::path& cover_path, double max_copies,
                                                        RegionPolicy regions, LayoutPolicy layouts, int threads) {
   if (auto from = open_stored(cover_path, max_copies, regions, layouts); !from || *from) return from;
-  // Else build the index from the cover and store its layout for next time (a read-only data
-  // directory just builds every time).
+  return build_and_store(cover_path, max_copies, regions, layouts, threads);
+}
+
+Result<std::unique_ptr<LoadedCover>> CoverProber::build_and_store(const fs::path& cover_path, double max_copies,
+                                                                  RegionPolicy regions, LayoutPolicy layouts,
+                                                                  int threads) {
+  // The index built from the cover, its layout stored for next time (a read-only data directory
+  // just builds every time).
   auto b = Balance::parse(cover_path.stem().string());
   const bool stored = stored_index(layouts, max_copies, regions);
   auto id = cover_identity(cover_path);
@@ -437,10 +456,10 @@ Status CoverProber::add_files(const std::vector<fs::path>& files, double max_cop
   const int cores = resolve_threads(threads);
   if (unbuilt.size() >= size_t(cores)) {
     parallel_for(unbuilt.size(), threads, 1, no_progress(), [&](uint64_t k, uint64_t, int) {
-      keep(unbuilt[k], load(files[unbuilt[k]], max_copies, regions, layouts));
+      keep(unbuilt[k], build_and_store(files[unbuilt[k]], max_copies, regions, layouts, 1));
     });
   } else {
-    for (const size_t i : unbuilt) keep(i, load(files[i], max_copies, regions, layouts, cores));
+    for (const size_t i : unbuilt) keep(i, build_and_store(files[i], max_copies, regions, layouts, cores));
   }
   for (size_t i = 0; i < files.size(); ++i) {
     if (!built[i]) return Error{files[i].string() + ": " + errors[i]};

@@ -290,6 +290,10 @@ class CoverProber {
   static bool evasions_searched(const Pos& pos, const HotEntry& e);
 
  private:
+  // The cover's index built from its file, its layout written where `layouts` and the settings let it.
+  static Result<std::unique_ptr<LoadedCover>> build_and_store(const std::filesystem::path& cover_path,
+                                                              double max_copies, RegionPolicy regions,
+                                                              LayoutPolicy layouts, int threads);
   // A one-ply search of the core's (capture_value: the best value a capture or promotion reaches
   // for the side to move of a capture-resolved cover's position, Illegal when none; evasion_value)
   // with its children probed through this prober; an error names a child it has no cover for.

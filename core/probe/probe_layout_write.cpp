@@ -93,9 +93,6 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
   // The layout's bytes in the form the bound keeps, its regions leaving the positions in check to
   // the search where that spares at least `min_searched` bytes per thousand of them.
   auto layout_bytes = [&](store::CoverFile file, uint32_t min_searched) -> Result<std::vector<uint8_t>> {
-    // Only regions that leave positions to the evasion search spare the rule's draws (below).
-    const std::vector<uint32_t> draws = evasions == CheckEvasions::Searched ? file.rule_draws : std::vector<uint32_t>{};
-    const int pieces = file.balance.pieces();
     auto lc = CoverProber::build(std::move(file), CoverProber::kDefaultCopies, RegionPolicy::Auto, threads,
                                  [&](const Encoding& enc, const CoverCanon& canon) -> const RegionFreedom* {
                                    if (!found) found = capture_freedom(data_dir, enc, canon, threads, evasions);
@@ -104,17 +101,6 @@ Status make_layout(const fs::path& cover_path, int threads, CheckEvasions evasio
                                    return &**found;
                                  });
     if (!lc) return lc.error();
-    // The rule's draws its regions leave to the evasion search need no place in the layout.
-    if (found && *found && (*lc)->region.evasions() == CheckEvasions::Searched && !draws.empty()) {
-      const RegionIndex& region = (*lc)->region;
-      const std::vector<uint32_t> left =
-          rule_draws_left(draws, **found, [&](uint64_t index) { return region.searched(index); });
-      if (left.size() < draws.size()) {
-        auto rules = RuleDraws::build(left, pieces);
-        if (!rules) return rules.error();
-        (*lc)->rules = std::move(*rules);
-      }
-    }
     std::vector<uint8_t> bytes = serialize_layout(**lc, *id);
     if (bound && bytes.size() > bound->target && (*lc)->region.built()) {
       // Framed the fastest way first, until one fits the target.
