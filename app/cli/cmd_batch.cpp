@@ -27,7 +27,10 @@ nlohmann::json field_json(const std::vector<logic::PassReport>& passes) {
 }
 template <class T>
 nlohmann::json field_json(const T& v) {
-  return v;
+  if constexpr (std::is_enum_v<T>)
+    return std::string(name_of(v));
+  else
+    return v;
 }
 
 // A stage's figures and results are listed when the run asked for its cover, or it is done.
@@ -90,6 +93,7 @@ Command add_batch(CLI::App& app) {
     std::string syzygy;
     std::string stage;
     std::string covers;
+    std::string successors = std::string(name_of(run::SuccessorValues::Covers));
     bool capture_resolved = false;
     bool plan = false;
     double layout_bound = kLayoutSyzygyBound;
@@ -113,7 +117,9 @@ Command add_batch(CLI::App& app) {
       "(minimize-cr as minimize --capture-resolved, check-cr as check --capture-resolved --probe) or\n"
       "both. A capture-resolved cover needs the table, not the standalone cover, and its proof probes\n"
       "the covers of the balances captures and promotions reach: the run makes those balances'\n"
-      "capture-resolved covers first when they have none.\n"
+      "capture-resolved covers first when they have none. With --successors tables, the proof reads\n"
+      "those balances' tables instead (each of their covers is proven equal to its table by its own\n"
+      "check-cr), and the run makes only the covers of the balances named, and the tables they reach.\n"
       "Examples:\n  egtmin-cli batch --pieces 5 --json\n  egtmin-cli batch KNNvKP KBBvKN --syzygy-sizes sizes.tsv\n"
       "  egtmin-cli batch KQvKR --stage minimize --data /shared/egtmin\n"
       "  egtmin-cli batch --pieces 5 --covers capture-resolved --plan\n"
@@ -132,6 +138,10 @@ Command add_batch(CLI::App& app) {
   sub->add_option("--covers", a->covers,
                   "Covers to make and prove: " + enum_names_text<run::CoverSet>() + " (default standalone)");
   sub->add_flag("--capture-resolved", a->capture_resolved, "As --covers capture-resolved");
+  sub->add_option("--successors", a->successors,
+                  "Where a capture-resolved cover's proof takes the values its captures and promotions reach: " +
+                      enum_names_text<run::SuccessorValues>())
+      ->capture_default_str();
   sub->add_flag("--plan", a->plan,
                 "Print the stages the run would go through, with their expected time and peak memory, and run none");
   add_memory_limit(sub, a->memory_limit);
@@ -163,6 +173,9 @@ Command add_batch(CLI::App& app) {
               if (!covers) return fail("--covers: " + covers.error().message);
               request.covers = *covers;
             }
+            auto successors = parse_named<run::SuccessorValues>(a->successors, "successor source");
+            if (!successors) return fail("--successors: " + successors.error().message);
+            request.successors = *successors;
             // The figures reported: those of the covers asked for, or of the one stage's.
             const run::CoverSet asked = !only ? request.covers
                                         : run::part_of(*only) == run::StagePart::CaptureResolved

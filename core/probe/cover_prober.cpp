@@ -472,6 +472,7 @@ Status CoverProber::add_files(const std::vector<fs::path>& files, double max_cop
 Status CoverProber::check_capture_successors() const {
   // A capture-resolved cover is exact only with its capture search, and the search probes the
   // balances captures and promotions reach: without their covers it would answer wrongly.
+  if (uncovered_) return ok_status();  // answer_uncovered answers them
   for (const auto& c : covers_) {
     if (c->file.kind != store::CoverKind::CaptureResolved) continue;
     std::string missing;
@@ -559,9 +560,17 @@ Result<CoverAnswer> CoverProber::probe(const Position& pos, Method m, bool name_
     for (int pc = 0; pc < kPieces; ++pc) swapped[size_t((pc + kPieceTypes) % kPieces)] = counts[size_t(pc)];
     key = material_key(swapped);
     flip = true;
-    if (key < 0 || slot_of_key_[size_t(key)] < 0)
+    if (key < 0 || slot_of_key_[size_t(key)] < 0) {
+      if (uncovered_)
+        if (const Wdl v = uncovered_(pos); v != Wdl::Illegal) {
+          CoverAnswer out;
+          out.wdl = v;
+          out.balance = Balance::of(pos).canonical();
+          return out;
+        }
       return Error{"no cover for " + Balance::of(pos).canonical().name() + " yet (run egtmin-cli minimize " +
                    Balance::of(pos).canonical().name() + ")"};
+    }
   }
   const LoadedCover& lc = *covers_[size_t(slot_of_key_[size_t(key)])];
 

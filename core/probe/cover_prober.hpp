@@ -230,6 +230,12 @@ class CoverProber {
                       LayoutPolicy layouts = LayoutPolicy::Use, double max_copies = kDefaultCopies,
                       RegionPolicy regions = RegionPolicy::Auto, int threads = 1);
 
+  // Where the prober holds no cover of a position's balance, the value `values` gives it (for the
+  // side to move; Illegal: none), instead of an error. Why: a capture-resolved cover's proof may
+  // read the balances its search reaches from their tables (run::SuccessorValues::Tables), each
+  // of whose covers was proven equal to its table. An engine's prober never sets it.
+  void answer_uncovered(SuccessorValue values) { uncovered_ = std::move(values); }
+
   bool has(const Balance& b) const { return lookup(b.canonical()) != nullptr; }
   // The first cover, in name order, opened from its layout alone (its cubes not on disk, so the
   // linear probe cannot scan them); nothing when every cover has its cubes.
@@ -362,7 +368,8 @@ class CoverProber {
   std::vector<HotEntry> hot_ = std::vector<HotEntry>(size_t{1} << kMinHashBits);
   uint64_t hash_mul_ = 0x9E3779B97F4A7C15ull;  // chosen by rebuild_material_hash
   std::vector<std::unique_ptr<LoadedCover>> covers_;
-  HugeArray arena_;  // every index's hot words (CubeIndex::hot_words)
+  SuccessorValue uncovered_;  // answer_uncovered's
+  HugeArray arena_;           // every index's hot words (CubeIndex::hot_words)
 };
 
 }  // namespace egtmin::probe

@@ -12,6 +12,7 @@
 #include "chess/balance.hpp"
 #include "logic/pipeline.hpp"
 #include "run/batch_stage.hpp"
+#include "run/successor_values.hpp"
 #include "util/defaults.hpp"
 
 namespace egtmin::run {
@@ -43,6 +44,9 @@ struct BatchRequest {
   // capture-resolved covers also makes the capture-resolved covers of those balances that have no
   // cover yet, before the balances that need them.
   CoverSet covers = CoverSet::Standalone;
+  // Where a capture-resolved cover's proof takes the values its search reaches. With Tables, the
+  // run makes no cover of a balance it was not asked for: the tables they reach are enough.
+  SuccessorValues successors = SuccessorValues::Covers;
 };
 
 }  // namespace egtmin::run

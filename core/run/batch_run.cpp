@@ -43,7 +43,10 @@ constexpr std::pair<std::string_view, std::string_view> kRenamedKeys[] = {
 // Values on a line after the key, space-separated.
 template <class T>
 void put_values(std::ostream& o, const T& v) {
-  o << ' ' << v;
+  if constexpr (std::is_enum_v<T>)
+    o << ' ' << name_of(v);
+  else
+    o << ' ' << v;
 }
 void put_values(std::ostream& o, const StageFigures& s) {
   o << ' ' << s.done << ' ' << s.seconds << ' ' << s.peak_bytes << ' ' << s.cpu_seconds;
@@ -57,7 +60,16 @@ void put_values(std::ostream& o, const std::vector<int>& a) {
 
 template <class T>
 void get_values(std::istream& in, T& v) {
-  in >> v;
+  if constexpr (std::is_enum_v<T>) {
+    std::string name;
+    in >> name;
+    if (const std::optional<T> e = parse_enum<T>(name))
+      v = *e;
+    else
+      in.setstate(std::ios::failbit);
+  } else {
+    in >> v;
+  }
 }
 // Older records have no CPU time: it reads as 0.
 void get_values(std::istream& in, StageFigures& s) { in >> s.done >> s.seconds >> s.peak_bytes >> s.cpu_seconds; }
@@ -283,7 +295,8 @@ BatchPlan plan_batch(const BatchRequest& request) {
 
 std::vector<Balance> batch_balances(const BatchRequest& request) {
   std::vector<Balance> all = request.balances;
-  if (!request.only && serves(StagePart::CaptureResolved, request.covers)) {
+  if (!request.only && serves(StagePart::CaptureResolved, request.covers) &&
+      request.successors == SuccessorValues::Covers) {
     std::set<Balance> listed;
     for (const Balance& b : all) listed.insert(b.canonical());
     for (size_t i = 0; i < all.size(); ++i)

@@ -9,6 +9,7 @@
 #include "run/minimize_run.hpp"
 #include "store/cover_file.hpp"
 #include "table/capture_resolve.hpp"
+#include "table/successor_tables.hpp"
 #include "table/table_store.hpp"
 #include "util/defaults.hpp"
 
@@ -112,7 +113,19 @@ Result<std::vector<BalanceProof>> run_proof(const ProofRequest& request, const P
                                              request.cover_seed, threads, part(Stage::Check, "cover"));
           if (request.check_probe && !progress.cancelled()) {
             const Progress p = part(Stage::Check, "indexed probe");
-            if (cover->kind == store::CoverKind::CaptureResolved) {
+            if (cover->kind == store::CoverKind::CaptureResolved && request.successors == SuccessorValues::Tables) {
+              // The balance's own cover, its search answered by the tables it was generated from.
+              const SuccessorTables reached(b, store.lookup());
+              probe::CoverProber prober;
+              prober.answer_uncovered([&](const Position& after) { return reached.value_stm(after); });
+              if (const std::optional<Balance> missing = reached.missing())
+                proof.error =
+                    "the table of " + missing->name() + ", which " + b.name() + "'s captures reach, is not there";
+              else if (auto s = prober.add_file(path); !s)
+                proof.error = s.error().message;
+              else
+                proof.probe = probe::check_probe(**table, prober, threads, p, request.probe_scope);
+            } else if (cover->kind == store::CoverKind::CaptureResolved) {
               // The capture search probes the balances captures and promotions reach: their
               // covers, and no others (a cover elsewhere in DATA that lacks one of its own
               // successors says nothing about this one).

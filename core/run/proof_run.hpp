@@ -15,6 +15,7 @@
 #include "chess/balance.hpp"
 #include "logic/check.hpp"
 #include "probe/probe_check_scope.hpp"
+#include "run/successor_values.hpp"
 #include "store/cover_file.hpp"
 #include "table/self_check.hpp"
 #include "table/verify.hpp"
@@ -45,6 +46,9 @@ struct ProofRequest {
   // a capture reaches left open, and probed (with its capture search, through the covers under the
   // data directory that the search reaches: CoverProber::add_reaching) against the whole table.
   store::CoverKind kind = store::CoverKind::Standalone;
+  // Where that capture search takes the values of the balances it reaches: their covers (as
+  // above), or their tables.
+  SuccessorValues successors = SuccessorValues::Covers;
   std::optional<uint64_t> memory_limit;  // as MinimizeRequest::memory_limit, for missing tables
 };
 

@@ -300,6 +300,58 @@ TEST(BatchRun, CaptureResolvedRunMakesTheCoversItsSearchesProbe) {
             result->back().stage(S::MinimizeCr).cpu_seconds);
 }
 
+// --successors tables: one balance made and proven with the values its captures and promotions
+// reach read from their tables, so no cover below it is made; the proof finds the same as through
+// their covers, and still finds a wrong cube.
+TEST(BatchRun, SuccessorTablesProveOneBalanceWithoutTheCoversBelowIt) {
+  TempDir dir("batch-cr-tables");
+  run::BatchRequest req = request(dir.path, {"KPvK"});
+  req.covers = run::CoverSet::CaptureResolved;
+  req.successors = run::SuccessorValues::Tables;
+  const Balance kpk = *Balance::parse("KPvK");
+  EXPECT_EQ(run::batch_balances(req), (std::vector<Balance>{kpk}));
+  auto tables = run::run_batch(req);
+  ASSERT_TRUE(tables) << tables.error().message;
+  ASSERT_EQ(tables->size(), 1u);
+  const run::BatchRecord& r = tables->front();
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.stage(S::CheckCr).done);
+  EXPECT_EQ(r.results<S::CheckCr>().mismatches, 0u);
+  EXPECT_EQ(r.results<S::CheckCr>().successors, run::SuccessorValues::Tables);
+  EXPECT_EQ(run::load_record(dir.path, kpk)->results<S::CheckCr>().successors, run::SuccessorValues::Tables);
+  for (const char* below : {"KQvK", "KRvK", "KBvK", "KNvK", "KvK"})
+    EXPECT_FALSE(fs::exists(store::cover_path(dir.path, *Balance::parse(below), store::CoverKind::CaptureResolved)))
+        << below;
+
+  // Through the covers below it instead (made by this run), the proof probes the same positions.
+  TempDir covers_dir("batch-cr-covers");
+  run::BatchRequest through_covers = request(covers_dir.path, {"KPvK"});
+  through_covers.covers = run::CoverSet::CaptureResolved;
+  auto covers = run::run_batch(through_covers);
+  ASSERT_TRUE(covers) << covers.error().message;
+  const run::BatchRecord& c = covers->back();
+  EXPECT_EQ(c.results<S::CheckCr>().successors, run::SuccessorValues::Covers);
+  EXPECT_EQ(c.results<S::CheckCr>().probed_positions, r.results<S::CheckCr>().probed_positions);
+  EXPECT_EQ(c.results<S::CheckCr>().mismatches, 0u);
+
+  // A wrong cube is found through the tables too.
+  const fs::path cr = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
+  auto cover = store::load_cover(cr, &kpk);
+  ASSERT_TRUE(cover) << cover.error().message;
+  logic::CubeWord& cube = cover->cubes[cover->cubes.size() / 2];
+  cube = logic::with_output(cube,
+                            logic::output_of(cube) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
+  ASSERT_TRUE(store::save_cover(cr, *cover));
+  fs::remove(probe::layout_path(cr));
+  TableStore store(dir.path);
+  run::StageFigures figures;
+  run::StageContext ctx{req, store, kpk, 2, no_progress(), figures, {}};
+  run::Stage<S::CheckCr>::Results wrong;
+  run::Stage<S::CheckCr>::run(ctx, wrong);
+  EXPECT_FALSE(figures.done);
+  EXPECT_GT(wrong.mismatches, 0u);
+}
+
 // A wrong cube: check-cr's proof through the probe finds it, and the cubes' own check then runs
 // to say whether the cubes or the capture search are wrong.
 TEST(BatchRun, CheckCrNamesTheCubesWhenTheProbeDisagrees) {

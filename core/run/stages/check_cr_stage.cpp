@@ -29,6 +29,7 @@ void Stage<BatchStage::CheckCr>::run(StageContext& c, Results& r) {
   p.check_cover = false;
   p.check_probe = true;
   p.kind = store::CoverKind::CaptureResolved;
+  p.successors = c.request.successors;
   p.memory_limit = c.request.memory_limit;
   std::optional<BalanceProof> probed, cubes;
   // One proof: its error, or the balance's result.
@@ -57,6 +58,7 @@ void Stage<BatchStage::CheckCr>::run(StageContext& c, Results& r) {
     return;
   }
   r.probed_positions = probed->probe->positions;
+  r.successors = p.successors;
   r.checked_positions = cubes && cubes->cover ? cubes->cover->positions : 0;
   const uint64_t cube_mismatches = cubes && cubes->cover ? cubes->cover->mismatches : 0;
   r.mismatches = probed->probe->mismatches + cube_mismatches;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The check-cr stage: the capture-resolved cover's proof, every legal position through the
 // indexed probe with its capture search, which probes the covers of the balances captures and
-// promotions reach (`check NAME --capture-resolved --probe`). That proves what the cubes answer
-// too; the cubes' own check (against the table with the positions left to the capture search
-// open) runs only when the probe disagrees somewhere, to say whether the cubes or the search are
-// wrong: it took longer than the probe's proof.
+// promotions reach, or their tables (batch --successors; `check NAME --capture-resolved --probe`).
+// That proves what the cubes answer too; the cubes' own check (against the table with the
+// positions left to the capture search open) runs only when the probe disagrees somewhere, to
+// say whether the cubes or the search are wrong: it took longer than the probe's proof.
 #pragma once
 
 #include "run/stage.hpp"
@@ -22,6 +22,9 @@ struct Stage<BatchStage::CheckCr> {
     uint64_t layout_bytes = 0;
     uint32_t layout_version = 0;  // its format version: a later one may take other bytes
     bool layout_framed = false;   // its region cubes framed (over the batch's layout bound)
+    // Where the capture search's values came from: the covers of the balances it reaches, or
+    // their tables (each of those covers proven equal to its table by its own check-cr).
+    SuccessorValues successors = SuccessorValues::Covers;
   };
   template <class R, class Visit>
   static void each(R& r, Visit&& v) {
@@ -31,6 +34,7 @@ struct Stage<BatchStage::CheckCr> {
     v("cr_layout_bytes", r.layout_bytes);
     v("cr_layout_version", r.layout_version);
     v("cr_layout_framed", r.layout_framed);
+    v("cr_successors", r.successors);
   }
   static void run(StageContext& c, Results& r);
   static std::string summary(const StageFigures& f, const Results& r);
