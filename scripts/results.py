@@ -168,7 +168,7 @@ STANDALONE_KEYS = ("minimize", "minimize_expected_peak_bytes", "minimize_cpu_sec
                    "mismatches")
 CR_KEYS = ("minimize_cr", "cr_minimize_expected_peak_bytes", "cr_minimize_cpu_seconds", "cr_cubes", "cr_rule_draws",
            "cr_cover_bytes", "cr_search_positions", "cr_reused_standalone", "check_cr", "cr_checked_positions",
-           "cr_probed_positions", "cr_mismatches")
+           "cr_probed_positions", "cr_mismatches", "cr_successors")
 # A report's error starts with the stage that failed ("check-cr: 3 mismatches ...").
 STANDALONE_STAGES = ("minimize:", "check:")
 CR_STAGES = ("minimize-cr:", "check-cr:")
