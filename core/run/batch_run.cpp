@@ -161,11 +161,16 @@ void remove_temporaries(const std::filesystem::path& dir, const Balance& b) {
   for (const auto& p : stale) std::filesystem::remove(p, ec);
 }
 
-// Whether the run asked for runs stage s: the stage asked for alone, or the stages of the covers
-// asked for (the Syzygy comparison when given Syzygy's directory).
-bool wanted_stage(const BatchRequest& request, BatchStage s) {
+// Whether the run asked for runs stage s of b: the stage asked for alone, or the stages of the
+// covers asked for (the Syzygy comparison when given Syzygy's directory). A balance the run
+// reaches only for its table (SuccessorValues::Tables: a capture or promotion of a balance asked
+// for leads to it) gets its table's stages alone.
+bool wanted_stage(const BatchRequest& request, const Balance& b, BatchStage s) {
   if (request.only) return *request.only == s;
-  return serves(part_of(s), request.covers) && (s != BatchStage::Verify || !request.syzygy_dir.empty());
+  if (!serves(part_of(s), request.covers) || (s == BatchStage::Verify && request.syzygy_dir.empty())) return false;
+  return part_of(s) == StagePart::Table || request.successors == SuccessorValues::Covers ||
+         std::any_of(request.balances.begin(), request.balances.end(),
+                     [&](const Balance& asked) { return asked.canonical() == b.canonical(); });
 }
 
 // Marks undone every stage that needs one not done.
@@ -286,7 +291,7 @@ BatchPlan plan_batch(const BatchRequest& request) {
   for (const Balance& b : batch_balances(request)) {
     const BatchRecord r = record_as_found(request.data_dir, b);
     for (BatchStage s : kAllBatchStages)
-      if (wanted_stage(request, s))
+      if (wanted_stage(request, b, s))
         plan.stages.push_back(
             {b, s, r.stage(s).done, expected_stage_seconds(b, s, threads), expected_stage_peak_bytes(b, s, threads)});
   }
@@ -295,13 +300,18 @@ BatchPlan plan_batch(const BatchRequest& request) {
 
 std::vector<Balance> batch_balances(const BatchRequest& request) {
   std::vector<Balance> all = request.balances;
-  if (!request.only && serves(StagePart::CaptureResolved, request.covers) &&
-      request.successors == SuccessorValues::Covers) {
-    std::set<Balance> listed;
-    for (const Balance& b : all) listed.insert(b.canonical());
-    for (size_t i = 0; i < all.size(); ++i)
-      for (const Balance& s : missing_successor_covers(request.data_dir, all[i]))
-        if (listed.insert(s.canonical()).second) all.push_back(s.canonical());
+  if (!request.only && serves(StagePart::CaptureResolved, request.covers)) {
+    if (request.successors == SuccessorValues::Tables) {
+      // The tables the balances' captures and promotions reach, each a step of its own.
+      const std::vector<Balance> tables = missing_tables(request.data_dir, all);
+      all.insert(all.end(), tables.begin(), tables.end());
+    } else {
+      std::set<Balance> listed;
+      for (const Balance& b : all) listed.insert(b.canonical());
+      for (size_t i = 0; i < all.size(); ++i)
+        for (const Balance& s : missing_successor_covers(request.data_dir, all[i]))
+          if (listed.insert(s.canonical()).second) all.push_back(s.canonical());
+    }
   }
   return dependency_order(all);
 }
@@ -315,12 +325,12 @@ Result<std::vector<BatchRecord>> run_batch(const BatchRequest& request, const Ba
     return Error{"the verify stage compares with Syzygy: give its directory"};
   const int threads = resolve_threads(request.threads);
   TableStore store(request.data_dir);
-  auto wanted = [&](BatchStage s) { return wanted_stage(request, s); };
   std::vector<BatchRecord> records;
   records.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
     if (progress.cancelled()) return Error{"cancelled"};
     const Balance& b = order[i];
+    auto wanted = [&](BatchStage s) { return wanted_stage(request, b, s); };
     BatchRecord& r = records.emplace_back(record_as_found(request.data_dir, b));
     if (auto it = request.syzygy_sizes.find(b.name()); it != request.syzygy_sizes.end())
       r.syzygy_wdl_bytes = it->second;

@@ -82,7 +82,8 @@ void record_dependency_table(const std::filesystem::path& data_dir, const Balanc
 
 // The balances the run goes through, in dependency order: those asked for and, when the run makes
 // capture-resolved covers, the balances their capture searches reach that have no cover yet (and
-// theirs, in turn), whose capture-resolved covers it makes first.
+// theirs, in turn), whose capture-resolved covers it makes first; with SuccessorValues::Tables,
+// instead those whose tables are not on disk, whose tables alone it makes first.
 std::vector<Balance> batch_balances(const BatchRequest& request);
 
 // The expected peak memory and wall time of stage s of b on `cpus` cores (Stage<S>'s figures).

@@ -309,11 +309,23 @@ TEST(BatchRun, SuccessorTablesProveOneBalanceWithoutTheCoversBelowIt) {
   req.covers = run::CoverSet::CaptureResolved;
   req.successors = run::SuccessorValues::Tables;
   const Balance kpk = *Balance::parse("KPvK");
-  EXPECT_EQ(run::batch_balances(req), (std::vector<Balance>{kpk}));
+  // The tables it reaches come first, as steps of their own with their table stage alone.
+  const std::vector<Balance> planned = run::batch_balances(req);
+  ASSERT_EQ(planned.size(), 6u);  // KvK, the four KPvK promotes to, KPvK
+  EXPECT_EQ(planned.back(), kpk);
+  const run::BatchPlan plan = run::plan_batch(req);
+  ASSERT_EQ(plan.stages.size(), 5u + 3u);
+  for (const run::PlannedStage& p : plan.stages)
+    EXPECT_TRUE(p.stage == S::Table || p.balance == kpk) << p.balance.name() << " " << name_of(p.stage);
   auto tables = run::run_batch(req);
   ASSERT_TRUE(tables) << tables.error().message;
-  ASSERT_EQ(tables->size(), 1u);
-  const run::BatchRecord& r = tables->front();
+  ASSERT_EQ(tables->size(), 6u);
+  for (const run::BatchRecord& below : *tables) {
+    EXPECT_TRUE(below.stage(S::Table).done) << below.balance.name();
+    EXPECT_EQ(below.stage(S::MinimizeCr).done, below.balance == kpk) << below.balance.name();
+  }
+  EXPECT_EQ(run::batch_balances(req), (std::vector<Balance>{kpk}));  // every table there now
+  const run::BatchRecord& r = tables->back();
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_TRUE(r.stage(S::CheckCr).done);
   EXPECT_EQ(r.results<S::CheckCr>().mismatches, 0u);
