@@ -186,6 +186,15 @@ class TestBatchRuns : public QObject {
     view->coversBox()->setCurrentIndex(view->coversBox()->findData(int(run::CoverSet::CaptureResolved)));
     QCOMPARE(shownStages(view), expected);
 
+    // Proven through the tables below it: their tables first, then KQQQvK's own stages.
+    view->successorsBox()->setCurrentIndex(view->successorsBox()->findData(int(run::SuccessorValues::Tables)));
+    QCOMPARE(view->spec().successors, run::SuccessorValues::Tables);
+    QStringList throughTables{"KvK table", "KQvK table", "KQQvK table"};
+    for (const QString& s : captureResolvedStages) throughTables << "KQQQvK " + s;
+    QCOMPARE(shownStages(view), throughTables);
+    view->successorsBox()->setCurrentIndex(view->successorsBox()->findData(int(run::SuccessorValues::Covers)));
+    QCOMPARE(shownStages(view), expected);
+
     QVERIFY(panel_->jobs().isEmpty());
     QCOMPARE(filesUnder(dir_.path()), QStringList{});
   }

@@ -65,6 +65,14 @@ BatchPlanView::BatchPlanView(QWidget* parent) : QGroupBox(parent) {
       tr("The covers the batch makes and proves. Capture-resolved covers leave what a capture or promotion reaches "
          "to the probe's capture search, so the batch first makes the capture-resolved covers of the balances that "
          "search probes and that have none yet."));
+  successors_ = new QComboBox(this);
+  successors_->setObjectName("batch-successors");
+  for (const EnumName<run::SuccessorValues>& v : run::kSuccessorValuesNames)
+    successors_->addItem(enumText(v.value), int(v.value));
+  successors_->setToolTip(
+      tr("Where a capture-resolved cover's proof takes the values its capture search reaches: the covers of those "
+         "balances, made first, or their tables, each of whose covers its own proof found equal to its table. With "
+         "tables the batch makes only the tables those balances need, not their covers."));
   stages_ = new QTreeWidget(this);
   stages_->setObjectName("batch-plan-stages");
   stages_->setRootIsDecorated(false);
@@ -86,6 +94,10 @@ BatchPlanView::BatchPlanView(QWidget* parent) : QGroupBox(parent) {
   coversLabel->setBuddy(covers_);
   top->addWidget(coversLabel);
   top->addWidget(covers_);
+  auto* successorsLabel = new QLabel(tr("Successors:"), this);
+  successorsLabel->setBuddy(successors_);
+  top->addWidget(successorsLabel);
+  top->addWidget(successors_);
   top->addStretch(1);
   auto* buttons = new QHBoxLayout;
   buttons->addStretch(1);
@@ -99,6 +111,10 @@ BatchPlanView::BatchPlanView(QWidget* parent) : QGroupBox(parent) {
 
   connect(covers_, &QComboBox::currentIndexChanged, this, [this] {
     spec_.covers = run::CoverSet(covers_->currentData().toInt());
+    replan();
+  });
+  connect(successors_, &QComboBox::currentIndexChanged, this, [this] {
+    spec_.successors = run::SuccessorValues(successors_->currentData().toInt());
     replan();
   });
   connect(start_, &QPushButton::clicked, this, [this] {
@@ -115,6 +131,10 @@ void BatchPlanView::propose(const RunSpec& spec) {
   {
     const QSignalBlocker block(covers_);
     covers_->setCurrentIndex(covers_->findData(int(spec_.covers)));
+  }
+  {
+    const QSignalBlocker block(successors_);
+    successors_->setCurrentIndex(successors_->findData(int(spec_.successors)));
   }
   replan();
   show();

@@ -43,6 +43,7 @@ class BatchPlanView : public QGroupBox {
   QTreeWidget* stages() const { return stages_; }
   QLabel* summary() const { return summary_; }
   QComboBox* coversBox() const { return covers_; }
+  QComboBox* successorsBox() const { return successors_; }
   QPushButton* startButton() const { return start_; }
   QPushButton* dismissButton() const { return dismiss_; }
 
@@ -59,6 +60,7 @@ class BatchPlanView : public QGroupBox {
   QString base_;  // the summary, before what blocks Start
   QString blocked_;
   QComboBox* covers_;
+  QComboBox* successors_;
   QTreeWidget* stages_;
   QLabel* summary_;
   QPushButton* start_;

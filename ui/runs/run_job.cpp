@@ -221,6 +221,7 @@ Result<run::BatchRequest> RunJob::batchRequest(const RunSpec& spec) {
   if (spec.memoryLimit) r.memory_limit = spec.memoryLimit;
   r.syzygy_dir = spec.syzygyDir.toStdString();
   r.covers = spec.covers;
+  r.successors = spec.successors;
   return r;
 }
 

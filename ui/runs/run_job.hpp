@@ -45,6 +45,9 @@ struct RunSpec {
   // Batch: the covers made and proven (capture-resolved: also those of the balances the capture
   // search needs, first).
   run::CoverSet covers = run::CoverSet::Standalone;
+  // Batch: where the capture-resolved proofs take the values their searches reach (tables: the
+  // batch makes the tables of those balances, not their covers).
+  run::SuccessorValues successors = run::SuccessorValues::Covers;
   // Batch: Syzygy's directory, to compare each table with (the verify stage); empty: no comparison.
   QString syzygyDir;
 };
