@@ -472,6 +472,12 @@ def appendix_text():
                      + f", check-cr {secs(sum(r['check_cr']['seconds'] for r in cr))}; the largest peaks: table "
                      f"{peak('table')}, minimize-cr {peak('minimize_cr')}, check-cr {peak('check_cr')}. "
                      f"{made_alone} of the {len(cr)} made alone, the others beside other jobs.")
+        through_tables = sorted(r["balance"] for r in cr if r.get("cr_successors") == "tables")
+        if through_tables:
+            lines.append("")
+            lines.append(f"{len(through_tables)} of them were proven with the values their capture searches reach read "
+                         f"from the tables of those balances (`batch --successors tables`), the others through their "
+                         f"covers: {', '.join(through_tables)}.")
     else:
         lines.append(f"0 of {len(names)} balances have a capture-resolved cover proven exact yet.")
     others = [r["balance"] for r in recs if not cr_proven(r)]
