@@ -475,7 +475,7 @@ def appendix_text():
         through_tables = sorted(r["balance"] for r in cr if r.get("cr_successors") == "tables")
         if through_tables:
             lines.append("")
-            lines.append(f"{len(through_tables)} of them were proven with the values their capture searches reach read "
+            lines.append(f"{len(through_tables)} of them {'was' if len(through_tables) == 1 else 'were'} proven with the values their capture searches reach read "
                          f"from the tables of those balances (`batch --successors tables`), the others through their "
                          f"covers: {', '.join(through_tables)}.")
     else:
