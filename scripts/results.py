@@ -233,8 +233,11 @@ def save_batch(args):
         for cover, keys, proven in (("standalone", STANDALONE_KEYS, standalone_proven),
                                     ("capture-resolved", CR_KEYS, cr_proven)):
             if any(k in r for k in keys) and (failed == cover or not proven(r)):
-                print(f"{name}: {cover} cover not finished or not exact" + (f" ({error})" if failed == cover else "")
-                      + ", its figures not saved", file=sys.stderr)
+                first_stage = "minimize" if cover == "standalone" else "minimize_cr"
+                # A table a run made only for the balances it was asked for (batch --successors tables).
+                made = failed == cover or r.get(first_stage, {}).get("done")
+                print(f"{name}: {cover} cover " + ("not finished or not exact" if made else "not made by this run")
+                      + (f" ({error})" if failed == cover else "") + ", its figures not saved", file=sys.stderr)
                 for k in keys:
                     r.pop(k, None)
         if not standalone_proven(r) and not cr_proven(r):
