@@ -33,6 +33,17 @@ run::BatchRequest request(const fs::path& dir, std::vector<std::string> names) {
   return r;
 }
 
+// Turns one cube of the capture-resolved cover at `cr` from a draw to a win (or anything else to a
+// draw) and saves it: a cover that is wrong somewhere, for the proofs to find.
+void flip_one_cube(const fs::path& cr, const Balance& b) {
+  auto cover = store::load_cover(cr, &b);
+  ASSERT_TRUE(cover) << cover.error().message;
+  logic::CubeWord& cube = cover->cubes[cover->cubes.size() / 2];
+  cube = logic::with_output(cube,
+                            logic::output_of(cube) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
+  ASSERT_TRUE(store::save_cover(cr, *cover));
+}
+
 // Stage events as "KPvK table" or "KPvK table (skipped)".
 std::vector<std::string> run_logged(const run::BatchRequest& req, const Progress& progress = no_progress(),
                                     Result<std::vector<run::BatchRecord>>* out = nullptr) {
@@ -348,12 +359,7 @@ TEST(BatchRun, SuccessorTablesProveOneBalanceWithoutTheCoversBelowIt) {
 
   // A wrong cube is found through the tables too.
   const fs::path cr = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
-  auto cover = store::load_cover(cr, &kpk);
-  ASSERT_TRUE(cover) << cover.error().message;
-  logic::CubeWord& cube = cover->cubes[cover->cubes.size() / 2];
-  cube = logic::with_output(cube,
-                            logic::output_of(cube) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
-  ASSERT_TRUE(store::save_cover(cr, *cover));
+  flip_one_cube(cr, kpk);
   fs::remove(probe::layout_path(cr));
   TableStore store(dir.path);
   run::StageFigures figures;
@@ -373,12 +379,7 @@ TEST(BatchRun, CheckCrNamesTheCubesWhenTheProbeDisagrees) {
   ASSERT_TRUE(run::run_batch(req));
   const Balance kpk = *Balance::parse("KPvK");
   const fs::path cr = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
-  auto cover = store::load_cover(cr, &kpk);
-  ASSERT_TRUE(cover) << cover.error().message;
-  logic::CubeWord& cube = cover->cubes[cover->cubes.size() / 2];
-  cube = logic::with_output(cube,
-                            logic::output_of(cube) == logic::Output::Draw ? logic::Output::Win : logic::Output::Draw);
-  ASSERT_TRUE(store::save_cover(cr, *cover));
+  flip_one_cube(cr, kpk);
   fs::remove(probe::layout_path(cr));  // the probe builds its index from the changed cubes
 
   TableStore store(dir.path);
