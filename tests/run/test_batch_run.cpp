@@ -359,7 +359,7 @@ TEST(BatchRun, SuccessorTablesProveOneBalanceWithoutTheCoversBelowIt) {
 
   // A wrong cube is found through the tables too.
   const fs::path cr = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
-  flip_one_cube(cr, kpk);
+  ASSERT_NO_FATAL_FAILURE(flip_one_cube(cr, kpk));
   fs::remove(probe::layout_path(cr));
   TableStore store(dir.path);
   run::StageFigures figures;
@@ -379,7 +379,7 @@ TEST(BatchRun, CheckCrNamesTheCubesWhenTheProbeDisagrees) {
   ASSERT_TRUE(run::run_batch(req));
   const Balance kpk = *Balance::parse("KPvK");
   const fs::path cr = store::cover_path(dir.path, kpk, store::CoverKind::CaptureResolved);
-  flip_one_cube(cr, kpk);
+  ASSERT_NO_FATAL_FAILURE(flip_one_cube(cr, kpk));
   fs::remove(probe::layout_path(cr));  // the probe builds its index from the changed cubes
 
   TableStore store(dir.path);
