@@ -103,11 +103,13 @@ class Generator {
         distances_(opts.distances),
         two_analyses_(opts.two_analyses),
         progress_(progress) {
-    for (int i = 0; i < k_; ++i) {
+    // The last piece's field is the lowest of a slot: listed first, so layer_of_high_fields can skip it.
+    for (int i = k_ - 1; i >= 0; --i) {
       color_[i] = color_of(enc_.piece(i));
       type_[i] = type_of(enc_.piece(i));
       if (type_[i] == King) king_[color_[i]] = i;
       if (type_[i] == Pawn) {
+        if (i == k_ - 1 && k_ > 1) low_pawn_ = true, low_pawn_color_ = color_[i];
         max_layer_ += 5;
         PawnField& f = pawn_fields_[size_t(n_pawns_++)];
         f.shift = square_shift(k_, i);  // a slot packs slots 1..k-1 as an index does
@@ -128,18 +130,39 @@ class Generator {
   Wdl exit_value(const Placement& after, int captured, int promoting, int promo) const;
   Wdl push_value(const Placement& after, bool double_push, Square to) const;
 
-  // A slot's pawn layer (the sum of its pawns' advancement) from the pawns' fields alone: the
-  // passes over a layer look at every slot of the table, once per layer (16 layers with three
-  // pawns), and decoding each slot to find its layer was a large part of a pawnful table's
-  // generation.
-  int layer_of_slot(uint64_t slot) const {
+  // A slot's pawn layer (the sum of its pawns' advancement) from the pawns' fields alone, leaving
+  // out the lowest field (the last piece's square) when that piece is a pawn.
+  int layer_of_high_fields(uint64_t slot) const {
     int l = 0;
-    for (int j = 0; j < n_pawns_; ++j) {
+    for (int j = low_pawn_ ? 1 : 0; j < n_pawns_; ++j) {
       const PawnField& f = pawn_fields_[size_t(j)];
       l += f.advancement[(slot >> f.shift) & kSquareMask];
     }
     return l;
   }
+  // The slots of a block of 64 (the values of the lowest field, every other field fixed) that lie
+  // in pawn layer `current`, as a range of the lowest field. The passes over a layer look at the
+  // table once per layer (16 layers with three pawns): taking it a block at a time, they skip
+  // the slots of other layers without looking at them. Where the last piece is a pawn, its
+  // advancement is its rank, and one rank is 8 consecutive squares.
+  std::pair<uint64_t, uint64_t> layer_range(uint64_t block, int current) const {
+    if (max_layer_ == 0) return {0, kBlock};
+    const int rest = layer_of_high_fields(block);
+    if (!low_pawn_) return {0, rest == current ? kBlock : 0};
+    const int need = current - rest;
+    if (need < 0 || need > 5) return {0, 0};
+    const uint64_t row = uint64_t(low_pawn_color_ == White ? 6 - need : need + 1);
+    return {row * 8, row * 8 + 8};
+  }
+  // Runs body(slot) over the slots of [begin, end) in pawn layer `current`, in order.
+  template <class F>
+  void for_each_slot_in_layer(uint64_t begin, uint64_t end, int current, F&& body) const {
+    for (uint64_t block = begin & ~(kBlock - 1); block < end; block += kBlock) {
+      const auto [lo, hi] = layer_range(block, current);
+      for (uint64_t s = std::max(block + lo, begin), last = std::min(block + hi, end); s < last; ++s) body(s);
+    }
+  }
+  static constexpr uint64_t kBlock = uint64_t{1} << kSquareBits;
   bool attacked(const Placement& p, Color by, Square target, Bitboard occ, int skip) const {
     for (int i = 0; i < k_; ++i) {
       if (i == skip || color_[i] != by) continue;
@@ -208,13 +231,15 @@ class Generator {
   int k_;
   int threads_;
   int max_layer_ = 0;
-  // Each pawn's 6-bit field in a slot and its advancement by square, for layer_of_slot.
+  // Each pawn's 6-bit field in a slot and its advancement by square, for layer_of_high_fields.
   struct PawnField {
     int shift = 0;
     std::array<uint8_t, 64> advancement{};
   };
   std::array<PawnField, kMaxTablePieces> pawn_fields_{};
   int n_pawns_ = 0;
+  bool low_pawn_ = false;  // the last piece, whose square is a slot's lowest field, is a pawn
+  Color low_pawn_color_ = White;
   // With pawns the only board symmetry is the left-right mirror, and a canonical position's
   // distinct quiet moves reach distinct classes: a move keeping the white king on files a-d
   // reaches a canonical position, different for different moves; a king move to the e-file
@@ -336,12 +361,11 @@ std::vector<uint32_t> Generator::sweep(std::vector<std::vector<uint32_t>>& lists
 void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<uint32_t>& plain_front,
                         std::vector<uint32_t>& mated, std::vector<uint32_t>& zeroed) {
   std::array<uint64_t, 256> succ;
-  for (uint64_t slot = begin; slot < end; ++slot) {
-    if (max_layer_ > 0 && layer_of_slot(slot) != current) continue;
+  for_each_slot_in_layer(begin, end, current, [&](uint64_t slot) {
     Placement p = sym_.from_slot(slot);
     if (!enc_.is_legal(p) || !sym_.is_canonical(p)) {
       state_[slot] = kInvalid;
-      continue;
+      return;
     }
     const Color us = p.stm;
     const Bitboard occ = occupancy(p);
@@ -430,7 +454,7 @@ void Generator::forward(uint64_t begin, uint64_t end, int current, std::vector<u
     plain_counter_[slot] = rule_counter_[slot] = uint8_t(n_succ);
     state_[slot] = uint8_t(st | value);
     if (value == kWin || value == kLoss) plain_front.push_back(uint32_t(slot));
-  }
+  });
 }
 
 template <class F>
@@ -507,10 +531,9 @@ void Generator::retro_round(const uint32_t* begin, const uint32_t* end, int dist
 
 void Generator::finish_layer(uint64_t begin, uint64_t end, int current) {
   const uint64_t half = sym_.domain_size() / 2;
-  for (uint64_t s = begin; s < end; ++s) {
+  for_each_slot_in_layer(begin, end, current, [&](uint64_t s) {
     const uint8_t st = state_[s];
-    if (st & kInvalid) continue;
-    if (max_layer_ > 0 && layer_of_slot(s) != current) continue;
+    if (st & kInvalid) return;
     Wdl v;  // for the side to move
     if (st & kRuleWin)
       v = Wdl::Win;
@@ -523,7 +546,7 @@ void Generator::finish_layer(uint64_t begin, uint64_t end, int current) {
         default: v = Wdl::Draw; break;
       }
     table_.set_slot(s, s < half ? v : negate(v));  // the first half of the slots has White to move
-  }
+  });
 }
 
 Result<Table> Generator::run() {
