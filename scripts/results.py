@@ -372,14 +372,18 @@ def layout_current(r):
     return oldest <= v <= newest and not (r.get("cr_layout_framed") and v == unread_framed_layout_version())
 
 
+def current_batch_layouts(recs, wdl):
+    """The batch records whose capture-resolved cover is proven and whose layout is of a current
+    version, each with a Syzygy WDL size to weigh it against; by balance."""
+    return sorted((r for r in recs if cr_proven(r) and r.get("cr_layout_version") and wdl.get(r["balance"])
+                   and layout_current(r)), key=lambda r: r["balance"])
+
+
 def batch_layouts_text(recs, wdl):
     """The five-piece set's own records' capture-resolved layouts of the current format versions:
     a measurement that grows balance by balance, each layout written by the batch that made and
     proved its cover, where a size record needs every layout on disk at once."""
-    with_version = [r for r in recs if cr_proven(r) and r.get("cr_layout_version") and wdl.get(r["balance"])]
-    if not with_version:
-        return []
-    have = sorted((r for r in with_version if layout_current(r)), key=lambda r: r["balance"])
+    have = current_batch_layouts(recs, wdl)
     if not have:
         return []
     oldest, newest = current_layout_versions()
@@ -685,7 +689,7 @@ def alone_against_projection(rec, batch):
     return out
 
 
-def probe_ready_text(ready, wdl):
+def probe_ready_text(ready, wdl, batch):
     """Per piece count, the capture-resolved covers' probe layouts of each size record against
     Syzygy's WDL files (docs/syzygy-wdl-sizes.tsv): in total, and how many are over 1.0x each."""
     out = ["## Probe-ready bytes against Syzygy's WDL files", "",
@@ -719,6 +723,15 @@ def probe_ready_text(ready, wdl):
                 cells = " | ".join(f"{fmt(sums[k])} ({100 * sums[k] / lay:.0f} %)" for k in parts)
                 parts_rows.append(f"| {n} | {cells} | [size/{name}](data/size/{name}.json) |")
     out.append("")
+    # A size record measures the layouts on disk at its time; the batch records may hold newer ones.
+    current = {r["balance"]: r["cr_layout_bytes"] for r in current_batch_layouts(batch, wdl)}
+    for name, rec in ready:
+        rows = [r for r in rec["result"]["balances"] if pieces_of(r["balance"]) == 5 and r["layout_bytes"] is not None]
+        stale = [r for r in rows if r["balance"] in current and current[r["balance"]] != r["layout_bytes"]]
+        if name == "pieces5-cr" and stale:
+            out += [f"Of the {len(rows)} five-piece layouts in [size/{name}](data/size/{name}.json), {len(stale)} are "
+                    "not the layout of the balance's current batch record (that record measured the layouts on disk "
+                    "when it was made); the batch records' own layouts are summed below.", ""]
     if parts_rows:
         out += ["Where the layouts' bytes go: the front lines and trees, the region directories and their cubes, "
                 "the 50-move rule's draws (Rice-coded), and the rest (headers, the covers' descriptions, the "
@@ -779,6 +792,13 @@ def results_text():
     if cr:
         head.append(f"**{len(cr)} of the {five_total}** five-piece balances have a capture-resolved cover proven "
                     f"exact, at **{cr_bytes / cr_wdl:.2f}x** the bytes of their WDL files")
+        lays = current_batch_layouts(batch, wdl)
+        if lays:
+            lay = sum(r["cr_layout_bytes"] for r in lays)
+            syz = sum(wdl[r["balance"]] for r in lays)
+            over = sum(r["cr_layout_bytes"] > wdl[r["balance"]] for r in lays)
+            head.append(f"the probe layouts of {len(lays)} of them, what probing at speed keeps on disk, at "
+                        f"**{lay / syz:.2f}x** (" + (f"{over} over their files" if over else "none over its file") + ")")
     out += [headline(head)[0].upper() + headline(head)[1:], ""]
 
     # Cover bytes.
@@ -875,7 +895,7 @@ def results_text():
     # Probe-ready bytes, every cover of a size record: what probing at speed keeps on disk.
     ready = [(name, sizes[name]) for name in ("pieces4-cr", "pieces5-cr") if name in sizes]  # 2-4, 5 pieces
     if ready:
-        out += probe_ready_text(ready, syzygy_sizes())
+        out += probe_ready_text(ready, syzygy_sizes(), batch)
     out += batch_layouts_text(batch_records(), syzygy_sizes())
 
     # Time and memory.
