@@ -379,6 +379,12 @@ def current_batch_layouts(recs, wdl):
                    and layout_current(r)), key=lambda r: r["balance"])
 
 
+def layout_totals(have, wdl):
+    """The layouts' bytes, their Syzygy files' bytes, and the records whose layout is over its file."""
+    return (sum(r["cr_layout_bytes"] for r in have), sum(wdl[r["balance"]] for r in have),
+            [r for r in have if r["cr_layout_bytes"] > wdl[r["balance"]]])
+
+
 def batch_layouts_text(recs, wdl):
     """The five-piece set's own records' capture-resolved layouts of the current format versions:
     a measurement that grows balance by balance, each layout written by the batch that made and
@@ -388,10 +394,8 @@ def batch_layouts_text(recs, wdl):
         return []
     oldest, newest = current_layout_versions()
     framed = sum(1 for r in have if r.get("cr_layout_framed"))
-    lay = sum(r["cr_layout_bytes"] for r in have)
-    syz = sum(wdl[r["balance"]] for r in have)
-    over = [f"{r['balance']} {ratio(r['cr_layout_bytes'], wdl[r['balance']])}" for r in have
-            if r["cr_layout_bytes"] > wdl[r["balance"]]]
+    lay, syz, over_recs = layout_totals(have, wdl)
+    over = [f"{r['balance']} {ratio(r['cr_layout_bytes'], wdl[r['balance']])}" for r in over_recs]
     worst = max(have, key=lambda r: r["cr_layout_bytes"] / wdl[r["balance"]])
     return [f"The five-piece set's own records (`docs/data/batch`, [results-5piece.md](results-5piece.md)) give the "
             f"layout each batch wrote beside the cover it made and proved: of the current layout versions "
@@ -724,14 +728,15 @@ def probe_ready_text(ready, wdl, batch):
                 parts_rows.append(f"| {n} | {cells} | [size/{name}](data/size/{name}.json) |")
     out.append("")
     # A size record measures the layouts on disk at its time; the batch records may hold newer ones.
-    current = {r["balance"]: r["cr_layout_bytes"] for r in current_batch_layouts(batch, wdl)}
-    for name, rec in ready:
-        rows = [r for r in rec["result"]["balances"] if pieces_of(r["balance"]) == 5 and r["layout_bytes"] is not None]
+    five = dict(ready).get("pieces5-cr")
+    if five:
+        current = {r["balance"]: r["cr_layout_bytes"] for r in current_batch_layouts(batch, wdl)}
+        rows = [r for r in five["result"]["balances"] if pieces_of(r["balance"]) == 5 and r["layout_bytes"] is not None]
         stale = [r for r in rows if r["balance"] in current and current[r["balance"]] != r["layout_bytes"]]
-        if name == "pieces5-cr" and stale:
-            out += [f"Of the {len(rows)} five-piece layouts in [size/{name}](data/size/{name}.json), {len(stale)} are "
-                    "not the layout of the balance's current batch record (that record measured the layouts on disk "
-                    "when it was made); the batch records' own layouts are summed below.", ""]
+        if stale:
+            out += [f"Of the {len(rows)} five-piece layouts in [size/pieces5-cr](data/size/pieces5-cr.json), "
+                    f"{len(stale)} are not the layout of the balance's current batch record (that record measured "
+                    "the layouts on disk when it was made); the batch records' own layouts are summed below.", ""]
     if parts_rows:
         out += ["Where the layouts' bytes go: the front lines and trees, the region directories and their cubes, "
                 "the 50-move rule's draws (Rice-coded), and the rest (headers, the covers' descriptions, the "
@@ -794,11 +799,10 @@ def results_text():
                     f"exact, at **{cr_bytes / cr_wdl:.2f}x** the bytes of their WDL files")
         lays = current_batch_layouts(batch, wdl)
         if lays:
-            lay = sum(r["cr_layout_bytes"] for r in lays)
-            syz = sum(wdl[r["balance"]] for r in lays)
-            over = sum(r["cr_layout_bytes"] > wdl[r["balance"]] for r in lays)
+            lay, syz, over = layout_totals(lays, wdl)
             head.append(f"the probe layouts of {len(lays)} of them, what probing at speed keeps on disk, at "
-                        f"**{lay / syz:.2f}x** (" + (f"{over} over their files" if over else "none over its file") + ")")
+                        f"**{lay / syz:.2f}x** ("
+                        + (f"{len(over)} over their files" if over else "none over its file") + ")")
     out += [headline(head)[0].upper() + headline(head)[1:], ""]
 
     # Cover bytes.
@@ -885,18 +889,18 @@ def results_text():
                     "| balance | Syzygy WDL file | probe layout | layout / Syzygy | resident | resident / Syzygy "
                     "| record |", "|---|---:|---:|---:|---:|---:|---|"]
             for bal in sorted(named, key=lambda n: named[n][0]):
-                wdl, cr, name = named[bal]
-                lay = cr.get("layout_bytes")
-                out.append(f"| {bal} | {fmt(wdl)} | {fmt(lay) if lay else '—'} "
-                           f"| {ratio(lay, wdl) if lay else '—'} | {fmt(cr['resident_bytes'])} "
-                           f"| {ratio(cr['resident_bytes'], wdl)} | [probe/{name}](data/probe/{name}.json) |")
+                file_bytes, probed, name = named[bal]
+                lay = probed.get("layout_bytes")
+                out.append(f"| {bal} | {fmt(file_bytes)} | {fmt(lay) if lay else '—'} "
+                           f"| {ratio(lay, file_bytes) if lay else '—'} | {fmt(probed['resident_bytes'])} "
+                           f"| {ratio(probed['resident_bytes'], file_bytes)} | [probe/{name}](data/probe/{name}.json) |")
             out.append("")
 
     # Probe-ready bytes, every cover of a size record: what probing at speed keeps on disk.
     ready = [(name, sizes[name]) for name in ("pieces4-cr", "pieces5-cr") if name in sizes]  # 2-4, 5 pieces
     if ready:
-        out += probe_ready_text(ready, syzygy_sizes(), batch)
-    out += batch_layouts_text(batch_records(), syzygy_sizes())
+        out += probe_ready_text(ready, wdl, batch)
+    out += batch_layouts_text(batch, wdl)
 
     # Time and memory.
     out += ["## Tables, minimization, memory", "",
